@@ -1,0 +1,117 @@
+"""One typed settings object.
+
+Precedence: CLI flags (passed as ``overrides``) > environment > ``config/giftgenius.toml``
+(or the file named by ``GIFTGENIUS_CONFIG``) > defaults. With nothing set, everything runs
+on embedded defaults: a SQLite file, a SQLite session store and the offline model.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from platformdirs import user_data_dir
+from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from giftgenius.errors import ConfigError
+from giftgenius.resources import resource_dir
+
+
+def _config_file() -> Path | None:
+    named = os.environ.get("GIFTGENIUS_CONFIG")
+    if named:
+        return Path(named)
+    try:
+        path = resource_dir("config") / "giftgenius.toml"
+    except FileNotFoundError:
+        return None
+    return path if path.is_file() else None
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GIFTGENIUS_", extra="ignore")
+
+    home: Path = Field(default_factory=lambda: Path(user_data_dir("giftgenius", False)))
+    database_url: str | None = None
+    redis_url: str | None = None
+    redis_prefix: str = "giftgenius"
+    session_ttl: int = Field(1800, ge=1)
+    session_max_lifetime: int = Field(7 * 24 * 3600, ge=1)
+    lease_ttl: float = Field(15.0, gt=0)
+    lease_wait: float = Field(5.0, ge=0)
+    model: str = "offline"
+    openai_api_key: str | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_API_KEY", "GIFTGENIUS_OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_BASE_URL", "GIFTGENIUS_OPENAI_BASE_URL")
+    )
+    model_timeout: float = Field(60.0, gt=0)
+    model_max_retries: int = Field(3, ge=0)
+    context_window: int | None = Field(None, ge=512)
+    completion_reserve_tokens: int = Field(600, ge=64)
+    summary_trigger_ratio: float = Field(0.7, gt=0, le=1)
+    summary_max_tokens: int = Field(400, ge=50)
+    keep_recent_messages: int = Field(6, ge=1)
+    max_input_chars: int = Field(4000, ge=1)
+    max_tool_rounds: int = Field(8, ge=1)
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    currency: Literal["USD", "EUR", "GBP"] = "USD"
+    retention_days: int = Field(90, ge=1)
+
+    @field_validator("log_level", "currency", mode="before")
+    @classmethod
+    def _upper(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        path = _config_file()
+        if path is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
+        return tuple(sources)
+
+    @property
+    def effective_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.home / 'giftgenius.db'}"
+
+    @property
+    def sessions_path(self) -> Path:
+        """The embedded session store's SQLite file (used when no Redis URL is set)."""
+        return self.home / "sessions.db"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.home / "logs"
+
+    @property
+    def is_offline_model(self) -> bool:
+        return self.model == "offline"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings, turning validation failures into a message naming the variable."""
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**clean)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"GIFTGENIUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigError(f"Invalid settings — {problems}. Fix the variable or config file.") from exc

@@ -1,0 +1,42 @@
+"""Steps and legal transitions: pure logic, no I/O.
+
+Entering a key step writes a checkpoint of that step; a step reached again (the user
+changes the budget after filtering) writes a new one.
+"""
+
+from __future__ import annotations
+
+from giftgenius.domain import CheckpointStep, Step
+from giftgenius.errors import WorkflowError
+
+LEGAL: dict[Step, frozenset[Step]] = {
+    Step.collecting_profile: frozenset({Step.generating_candidates}),
+    Step.generating_candidates: frozenset({Step.filtering, Step.collecting_profile}),
+    Step.filtering: frozenset(
+        {Step.finalizing, Step.generating_candidates, Step.collecting_profile}
+    ),
+    Step.finalizing: frozenset(
+        {Step.done, Step.filtering, Step.generating_candidates, Step.collecting_profile}
+    ),
+    Step.done: frozenset(),
+}
+
+CHECKPOINT_ON_ENTRY: dict[Step, CheckpointStep] = {
+    Step.generating_candidates: CheckpointStep.profile_collected,
+    Step.filtering: CheckpointStep.candidates_generated,
+    Step.finalizing: CheckpointStep.filtered,
+    Step.done: CheckpointStep.final_choice_made,
+}
+
+
+def check_transition(current: Step, target: Step) -> None:
+    if target not in LEGAL[current]:
+        raise WorkflowError(
+            f"Cannot go from step '{current}' to '{target}'. "
+            f"Allowed next steps: {', '.join(sorted(LEGAL[current])) or 'none (run is done)'}."
+        )
+
+
+def checkpoint_for(target: Step) -> CheckpointStep | None:
+    """The checkpoint written when the workflow enters ``target``, if any."""
+    return CHECKPOINT_ON_ENTRY.get(target)

@@ -1,0 +1,118 @@
+"""Shared fixtures: no network, real services when present, isolated homes.
+
+Under ``CI=true`` (or ``GIFTGENIUS_REQUIRE_SERVICES=1``) a missing Redis or Postgres fails
+the run; otherwise the tests that need one skip with the reason.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+POSTGRES_ADMIN_URL = os.environ.get(
+    "GIFTGENIUS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+REQUIRE_SERVICES = (
+    os.environ.get("CI", "").lower() == "true" or os.environ.get("GIFTGENIUS_REQUIRE_SERVICES") == "1"
+)
+
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self: socket.socket, address: object) -> object:
+    if self.family in (socket.AF_INET, socket.AF_INET6) and isinstance(address, tuple):
+        host = address[0]
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = host == "localhost"
+        if not loopback:
+            raise RuntimeError(f"Network access blocked in tests: tried to connect to {address!r}")
+    return _real_connect(self, address)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network() -> Iterator[None]:
+    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+    yield
+    socket.socket.connect = _real_connect  # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own GIFTGENIUS_HOME and no stray configuration."""
+    for name in list(os.environ):
+        if name.startswith("GIFTGENIUS_") and not name.startswith("GIFTGENIUS_TEST_"):
+            if name != "GIFTGENIUS_REQUIRE_SERVICES":
+                monkeypatch.delenv(name)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
+
+
+def _unavailable(what: str, why: object) -> None:
+    message = f"{what} is not reachable ({why}); start it or unset CI to skip these tests"
+    if REQUIRE_SERVICES:
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        _unavailable("Redis at " + REDIS_URL, exc)
+    return REDIS_URL
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own; its keys are removed afterwards."""
+    import redis
+
+    prefix = f"ggtest-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1)
+        keys = list(client.scan_iter(match=f"{prefix}*", count=500))
+        if keys:
+            client.delete(*keys)
+    except redis.RedisError:
+        pass
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty Postgres database for this test, dropped afterwards."""
+    import sqlalchemy as sa
+
+    try:
+        admin = sa.create_engine(
+            POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 2}
+        )
+        name = f"gg_test_{uuid.uuid4().hex[:12]}"
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    except sa.exc.OperationalError as exc:
+        _unavailable("PostgreSQL at " + POSTGRES_ADMIN_URL, exc.orig)
+    url = POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    yield url
+    with admin.connect() as conn:
+        conn.execute(
+            sa.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n"
+            ),
+            {"n": name},
+        )
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
+    admin.dispose()
