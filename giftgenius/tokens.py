@@ -260,6 +260,7 @@ class TokenCounter:
 
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self._encoding = encoding
+        self._tools_cache: dict[str, int] = {}  # the same schemas are sent every turn
 
     @classmethod
     def for_model(cls, model: str) -> TokenCounter:
@@ -303,6 +304,18 @@ class TokenCounter:
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
         return sum(self.count_message(m) for m in messages)
 
+    def truncate_text(self, text: str, max_tokens: int) -> tuple[str, int]:
+        """The first ``max_tokens`` tokens of ``text`` and how many tokens were cut off.
+
+        A multi-byte character split by the cut is dropped rather than garbled.
+        """
+        tokens = self._encoding.encode(text, disallowed_special=())
+        if len(tokens) <= max_tokens:
+            return text, 0
+        kept = max(max_tokens, 0)
+        head = self._encoding.decode_bytes(tokens[:kept]).decode("utf-8", errors="ignore")
+        return head, len(tokens) - kept
+
     def count_tools(self, tools: list[dict[str, Any]]) -> int:
         """Tool schemas as sent: an approximation of OpenAI's hidden rendering (deterministic).
 
@@ -311,7 +324,14 @@ class TokenCounter:
         """
         if not tools:
             return 0
-        return TOOLS_OVERHEAD_TOKENS + self.count_text(render_tools(tools))
+        key = json.dumps(tools, sort_keys=True, default=str)
+        cached = self._tools_cache.get(key)
+        if cached is None:
+            cached = TOOLS_OVERHEAD_TOKENS + self.count_text(render_tools(tools))
+            if len(self._tools_cache) >= 16:  # tool sets are few; keep the memo small
+                self._tools_cache.clear()
+            self._tools_cache[key] = cached
+        return cached
 
     def count_request(
         self, messages: Iterable[Mapping[str, Any]], tools: list[dict[str, Any]] | None = None

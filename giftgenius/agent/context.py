@@ -1,0 +1,211 @@
+"""Build the model context of one request within a token budget: pure, no I/O.
+
+Order is cache-friendly, stable parts first: system prompt, (running summary), as much
+recent history as fits, the state block, then this turn's messages. History is dropped
+oldest first in whole groups (an assistant message with tool calls travels with all its
+tool results), so the sequence sent is always protocol-valid. Each ``Message.tokens`` is
+counted once and reused, so the cost of a turn does not grow with the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from giftgenius.domain import Message, Summary
+from giftgenius.errors import ContextLengthExceeded
+from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
+
+SUMMARY_PREFIX = "Summary of the earlier conversation: "
+TRUNCATION_MARKER = "…[truncated {n} tokens]"
+# A tool result larger than this share of the budget is cut, whether in history or turn.
+TOOL_RESULT_BUDGET_SHARE = 4
+# Never cut a tool result below this many tokens: the model must still see its head.
+MIN_TOOL_RESULT_TOKENS = 48
+
+
+@dataclass
+class BuiltContext:
+    messages: list[dict[str, Any]]
+    prompt_tokens: int  # messages + tools + reply priming
+    dropped: int = 0  # history messages left out
+    truncated: bool = False  # anything dropped, cut or omitted
+    cut_tool_results: int = 0
+    summary_included: bool = False
+    history_kept: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def ensure_tokens(counter: TokenCounter, messages: Sequence[Message]) -> None:
+    """Count each message once; a message already counted is never recounted."""
+    for message in messages:
+        if message.tokens is None:
+            message.tokens = counter.count_message(message.to_openai())
+
+
+@dataclass
+class _Item:
+    """One message on its way out: its wire dict and its token cost."""
+
+    wire: dict[str, Any]
+    tokens: int
+    is_tool: bool
+    cut: bool = False
+
+
+def _item(message: Message) -> _Item:
+    assert message.tokens is not None
+    return _Item(message.to_openai(), message.tokens, message.role == "tool")
+
+
+def _cut_tool_item(counter: TokenCounter, item: _Item, cap: int) -> _Item:
+    """Cut a tool result's content so the whole message costs at most ``cap`` tokens."""
+    if item.tokens <= cap:
+        return item
+    content = str(item.wire.get("content") or "")
+    overhead = counter.count_message({**item.wire, "content": ""})
+    marker_cost = counter.count_text(TRUNCATION_MARKER.format(n=10**6))
+    keep = max(cap - overhead - marker_cost, 0)
+    wire = dict(item.wire)
+    for _ in range(8):  # re-tokenizing a cut text can shift by a token or two
+        head, removed = counter.truncate_text(content, keep)
+        wire["content"] = head + TRUNCATION_MARKER.format(n=removed)
+        tokens = counter.count_message(wire)
+        if tokens <= cap or keep == 0:
+            break
+        keep = max(keep - (tokens - cap), 0)
+    return _Item(wire, tokens, True, cut=True)
+
+
+def _groups(history: Sequence[Message]) -> tuple[list[list[Message]], int]:
+    """Split history into sendable groups; returns (groups, messages left out as invalid).
+
+    A group is one plain message, or an assistant message with tool calls followed by a
+    result for every call. Orphan tool results and unanswered calls cannot be sent.
+    """
+    groups: list[list[Message]] = []
+    invalid = 0
+    i = 0
+    while i < len(history):
+        message = history[i]
+        if message.role == "tool":
+            invalid += 1  # no preceding call in history: an orphan
+            i += 1
+            continue
+        if message.role != "assistant" or not message.tool_calls:
+            groups.append([message])
+            i += 1
+            continue
+        pending = {call.id for call in message.tool_calls}
+        group = [message]
+        i += 1
+        while i < len(history) and history[i].role == "tool" and pending:
+            if history[i].tool_call_id not in pending:
+                break
+            pending.discard(history[i].tool_call_id)
+            group.append(history[i])
+            i += 1
+        if pending:
+            invalid += len(group)  # an unanswered call would be refused by the API
+        else:
+            groups.append(group)
+    return groups, invalid
+
+
+def _shrink_turn(counter: TokenCounter, items: list[_Item], excess: int) -> list[_Item]:
+    """Cut this turn's tool results evenly (largest first) until ``excess`` tokens go."""
+    tool_sizes = [it.tokens for it in items if it.is_tool]
+    if not tool_sizes or excess <= 0:
+        return items
+    target_total = sum(tool_sizes) - excess
+    low, high = MIN_TOOL_RESULT_TOKENS, max(tool_sizes)
+    while low < high:  # the largest common cap whose total fits
+        mid = (low + high + 1) // 2
+        if sum(min(t, mid) for t in tool_sizes) <= target_total:
+            low = mid
+        else:
+            high = mid - 1
+    return [_cut_tool_item(counter, it, low) if it.is_tool else it for it in items]
+
+
+def build_context(
+    *,
+    counter: TokenCounter,
+    budget: int,
+    system_prompt: str,
+    tools: list[dict[str, Any]],
+    summary: Summary,
+    history: list[Message],
+    state_block: str,
+    turn: list[Message],
+    max_tool_result_tokens: int | None = None,
+) -> BuiltContext:
+    """The messages of one request, within ``budget`` prompt tokens (tools included).
+
+    Raises ``ContextLengthExceeded`` only when the parts that must stay (system prompt,
+    state block, this turn with its tool results cut to a minimum) cannot fit at all.
+    """
+    ensure_tokens(counter, history)
+    ensure_tokens(counter, turn)
+    cap = max_tool_result_tokens or max(budget // TOOL_RESULT_BUDGET_SHARE, MIN_TOOL_RESULT_TOKENS)
+
+    def msg(role: str, content: str) -> _Item:
+        wire = {"role": role, "content": content}
+        return _Item(wire, counter.count_message(wire), False)
+
+    head = msg("system", system_prompt)
+    state = msg("system", state_block)
+    summary_item = msg("system", SUMMARY_PREFIX + summary.text) if summary.text else None
+    turn_items = [_cut_tool_item(counter, it, cap) if it.is_tool else it for it in map(_item, turn)]
+    tools_cost = counter.count_tools(tools)
+    fixed = REPLY_PRIMING_TOKENS + tools_cost + head.tokens + state.tokens
+
+    def turn_cost() -> int:
+        return sum(it.tokens for it in turn_items)
+
+    summary_cost = summary_item.tokens if summary_item else 0
+    if fixed + summary_cost + turn_cost() > budget:
+        excess = fixed + summary_cost + turn_cost() - budget
+        turn_items = _shrink_turn(counter, turn_items, excess)
+    notes: list[str] = []
+    if summary_item is not None and fixed + summary_cost + turn_cost() > budget:
+        summary_item, summary_cost = None, 0
+        notes.append("summary omitted: this turn needs the room")
+    if fixed + summary_cost + turn_cost() > budget:
+        raise ContextLengthExceeded(
+            f"This request needs {fixed + turn_cost()} prompt tokens even with history "
+            f"dropped and tool results cut, over the budget of {budget}. Shorten the "
+            "message, or raise GIFTGENIUS_CONTEXT_WINDOW if the model allows more."
+        )
+
+    room = budget - fixed - summary_cost - turn_cost()
+    groups, dropped = _groups(history)
+    kept: list[list[_Item]] = []
+    for index in range(len(groups) - 1, -1, -1):
+        items = [
+            _cut_tool_item(counter, it, cap) if it.is_tool else it
+            for it in map(_item, groups[index])
+        ]
+        cost = sum(it.tokens for it in items)
+        if cost > room:
+            dropped += sum(len(g) for g in groups[: index + 1])
+            break
+        room -= cost
+        kept.append(items)
+    kept.reverse()
+    history_items = [it for items in kept for it in items]
+
+    ordered = [head, *([summary_item] if summary_item else []), *history_items, state, *turn_items]
+    cut = sum(1 for it in ordered if it.cut)
+    prompt_tokens = sum(it.tokens for it in ordered) + tools_cost + REPLY_PRIMING_TOKENS
+    return BuiltContext(
+        messages=[it.wire for it in ordered],
+        prompt_tokens=prompt_tokens,
+        dropped=dropped,
+        truncated=bool(dropped or cut or (summary.text and summary_item is None)),
+        cut_tool_results=cut,
+        summary_included=summary_item is not None,
+        history_kept=len(history_items),
+        notes=notes,
+    )
