@@ -1,0 +1,109 @@
+"""Load a run's session, rebuilding it when the live copy expired, was wiped or fell behind.
+
+Precedence (DESIGN.md): the live session when it is as new as the run's committed version;
+otherwise the newer of the live session and the latest checkpoint (by session version),
+rolled forward with what the transcript recorded after it — every tool result carries the
+state it left, so the transcript alone can rebuild a run that never reached a checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from giftgenius.agent.protocol import StateView
+from giftgenius.domain import (
+    RunInfo,
+    Session,
+    SessionState,
+    Summary,
+    TranscriptEntry,
+)
+from giftgenius.storage.db import Database
+from giftgenius.storage.session_store import SessionStore
+
+Source = Literal["live", "checkpoint", "transcript", "new"]
+MAX_RESTORED_MESSAGES = 60
+
+
+@dataclass
+class Loaded:
+    session: Session
+    source: Source
+    stored_version: int | None  # the version the session store holds, for check-and-set
+    interrupted: TranscriptEntry | None = None  # an accepted message that got no reply
+
+
+def state_from_tool_result(entry: TranscriptEntry) -> SessionState | None:
+    if entry.role != "tool" or not entry.content:
+        return None
+    try:
+        payload = json.loads(entry.content)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(payload, dict) or not payload.get("ok") or "state" not in payload:
+        return None
+    view = StateView.model_validate(payload["state"])
+    return SessionState(
+        step=view.step,
+        profile=view.profile,
+        candidate_ids=view.candidate_ids,
+        selected_gift_id=view.selected_gift_id,
+        order_draft_id=view.order_draft_id,
+        locale=view.locale if view.locale in ("en", "fr") else "en",
+    )
+
+
+def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
+    live = sessions.load(run.id)
+    stored = live.version if live is not None else None
+    if live is not None and live.version >= run.session_version:
+        return _with_uncommitted(live, db, stored)
+    with db.read() as repos:
+        checkpoint = repos.checkpoints.latest(run.id)
+        base_summary = Summary()
+        if checkpoint is not None and (live is None or checkpoint.session_version > live.version):
+            state, summary, next_seq, source = (
+                checkpoint.state,
+                checkpoint.summary,
+                checkpoint.next_seq,
+                "checkpoint",
+            )
+        elif live is not None:
+            state, summary, next_seq, source = live.state, live.summary, live.next_seq, "live"
+        else:
+            state, summary, next_seq, source = SessionState(), base_summary, 1, "new"
+        entries = repos.transcript.for_run(run.id, after_seq=summary.through_seq)
+    for entry in entries:
+        if entry.seq >= next_seq:
+            rolled = state_from_tool_result(entry)
+            if rolled is not None:
+                state, source = rolled, "transcript" if source == "new" else source
+    if source == "new" and entries:
+        source = "transcript"
+    messages = [e.to_message() for e in entries[-MAX_RESTORED_MESSAGES:]]
+    session = Session(
+        run_id=run.id,
+        user_id=run.user_id,
+        version=run.session_version,
+        state=state,
+        messages=messages,
+        summary=summary,
+        usage=live.usage if live is not None else Session(run_id="", user_id="").usage,
+        next_seq=(entries[-1].seq + 1) if entries else max(next_seq, summary.through_seq + 1),
+        created_at=live.created_at if live is not None else run.created_at,
+    )
+    interrupted = entries[-1] if entries and entries[-1].role == "user" else None
+    return Loaded(session, source, stored, interrupted)
+
+
+def _with_uncommitted(live: Session, db: Database, stored: int | None) -> Loaded:
+    """Pick up messages a turn accepted (transcript first) but died before committing."""
+    with db.read() as repos:
+        extra = repos.transcript.for_run(live.run_id, after_seq=live.next_seq - 1)
+    if extra:
+        live.messages.extend(e.to_message() for e in extra)
+        live.next_seq = extra[-1].seq + 1
+    interrupted = extra[-1] if extra and extra[-1].role == "user" else None
+    return Loaded(live, "live", stored, interrupted)

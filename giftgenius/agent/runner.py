@@ -1,0 +1,382 @@
+"""The run-cycle of one turn (DESIGN.md, seven steps) and opening/resuming runs.
+
+The order is the point: the user's message is durable before the model is called; the
+model and tools run with no transaction open; the turn's persistent changes, transcript,
+checkpoints and the version fence commit in one short transaction; the session is saved
+last with check-and-set. A crash at any point leaves a state ``resume`` can rebuild.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import re
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from giftgenius.agent import tools
+from giftgenius.agent.context import build_context
+from giftgenius.agent.protocol import CandidateView, StateView, state_block, tool_specs
+from giftgenius.agent.restore import Loaded, load_session
+from giftgenius.agent.summary import maybe_summarize
+from giftgenius.catalog import load_rates
+from giftgenius.domain import (
+    CheckpointStep,
+    Message,
+    RunInfo,
+    RunStatus,
+    Session,
+    SessionState,
+    Step,
+    ToolCall,
+    TranscriptEntry,
+    Usage,
+    new_id,
+    utcnow,
+)
+from giftgenius.errors import (
+    ContextLengthExceeded,
+    NothingToResume,
+    UsageError,
+    VersionConflict,
+)
+from giftgenius.faults import fault
+from giftgenius.lang import detect_locale
+from giftgenius.llm.base import ChatModel, ChatRequest
+from giftgenius.resources import prompt_text
+from giftgenius.settings import Settings
+from giftgenius.storage.db import Database
+from giftgenius.storage.pii import scrub
+from giftgenius.storage.session_store import SessionStore
+from giftgenius.tokens import TokenCounter
+
+log = logging.getLogger("giftgenius.agent")
+
+USER_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_SESSION_MESSAGES = 120
+SHRINK_FACTOR = 0.6
+
+TOOL_ROUNDS_EXHAUSTED = {
+    "en": "I could not finish that step just now. Could you say it again, perhaps more simply?",
+    "fr": "Je n'ai pas pu terminer cette étape. Pouvez-vous reformuler plus simplement ?",
+}
+CONTEXT_TOO_LARGE = {
+    "en": "This conversation is too long for the model right now, even shortened. "
+    "Your message is saved; try a shorter message or /restart.",
+    "fr": "Cette conversation est trop longue pour le modèle, même raccourcie. "
+    "Votre message est enregistré ; essayez un message plus court ou /restart.",
+}
+
+
+def check_user_id(user_id: str) -> str:
+    if not USER_ID_RE.fullmatch(user_id or ""):
+        raise UsageError(
+            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
+        )
+    return user_id
+
+
+@dataclass
+class Opened:
+    run: RunInfo
+    loaded: Loaded
+    continued: bool  # an unfinished run was picked up rather than a new one started
+
+
+@dataclass
+class TurnResult:
+    reply: str
+    state: SessionState
+    checkpoints: list[CheckpointStep] = field(default_factory=list)
+    candidates: list[CandidateView] = field(default_factory=list)
+    tools_called: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    summarized: bool = False
+
+
+class Agent:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        db: Database,
+        sessions: SessionStore,
+        model: ChatModel,
+        window: int,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.sessions = sessions
+        self.model = model
+        self.counter = TokenCounter.for_model(model.name)
+        self.budget = window - settings.completion_reserve_tokens
+        self.clock = clock
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
+        self.system_prompt = prompt_text("system.md")
+        self.tool_specs = tool_specs()
+        self.rates = load_rates()
+
+    def close(self) -> None:
+        self.sessions.close()
+        self.db.dispose()
+
+    # -- opening runs -------------------------------------------------------------------
+
+    def open(self, user_id: str, *, new: bool = False) -> Opened:
+        """Continue the user's unfinished run, or start one (``new`` abandons it first)."""
+        check_user_id(user_id)
+        proposed = new_id()
+        with self.db.write() as repos:
+            repos.users.ensure(user_id)
+            active = repos.runs.active_for(user_id)
+            if new and active is not None:
+                repos.runs.set_status(active.id, RunStatus.abandoned)
+            run = repos.runs.start(user_id, proposed)
+        if new and active is not None:
+            self.sessions.delete(active.id)
+        return Opened(run, load_session(run, self.sessions, self.db), run.id != proposed)
+
+    def resume(self, user_id: str, run_id: str | None = None) -> Opened:
+        check_user_id(user_id)
+        with self.db.read() as repos:
+            run = repos.runs.get(run_id) if run_id else repos.runs.active_for(user_id)
+        if run is None or run.user_id != user_id or run.status != RunStatus.active:
+            what = f"run {run_id}" if run_id else "unfinished run"
+            raise NothingToResume(
+                f"No {what} to resume for user {user_id!r}. "
+                f"Start one with: giftgenius chat --user {user_id}"
+            )
+        return Opened(run, load_session(run, self.sessions, self.db), True)
+
+    def inspect(self, user_id: str) -> Opened | None:
+        """The unfinished run (else the latest) and its state, without taking the lease."""
+        check_user_id(user_id)
+        with self.db.read() as repos:
+            run = repos.runs.active_for(user_id) or repos.runs.latest_for(user_id)
+        if run is None:
+            return None
+        return Opened(run, load_session(run, self.sessions, self.db), True)
+
+    # -- one turn -----------------------------------------------------------------------
+
+    def turn(
+        self,
+        run_id: str,
+        user_id: str,
+        text: str,
+        *,
+        on_text: Callable[[str], None] | None = None,
+    ) -> TurnResult:
+        text = text.strip()
+        if len(text) > self.settings.max_input_chars:
+            raise UsageError(
+                f"Your message is {len(text)} characters long; the limit is "
+                f"{self.settings.max_input_chars} (GIFTGENIUS_MAX_INPUT_CHARS). "
+                "It was not taken: please shorten it."
+            )
+        with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait) as lease:
+            with self.db.read() as repos:
+                run = repos.runs.get(run_id)
+            if run is None or run.user_id != user_id:
+                raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
+            loaded = load_session(run, self.sessions, self.db)
+            result = self._turn(run, loaded, text, on_text)
+            lease.check()
+            return result
+
+    def _turn(
+        self,
+        run: RunInfo,
+        loaded: Loaded,
+        text: str,
+        on_text: Callable[[str], None] | None,
+    ) -> TurnResult:
+        session = loaded.session
+        if session.state.step == Step.done:
+            return TurnResult(reply=_done_reply(session), state=session.state, usage=session.usage)
+        turn_id = new_id()
+        user_msg = Message(role="user", content=scrub(text), seq=session.next_seq)
+        # Step 2: the accepted message is durable before anything else can fail.
+        with self.db.write() as repos:
+            repos.transcript.append([_entry(run.id, turn_id, user_msg)])
+        session.next_seq += 1
+        log.info("turn accepted", extra={"event": "turn_accepted", "run_id": run.id})
+        fault("before_model")
+
+        state = session.state.model_copy(deep=True)
+        state.locale = detect_locale(text, default=state.locale)
+        today = self.clock().date()
+        ctx = tools.TurnContext(
+            user_id=run.user_id,
+            run_id=run.id,
+            state=state,
+            db=self.db,
+            rates=self.rates,
+            today=today,
+            default_currency=self.settings.currency,
+            summary=session.summary,
+            next_seq=session.next_seq,
+        )
+        summarized = self._summarize(session)
+        block = state_block(StateView.of(state, today))
+        turn_msgs: list[Message] = [user_msg]
+        called: list[str] = []
+        reply: str | None = None
+        for _ in range(self.settings.max_tool_rounds):
+            assistant = self._call_model(session, block, turn_msgs, on_text)
+            if assistant is None:
+                reply = CONTEXT_TOO_LARGE[state.locale]
+                turn_msgs.append(self._numbered(session, Message(role="assistant", content=reply)))
+                break
+            turn_msgs.append(assistant)
+            if not assistant.tool_calls:
+                reply = assistant.content or ""
+                break
+            for call in assistant.tool_calls:
+                called.append(call.name)
+                result = tools.execute(ctx, call.name, call.arguments)
+                content = scrub(json.dumps(result, ensure_ascii=False, default=str))
+                turn_msgs.append(
+                    self._numbered(
+                        session, Message(role="tool", content=content, tool_call_id=call.id)
+                    )
+                )
+                ctx.next_seq = session.next_seq
+                fault("after_tool_call")
+        if reply is None:
+            reply = TOOL_ROUNDS_EXHAUSTED[state.locale]
+            turn_msgs.append(self._numbered(session, Message(role="assistant", content=reply)))
+
+        # Step 5: one short transaction, fenced on the run's session version.
+        fault("before_commit")
+        old_version, new_version = session.version, session.version + 1
+        for checkpoint in ctx.checkpoints:
+            checkpoint.session_version = new_version
+        try:
+            with self.db.write() as repos:
+                for change in ctx.staged:
+                    change(repos)
+                repos.transcript.append([_entry(run.id, turn_id, m) for m in turn_msgs[1:]])
+                for checkpoint in ctx.checkpoints:
+                    repos.checkpoints.add(checkpoint)
+                repos.runs.fence(
+                    run.id,
+                    old_version,
+                    new_version,
+                    step=state.step,
+                    status=RunStatus.done if state.step == Step.done else None,
+                )
+        except VersionConflict as exc:
+            raise VersionConflict(
+                "Another window changed this conversation while your message was being "
+                "answered, so this answer was discarded. Your message is kept in the "
+                "transcript; send it again to apply it."
+            ) from exc
+        fault("after_commit")
+
+        # Step 6: the live session, check-and-set on the version the store holds.
+        session.version = new_version
+        session.state = state
+        session.messages = (session.messages + turn_msgs)[-MAX_SESSION_MESSAGES:]
+        session.updated_at = self.clock()
+        fault("before_session_save")
+        self.sessions.save(session, expected_version=loaded.stored_version)
+        log.info(
+            "turn committed",
+            extra={
+                "event": "turn_committed",
+                "run_id": run.id,
+                "version": new_version,
+                "step": str(state.step),
+                "checkpoints": [str(c.step) for c in ctx.checkpoints],
+            },
+        )
+        return TurnResult(
+            reply=reply,
+            state=state,
+            checkpoints=[c.step for c in ctx.checkpoints],
+            candidates=self._candidates(ctx) if "filter_candidates" in called else [],
+            tools_called=called,
+            usage=session.usage,
+            summarized=summarized,
+        )
+
+    def _numbered(self, session: Session, message: Message) -> Message:
+        message.seq = session.next_seq
+        session.next_seq += 1
+        return message
+
+    def _summarize(self, session: Session) -> bool:
+        outcome = maybe_summarize(
+            session, self.model, self.counter, budget=self.budget, settings=self.settings
+        )
+        return bool(outcome and outcome.folded)
+
+    def _call_model(
+        self,
+        session: Session,
+        block: str,
+        turn_msgs: list[Message],
+        on_text: Callable[[str], None] | None,
+    ) -> Message | None:
+        """One model round; on ``context_length_exceeded`` shrink once and retry, else None."""
+        for budget in (self.budget, int(self.budget * SHRINK_FACTOR)):
+            built = build_context(
+                counter=self.counter,
+                budget=budget,
+                system_prompt=self.system_prompt,
+                tools=self.tool_specs,
+                summary=session.summary,
+                history=session.messages,
+                state_block=block,
+                turn=turn_msgs,
+            )
+            if built.dropped or built.cut_tool_results:
+                session.usage.truncations += 1
+            try:
+                response = self.model.complete(
+                    ChatRequest(messages=built.messages, tools=self.tool_specs), on_text=on_text
+                )
+            except ContextLengthExceeded:
+                log.warning("context too long, shrinking", extra={"event": "context_shrink"})
+                continue
+            usage = session.usage
+            usage.requests += 1
+            usage.prompt_tokens += response.usage.prompt_tokens
+            usage.completion_tokens += response.usage.completion_tokens
+            usage.last_prompt_tokens = response.usage.prompt_tokens
+            usage.last_completion_tokens = response.usage.completion_tokens
+            message = response.message
+            message.content = scrub(message.content) if message.content else message.content
+            message.tool_calls = [
+                ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls
+            ]
+            return self._numbered(session, message)
+        return None
+
+    def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
+        products = ctx.products()
+        return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
+
+
+def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:
+    assert message.seq is not None and message.role != "system"
+    return TranscriptEntry(
+        run_id=run_id,
+        seq=message.seq,
+        turn_id=turn_id,
+        role=message.role,
+        content=message.content,
+        tool_calls=message.tool_calls,
+        tool_call_id=message.tool_call_id,
+    )
+
+
+def _done_reply(session: Session) -> str:
+    if session.state.locale == "fr":
+        return "Cette recherche est terminée. Tapez /restart pour en commencer une nouvelle."
+    return "This gift search is finished. Type /restart to start a new one."

@@ -1,0 +1,129 @@
+"""The chat loop, apart from the command: fed any iterable of lines, so tests can script it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from rich.console import Console
+
+from giftgenius.agent.runner import Agent, Opened
+from giftgenius.cli.render import ChatUI
+from giftgenius.domain import Usage
+from giftgenius.errors import (
+    GiftGeniusError,
+    ModelError,
+    SessionBusy,
+    StorageError,
+    UsageError,
+    VersionConflict,
+)
+from giftgenius.tokens import price_per_million
+
+HELP = (
+    "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and cost), "
+    "/restart (abandon this search, start a new one), /quit (leave; progress is saved)."
+)
+
+
+def where_left_off(opened: Opened) -> str:
+    """One line (two with an interrupted turn) telling the user where they are."""
+    run, loaded = opened.run, opened.loaded
+    state = loaded.session.state
+    facts = [f"step {state.step}"]
+    profile = state.profile
+    if profile.recipient:
+        facts.append(f"for {profile.recipient}")
+    if profile.budget:
+        facts.append(f"budget {profile.budget.amount:g} {profile.budget.currency}")
+    if state.candidate_ids:
+        facts.append(f"{len(state.candidate_ids)} candidates")
+    if state.selected_gift_id:
+        facts.append(f"selected {state.selected_gift_id}")
+    line = (
+        f"Continuing your unfinished gift search (run {run.id[:8]}, started "
+        f"{run.created_at:%Y-%m-%d}, restored from {loaded.source}): {', '.join(facts)}."
+    )
+    if loaded.interrupted is not None:
+        line += (
+            f'\nYour last message "{(loaded.interrupted.content or "")[:80]}" was interrupted '
+            "before it was answered; send it again to continue from there."
+        )
+    return line
+
+
+def terminal_lines(console: Console) -> Iterator[str]:
+    while True:
+        try:
+            yield console.input("[bold cyan]you>[/] ")
+        except EOFError:
+            return
+
+
+def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
+    """Play a conversation; returns the exit code. Bad input never ends the chat."""
+    user_id = opened.run.user_id
+    if opened.continued:
+        ui.notice(where_left_off(opened))
+    run = opened.run
+    locale = opened.loaded.session.state.locale
+    for raw in lines:
+        text = raw.strip()
+        if not text:
+            continue
+        if text.startswith("/"):
+            command = text.split()[0].lower()
+            if command == "/quit":
+                break
+            if command == "/restart":
+                opened = agent.open(user_id, new=True)
+                run = opened.run
+                ui.notice(f"Started a new gift search (run {run.id[:8]}).")
+            elif command == "/state":
+                current = agent.inspect(user_id)
+                if current is not None:
+                    session = current.loaded.session
+                    ui.state(
+                        session.state,
+                        run_id=current.run.id,
+                        source=current.loaded.source,
+                        version=session.version,
+                    )
+            elif command == "/checkpoints":
+                with agent.db.read() as repos:
+                    ui.checkpoints(repos.checkpoints.list(user_id, run.id))
+            elif command == "/usage":
+                current = agent.inspect(user_id)
+                usage = current.loaded.session.usage if current else None
+                if usage is not None:
+                    ui.usage(usage, estimated_cost(agent.model.name, usage), agent.model.name)
+            elif command == "/help":
+                ui.info(HELP)
+            else:
+                ui.error(f"Unknown command {command}. {HELP}")
+            continue
+        try:
+            with ui.working(locale):
+                result = agent.turn(run.id, user_id, text)
+        except (SessionBusy, UsageError, VersionConflict, ModelError) as exc:
+            ui.error(str(exc))
+            continue
+        except StorageError as exc:
+            ui.error(str(exc))
+            return exc.exit_code
+        except GiftGeniusError as exc:
+            ui.error(str(exc))
+            continue
+        locale = result.state.locale
+        budget = result.state.profile.budget
+        ui.reply(result.reply)
+        ui.candidates(result.candidates, locale, budget.currency if budget else None)
+    return 0
+
+
+def estimated_cost(model: str, usage: Usage) -> float | None:
+    prices = price_per_million(model)
+    if prices is None:
+        return None
+    prompt = usage.prompt_tokens + usage.summary_prompt_tokens
+    completion = usage.completion_tokens + usage.summary_completion_tokens
+    return (prompt * prices[0] + completion * prices[1]) / 1_000_000

@@ -1,0 +1,403 @@
+"""The command line: a thin ``main(argv) -> int`` over the agent (DESIGN.md's contract).
+
+``--json`` prints exactly one JSON document on stdout; human text, the offline-model
+notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to
+resume, 5 a demo's expectation failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import signal
+import sys
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+
+from giftgenius.agent.runner import Agent, check_user_id
+from giftgenius.app import build_agent
+from giftgenius.catalog import Product, load_rates, price_in
+from giftgenius.cli.chat import run_chat, terminal_lines
+from giftgenius.cli.render import ChatUI, render_state
+from giftgenius.errors import GiftGeniusError, NotFound, UsageError
+from giftgenius.settings import Settings, load_settings
+
+EXIT_DEMO_FAILED = 5
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--home", default=argparse.SUPPRESS, help="data directory")
+    common.add_argument("--database-url", default=argparse.SUPPRESS)
+    common.add_argument("--redis-url", default=argparse.SUPPRESS)
+    common.add_argument("--model", default=argparse.SUPPRESS, help="offline | openai:MODEL")
+
+    parser = argparse.ArgumentParser(
+        prog="giftgenius", parents=[common], description="A gift-choosing agent."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    chat = sub.add_parser("chat", parents=[common], help="talk to GiftGenius")
+    chat.add_argument("--user", required=True)
+    chat.add_argument("--new", action="store_true", help="abandon the unfinished run first")
+
+    resume = sub.add_parser("resume", parents=[common], help="continue an unfinished run")
+    resume.add_argument("--user", required=True)
+    resume.add_argument("--run", dest="run_id")
+
+    demo = sub.add_parser("demo", parents=[common], help="play a scripted conversation")
+    demo.add_argument("name", nargs="?")
+    demo.add_argument("--list", action="store_true")
+    demo.add_argument("--file", type=Path, help="play a demo from a JSON file")
+    demo.add_argument("--json", action="store_true")
+
+    cps = sub.add_parser("checkpoints", parents=[common], help="list a user's checkpoints")
+    cps.add_argument("--user", required=True)
+    cps.add_argument("--run", dest="run_id")
+    cps.add_argument("--json", action="store_true")
+
+    state = sub.add_parser("state", parents=[common], help="the current state of a user's run")
+    state.add_argument("--user", required=True)
+    state.add_argument("--json", action="store_true")
+
+    prune = sub.add_parser("prune", parents=[common], help="delete old checkpoints")
+    prune.add_argument("--older-than", required=True, type=_duration)
+    prune.add_argument("--keep-last", type=int, default=None)
+
+    forget = sub.add_parser("forget", parents=[common], help="erase a user everywhere")
+    forget.add_argument("--user", required=True)
+
+    catalog = sub.add_parser("catalog", parents=[common], help="look at the catalog")
+    csub = catalog.add_subparsers(dest="catalog_command", required=True)
+    show = csub.add_parser("show", parents=[common])
+    show.add_argument("gift_id")
+    show.add_argument("--json", action="store_true")
+    find = csub.add_parser("search", parents=[common])
+    find.add_argument("words", nargs="+")
+    find.add_argument("--json", action="store_true")
+
+    db = sub.add_parser("db", parents=[common], help="schema migrations")
+    dsub = db.add_subparsers(dest="db_command", required=True)
+    up = dsub.add_parser("upgrade", parents=[common])
+    up.add_argument("revision", nargs="?", default="head")
+    down = dsub.add_parser("downgrade", parents=[common])
+    down.add_argument("revision", nargs="?", default="-1")
+    dsub.add_parser("current", parents=[common])
+
+    bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
+    bench.add_argument("what", choices=["context"])
+    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def _duration(text: str) -> timedelta:
+    match = re.fullmatch(r"(\d+)([dhms])", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 90d, 12h, 30m or 45s")
+    unit = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}[match.group(2)]
+    return timedelta(**{unit: int(match.group(1))})
+
+
+class Cli:
+    def __init__(self, args: argparse.Namespace, stdin: TextIO, out: Console, err: Console):
+        self.args = args
+        self.stdin = stdin
+        self.out = out
+        self.err = err
+        self.settings: Settings = load_settings(
+            home=getattr(args, "home", None),
+            database_url=getattr(args, "database_url", None),
+            redis_url=getattr(args, "redis_url", None),
+            model=getattr(args, "model", None),
+        )
+
+    def agent(self) -> Agent:
+        from giftgenius.logs import configure_logging
+
+        configure_logging(self.settings)
+        if self.settings.is_offline_model:
+            self.err.print(
+                "Using the offline model (deterministic, no network). "
+                "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one.",
+                markup=False,
+                highlight=False,
+            )
+        return build_agent(self.settings)
+
+    def emit_json(self, data: Any) -> None:
+        self.out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+        self.out.file.flush()
+
+    def ui(self) -> ChatUI:
+        return ChatUI(self.out, self.err, rich=self.stdin.isatty())
+
+    # -- commands -------------------------------------------------------------------------
+
+    def chat(self) -> int:
+        check_user_id(self.args.user)
+        agent = self.agent()
+        try:
+            opened = agent.open(self.args.user, new=self.args.new)
+            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            return run_chat(agent, opened, lines, self.ui())
+        finally:
+            agent.close()
+
+    def resume(self) -> int:
+        check_user_id(self.args.user)
+        agent = self.agent()
+        try:
+            opened = agent.resume(self.args.user, self.args.run_id)
+            if not opened.continued:  # pragma: no cover - resume always continues
+                return 3
+            ui = self.ui()
+            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            return run_chat(agent, opened, lines, ui)
+        finally:
+            agent.close()
+
+    def demo(self) -> int:
+        from giftgenius.demos import get_demo, list_demos, load_demo_file, report_json, run_demo
+
+        if self.args.list:
+            for demo in list_demos():
+                self.out.print(f"{demo.name}  {demo.description}", markup=False, highlight=False)
+            return 0
+        if self.args.file:
+            demo = load_demo_file(self.args.file)
+        elif self.args.name:
+            demo = get_demo(self.args.name)
+        else:
+            raise UsageError("Name a demo (see `giftgenius demo --list`) or pass --file.")
+        text = self.err if self.args.json else self.out
+        self.agent().close()  # prints the model notice once and migrates the store
+
+        def say(speaker: str, line: str) -> None:
+            prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]
+            text.print(prefix + line, markup=False, highlight=False, soft_wrap=True)
+
+        report = run_demo(demo, lambda clock: build_agent(self.settings, clock=clock), say)
+        if self.args.json:
+            self.out.file.write(report_json(report) + "\n")
+        else:
+            verdict = "passed" if report.passed else "FAILED"
+            self.out.print(
+                f"demo {demo.name}: {verdict} — step {report.step}, gift "
+                f"{report.selected_gift_id or '—'}, checkpoints {', '.join(report.checkpoints)}",
+                markup=False,
+                highlight=False,
+            )
+            for failure in report.expectations["failures"]:  # type: ignore[union-attr]
+                self.out.print(f"  expectation failed: {failure}", markup=False)
+        return 0 if report.passed else EXIT_DEMO_FAILED
+
+    def checkpoints(self) -> int:
+        check_user_id(self.args.user)
+        agent = self.agent()
+        try:
+            with agent.db.read() as repos:
+                if self.args.run_id:
+                    run = repos.runs.get(self.args.run_id)
+                    if run is None or run.user_id != self.args.user:
+                        raise NotFound(f"User {self.args.user!r} has no run {self.args.run_id}.")
+                found = repos.checkpoints.list(self.args.user, self.args.run_id)
+        finally:
+            agent.close()
+        if self.args.json:
+            self.emit_json(
+                {
+                    "user_id": self.args.user,
+                    "checkpoints": [
+                        {
+                            "id": c.id,
+                            "run_id": c.run_id,
+                            "step": str(c.step),
+                            "created_at": c.created_at.isoformat(),
+                            "session_version": c.session_version,
+                            "agent_version": c.agent_version,
+                            "format_version": c.format_version,
+                            "state": c.state.model_dump(mode="json"),
+                        }
+                        for c in found
+                    ],
+                }
+            )
+        else:
+            self.ui().checkpoints(found)
+        return 0
+
+    def state(self) -> int:
+        check_user_id(self.args.user)
+        agent = self.agent()
+        try:
+            current = agent.inspect(self.args.user)
+        finally:
+            agent.close()
+        if current is None:
+            if self.args.json:
+                self.emit_json({"user_id": self.args.user, "run_id": None, "state": None})
+            else:
+                self.out.print(f"User {self.args.user} has no runs yet.", markup=False)
+            return 0
+        session, source = current.loaded.session, current.loaded.source
+        if self.args.json:
+            self.emit_json(
+                {
+                    "user_id": self.args.user,
+                    "run_id": current.run.id,
+                    "run_status": str(current.run.status),
+                    "source": source,
+                    "session_version": session.version,
+                    "state": session.state.model_dump(mode="json"),
+                    "summary": session.summary.text,
+                }
+            )
+        else:
+            self.out.print(
+                render_state(
+                    session.state, run_id=current.run.id, source=source, version=session.version
+                ),
+                markup=False,
+                highlight=False,
+            )
+        return 0
+
+    def prune(self) -> int:
+        from giftgenius.domain import utcnow
+
+        agent = self.agent()
+        try:
+            with agent.db.write() as repos:
+                removed = repos.checkpoints.prune(utcnow() - self.args.older_than, self.args.keep_last)
+        finally:
+            agent.close()
+        self.out.print(f"Pruned {removed} checkpoints.", markup=False)
+        return 0
+
+    def forget(self) -> int:
+        check_user_id(self.args.user)
+        agent = self.agent()
+        try:
+            with agent.db.read() as repos:
+                runs = repos.runs.list_for(self.args.user)
+            for run in runs:
+                agent.sessions.delete(run.id)
+            with agent.db.write() as repos:
+                counts = repos.forget_user(self.args.user)
+        finally:
+            agent.close()
+        detail = ", ".join(f"{n} {table}" for table, n in counts.items())
+        self.out.print(f"Forgot user {self.args.user}: {detail}.", markup=False)
+        return 0
+
+    def catalog(self) -> int:
+        from giftgenius.catalog import search
+
+        agent = self.agent()
+        try:
+            with agent.db.read() as repos:
+                if self.args.catalog_command == "show":
+                    product = repos.catalog.get(self.args.gift_id)
+                    if product is None:
+                        raise NotFound(
+                            f"No gift has id {self.args.gift_id!r}. "
+                            "Find ids with: giftgenius catalog search WORDS"
+                        )
+                    results = [product]
+                else:
+                    results = search(repos.catalog.all(), " ".join(self.args.words), limit=20)
+        finally:
+            agent.close()
+        if self.args.catalog_command == "show":
+            if self.args.json:
+                self.emit_json(product_json(results[0]))
+            else:
+                self._print_product(results[0])
+            return 0
+        query = " ".join(self.args.words)
+        if self.args.json:
+            self.emit_json({"query": query, "results": [product_json(p) for p in results]})
+        else:
+            if not results:
+                self.out.print(f"Nothing matches {query!r}.", markup=False)
+            for p in results:
+                self.out.print(
+                    f"{p.id}  {p.title} — {p.price:.2f} {p.currency}", markup=False, highlight=False
+                )
+        return 0
+
+    def _print_product(self, p: Product) -> None:
+        data = product_json(p)
+        lines = [
+            f"{p.id}  {p.title}",
+            p.description,
+            "price: " + ", ".join(f"{v:.2f} {k}" for k, v in data["prices"].items()),
+            f"tags: {', '.join(p.tags)}",
+            f"for: {', '.join(p.recipients)}  ages: {p.min_age or 0}–{p.max_age or '∞'}",
+            f"ships to: {', '.join(p.ships_to)}  delivery: {p.delivery_days} days  "
+            f"in stock: {'yes' if p.in_stock else 'no'}",
+        ]
+        self.out.print("\n".join(lines), markup=False, highlight=False)
+
+    def db(self) -> int:
+        from giftgenius.storage import migrate
+
+        url = self.settings.effective_database_url
+        self.settings.home.mkdir(parents=True, exist_ok=True)
+        if self.args.db_command == "upgrade":
+            migrate.upgrade(url, self.args.revision)
+        elif self.args.db_command == "downgrade":
+            migrate.downgrade(url, self.args.revision)
+        self.out.print(f"Schema revision: {migrate.current(url) or 'empty'}", markup=False)
+        return 0
+
+    def bench(self) -> int:
+        from giftgenius import bench
+
+        return bench.main(self.args.rest)
+
+
+def product_json(product: Product) -> dict[str, Any]:
+    rates = load_rates()
+    data = product.model_dump(mode="json")
+    data["prices"] = {c: price_in(product, c, rates) for c in ("USD", "EUR", "GBP")}
+    return data
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    stdin = stdin or sys.stdin
+    out = Console(file=stdout or sys.stdout, soft_wrap=True)
+    err = Console(file=stderr or sys.stderr, soft_wrap=True)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: usage errors exit 2, --help exits 0
+        return int(exc.code or 0)
+    try:
+        cli = Cli(args, stdin, out, err)
+        return getattr(cli, args.command)()
+    except GiftGeniusError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err.print("Interrupted. Everything accepted so far is saved.", markup=False)
+        return 130
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # unwind through finally blocks: leases released, nothing half-saved
+
+
+def entrypoint() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Terminal rendering with an injected rich ``Console``; plain text when not a terminal.
+
+Rendering is kept apart from the chat loop so tests can drive the loop and read the
+whole transcript as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from giftgenius.agent.protocol import CandidateView
+from giftgenius.domain import Checkpoint, SessionState, Usage
+
+HEADERS = {
+    "en": ("#", "Gift", "Price", "Delivery", "Why it fits"),
+    "fr": ("#", "Cadeau", "Prix", "Livraison", "Pourquoi"),
+}
+
+
+class ChatUI:
+    """What the chat loop shows. ``rich=False`` prints plain lines (piped stdin)."""
+
+    def __init__(self, out: Console, err: Console, *, rich: bool) -> None:
+        self.out = out
+        self.err = err
+        self.rich = rich
+
+    def notice(self, text: str) -> None:
+        self.err.print(text, markup=False, highlight=False)
+
+    def info(self, text: str) -> None:
+        self.out.print(text, markup=False, highlight=False)
+
+    def error(self, text: str) -> None:
+        if self.rich:
+            self.err.print(f"[bold red]![/] {text}", highlight=False)
+        else:
+            self.err.print(text, markup=False, highlight=False)
+
+    def reply(self, text: str) -> None:
+        if self.rich:
+            self.out.print(Markdown(text))
+        else:
+            self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def candidates(
+        self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None
+    ) -> None:
+        if not rows or not self.rich:
+            return  # the reply already lists them; the table is the terminal's extra
+        table = Table(*HEADERS.get(locale, HEADERS["en"]), show_lines=False)
+        for number, row in enumerate(rows, 1):
+            price = f"{row.price:.2f} {row.currency}"
+            if budget_currency and row.currency != budget_currency:
+                price += f" (≈ {row.price_in_budget_currency:.2f} {budget_currency})"
+            days = f"{row.delivery_days} d" if locale == "en" else f"{row.delivery_days} j"
+            table.add_row(str(number), row.title, price, days, row.why)
+        self.out.print(table)
+
+    @contextmanager
+    def working(self, locale: str) -> Iterator[None]:
+        label = "Thinking…" if locale == "en" else "Je réfléchis…"
+        status = self.err.status(label) if self.rich else nullcontext()
+        with status:
+            yield
+
+    def state(self, state: SessionState, *, run_id: str, source: str, version: int) -> None:
+        self.info(render_state(state, run_id=run_id, source=source, version=version))
+
+    def checkpoints(self, checkpoints: Sequence[Checkpoint]) -> None:
+        if not checkpoints:
+            self.info("No checkpoints yet.")
+        for cp in checkpoints:
+            self.info(
+                f"{cp.created_at:%Y-%m-%d %H:%M:%S} {cp.step:<22} v{cp.session_version} "
+                f"step={cp.state.step} candidates={len(cp.state.candidate_ids)}"
+            )
+
+    def usage(self, usage: Usage, cost: float | None, model: str) -> None:
+        self.info(render_usage(usage, cost, model))
+
+
+def render_state(state: SessionState, *, run_id: str, source: str, version: int) -> str:
+    profile = state.profile
+    budget = (
+        f"{profile.budget.amount:g} {profile.budget.currency}"
+        + (f" (min {profile.budget.min_amount:g})" if profile.budget.min_amount else "")
+        if profile.budget
+        else "—"
+    )
+    lines = [
+        f"run {run_id} · version {version} · from {source}",
+        f"step: {state.step}",
+        f"recipient: {profile.recipient or '—'}   age: {profile.age if profile.age else '—'}",
+        f"budget: {budget}",
+        f"interests: {', '.join(profile.interests) or '—'}",
+        f"dislikes: {', '.join(profile.dislikes) or '—'}",
+        f"country: {profile.country or 'anywhere'}   deadline: {profile.deadline or 'none'}",
+        f"candidates: {', '.join(state.candidate_ids) or '—'}",
+        f"selected: {state.selected_gift_id or '—'}",
+    ]
+    if state.order_draft_id:
+        lines.append(f"order draft: {state.order_draft_id}")
+    missing = profile.missing()
+    if missing:
+        lines.append(f"still needed: {', '.join(missing)}")
+    return "\n".join(lines)
+
+
+def render_usage(usage: Usage, cost: float | None, model: str) -> str:
+    lines = [
+        f"model: {model}",
+        f"last request: {usage.last_prompt_tokens} prompt + "
+        f"{usage.last_completion_tokens} completion tokens",
+        f"session: {usage.requests} requests, {usage.prompt_tokens} prompt + "
+        f"{usage.completion_tokens} completion tokens",
+        f"summaries: {usage.summary_requests} calls, {usage.summary_prompt_tokens} prompt + "
+        f"{usage.summary_completion_tokens} completion tokens",
+        f"context: {usage.truncations} truncated requests, {usage.summarizations} summarizations",
+        "estimated cost: " + ("unknown for this model" if cost is None else f"${cost:.4f}"),
+    ]
+    return "\n".join(lines)
+
+
+def state_json(state: SessionState) -> dict[str, Any]:
+    return state.model_dump(mode="json")

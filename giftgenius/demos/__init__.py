@@ -1,0 +1,191 @@
+"""Scripted demo conversations shipped in the package, each with expectations it checks.
+
+A demo drives the same ``Agent`` the chat uses; "leaving" steps drop the live session (as
+its TTL would) and build a fresh agent instance, so coming back is a real restore.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from giftgenius.agent.runner import Agent
+from giftgenius.catalog import load_rates, price_in
+from giftgenius.domain import Currency, utcnow
+from giftgenius.errors import GiftGeniusError, NotFound
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DemoStep(_Strict):
+    say: str | None = None
+    expire_session: bool = False
+    new_agent: bool = False
+    days_later: int = 0
+    restart: bool = False
+
+
+class PriceCap(_Strict):
+    amount: float
+    currency: Currency
+
+
+class Expectations(_Strict):
+    step: str = "done"
+    checkpoints: list[str] = Field(default_factory=list)
+    max_price: PriceCap | None = None
+    not_tags: list[str] = Field(default_factory=list)
+    ships_to: str | None = None
+    locale: Literal["en", "fr"] | None = None
+    resumed_from: str | None = None
+
+
+class Demo(_Strict):
+    name: str
+    description: str
+    user_id: str
+    script: list[DemoStep]
+    expect: Expectations
+
+
+class DemoReport(BaseModel):
+    demo: str
+    user_id: str
+    run_id: str
+    step: str
+    selected_gift_id: str | None
+    checkpoints: list[str]
+    resumed_from: str | None
+    turns: int
+    expectations: dict[str, object]
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.expectations["passed"])
+
+
+def _scripts() -> dict[str, Demo]:
+    folder = resources.files("giftgenius.demos") / "scripts"
+    demos = [Demo.model_validate_json(f.read_text("utf-8")) for f in folder.iterdir()]
+    return {d.name: d for d in sorted(demos, key=lambda d: d.name)}
+
+
+def list_demos() -> list[Demo]:
+    return list(_scripts().values())
+
+
+def get_demo(name: str) -> Demo:
+    demos = _scripts()
+    if name not in demos:
+        raise NotFound(f"No demo named {name!r}. Available: {', '.join(demos)}.")
+    return demos[name]
+
+
+def load_demo_file(path: Path) -> Demo:
+    try:
+        return Demo.model_validate_json(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise GiftGeniusError(f"Cannot read demo file {path}: {exc}") from exc
+
+
+AgentFactory = Callable[[Callable[[], dt.datetime]], Agent]
+Say = Callable[[str, str], None]  # (speaker, text)
+
+
+def run_demo(demo: Demo, make_agent: AgentFactory, say: Say) -> DemoReport:
+    """Play ``demo``; ``say`` receives the transcript lines ("you"/"genius"/"note")."""
+    offset = dt.timedelta()
+
+    def clock() -> dt.datetime:
+        return utcnow() + offset
+
+    agent = make_agent(clock)
+    opened = agent.open(demo.user_id, new=True)
+    run_id = opened.run.id
+    resumed_from: str | None = None
+    turns = 0
+    for step in demo.script:
+        if step.restart:
+            run_id = agent.open(demo.user_id, new=True).run.id
+            say("note", f"/restart — new run {run_id[:8]}")
+        if step.expire_session:
+            agent.sessions.delete(run_id)
+            say("note", "(the live session expires)")
+        if step.new_agent:
+            offset += dt.timedelta(days=step.days_later)
+            agent.close()
+            agent = make_agent(clock)
+            resumed = agent.resume(demo.user_id)
+            run_id, resumed_from = resumed.run.id, resumed.loaded.source
+            say("note", f"({step.days_later} days later, a new process resumes from {resumed_from})")
+        if step.say:
+            say("you", step.say)
+            result = agent.turn(run_id, demo.user_id, step.say)
+            say("genius", result.reply)
+            turns += 1
+    report = _report(demo, agent, run_id, resumed_from, turns)
+    agent.close()
+    return report
+
+
+def _report(
+    demo: Demo, agent: Agent, run_id: str, resumed_from: str | None, turns: int
+) -> DemoReport:
+    with agent.db.read() as repos:
+        run = repos.runs.get(run_id)
+        checkpoints = [str(c.step) for c in repos.checkpoints.list(demo.user_id, run_id)]
+        order = repos.orders.for_run(run_id)
+        product = repos.catalog.get(order.gift_id) if order else None
+    loaded = agent.inspect(demo.user_id)
+    state = loaded.loaded.session.state if loaded else None
+    assert run is not None
+    failures: list[str] = []
+    exp = demo.expect
+    final_step = str(state.step) if state else str(run.step)
+    if final_step != exp.step:
+        failures.append(f"final step is {final_step}, expected {exp.step}")
+    if exp.checkpoints and checkpoints != exp.checkpoints:
+        failures.append(f"checkpoints were {checkpoints}, expected {exp.checkpoints}")
+    if exp.locale and state and state.locale != exp.locale:
+        failures.append(f"locale is {state.locale}, expected {exp.locale}")
+    if exp.resumed_from and resumed_from != exp.resumed_from:
+        failures.append(f"resumed from {resumed_from}, expected {exp.resumed_from}")
+    needs_gift = exp.max_price or exp.not_tags or exp.ships_to
+    if needs_gift and product is None:
+        failures.append("no gift was chosen (no order draft)")
+    if product is not None:
+        if exp.max_price:
+            price = price_in(product, exp.max_price.currency, load_rates())
+            if price > exp.max_price.amount:
+                failures.append(
+                    f"{product.id} costs {price} {exp.max_price.currency}, "
+                    f"over {exp.max_price.amount}"
+                )
+        bad = sorted(set(exp.not_tags) & set(product.tags))
+        if bad:
+            failures.append(f"{product.id} has excluded tags {bad}")
+        if exp.ships_to and "*" not in product.ships_to and exp.ships_to not in product.ships_to:
+            failures.append(f"{product.id} does not ship to {exp.ships_to}")
+    return DemoReport(
+        demo=demo.name,
+        user_id=demo.user_id,
+        run_id=run_id,
+        step=final_step,
+        selected_gift_id=order.gift_id if order else (state.selected_gift_id if state else None),
+        checkpoints=checkpoints,
+        resumed_from=resumed_from,
+        turns=turns,
+        expectations={"passed": not failures, "failures": failures},
+    )
+
+
+def report_json(report: DemoReport) -> str:
+    return json.dumps(report.model_dump(), ensure_ascii=False, indent=2)
