@@ -1,0 +1,300 @@
+"""The production session store on Redis (standalone or Cluster).
+
+A session is three keys — state (a hash: version, creation cap, the session minus its
+messages and summary), messages and summary — plus its lease. All four share ONE hash tag
+(the run id), so they live in one Cluster slot and a Lua script may touch them together:
+save is a single check-and-set script that writes all three and their TTL, and load is a
+single script that reads them and slides their TTL, so no reader ever sees half a save.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from pydantic import TypeAdapter, ValidationError
+
+from giftgenius.domain import Message, Session, Summary
+from giftgenius.errors import ConfigError, StorageError, VersionConflict
+from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
+
+log = logging.getLogger(__name__)
+
+_MESSAGES = TypeAdapter(list[Message])
+
+# KEYS: state, messages, summary. ARGV: now_ms, ttl_ms.
+# Returns nil when absent, incomplete (an evicted part) or past its max lifetime.
+_LOAD = """
+local row = redis.call('HMGET', KEYS[1], 'data', 'cap')
+if not row[1] then return false end
+local messages = redis.call('GET', KEYS[2])
+local summary = redis.call('GET', KEYS[3])
+local ttl = math.floor(math.min(tonumber(ARGV[2]), tonumber(row[2]) - tonumber(ARGV[1])))
+if (not messages) or (not summary) or ttl <= 0 then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  return false
+end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
+return {row[1], messages, summary}
+"""
+
+# KEYS: state, messages, summary.
+# ARGV: expected version ('' = must not exist), new version, state data, messages, summary,
+#       now_ms, ttl_ms, cap_ms for a new session.
+# Returns {1, ''} when written, {0, stored version or ''} on a conflict.
+_SAVE = """
+local current = redis.call('HGET', KEYS[1], 'version')
+local cap
+if ARGV[1] == '' then
+  if current then return {0, current} end
+  cap = ARGV[8]
+else
+  if current ~= ARGV[1] then return {0, current or ''} end
+  cap = redis.call('HGET', KEYS[1], 'cap')
+end
+local ttl = math.floor(math.min(tonumber(ARGV[7]), tonumber(cap) - tonumber(ARGV[6])))
+if ttl <= 0 then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  return {0, ''}
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'data', ARGV[3], 'cap', cap)
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('SET', KEYS[2], ARGV[4], 'PX', ttl)
+redis.call('SET', KEYS[3], ARGV[5], 'PX', ttl)
+return {1, ''}
+"""
+
+# KEYS: lease. ARGV: owner, ttl_ms.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+# KEYS: lease. ARGV: owner. Compare-and-delete: never removes another holder's lease.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class SessionKeys:
+    """The keys of one session; ``{run_id}`` is the Cluster hash tag they share."""
+
+    state: str
+    messages: str
+    summary: str
+    lease: str
+
+    def all(self) -> list[str]:
+        return [self.state, self.messages, self.summary, self.lease]
+
+
+class RedisSessionStore:
+    """``SessionStore`` on an injected ``redis.Redis`` client (pooled, with timeouts)."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        prefix: str = "giftgenius",
+        session_ttl: float,
+        max_lifetime: float,
+        lease_ttl: float,
+        clock: Clock | None = None,
+        owns_client: bool = False,
+    ) -> None:
+        if not prefix or "{" in prefix or "}" in prefix:
+            raise ConfigError(
+                f"GIFTGENIUS_REDIS_PREFIX {prefix!r} is not usable: it must be non-empty and "
+                "contain no braces (braces would change the Redis Cluster hash slot)."
+            )
+        self._client = client
+        self.prefix = prefix
+        self.session_ttl = session_ttl
+        self.max_lifetime = max_lifetime
+        self.lease_ttl = lease_ttl
+        self._clock: Clock = clock or time.time
+        self._owns_client = owns_client
+        self._where = _describe(client)
+        self._load_script = client.register_script(_LOAD)
+        self._save_script = client.register_script(_SAVE)
+        self._renew_script = client.register_script(_RENEW)
+        self._release_script = client.register_script(_RELEASE)
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        prefix: str = "giftgenius",
+        session_ttl: float,
+        max_lifetime: float,
+        lease_ttl: float,
+        clock: Clock | None = None,
+        socket_timeout: float = 5.0,
+        socket_connect_timeout: float = 2.0,
+    ) -> RedisSessionStore:
+        """A store owning a pooled client for ``url``; nothing connects until first use."""
+        try:
+            client = redis.Redis.from_url(
+                url,
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=socket_connect_timeout,
+                health_check_interval=30,
+            )
+        except ValueError as exc:
+            raise ConfigError(
+                f"GIFTGENIUS_REDIS_URL is not a valid Redis URL ({exc}); "
+                "use e.g. redis://localhost:6379/0."
+            ) from exc
+        return cls(
+            client,
+            prefix=prefix,
+            session_ttl=session_ttl,
+            max_lifetime=max_lifetime,
+            lease_ttl=lease_ttl,
+            clock=clock,
+            owns_client=True,
+        )
+
+    def keys(self, run_id: str) -> SessionKeys:
+        base = f"{self.prefix}:session:{{{check_run_id(run_id)}}}"
+        return SessionKeys(f"{base}:state", f"{base}:messages", f"{base}:summary", f"{base}:lease")
+
+    # -- SessionStore ------------------------------------------------------------------
+
+    def load(self, run_id: str) -> Session | None:
+        keys = self.keys(run_id)
+        with self._errors():
+            found = self._load_script(
+                keys=[keys.state, keys.messages, keys.summary],
+                args=[self._now_ms(), _ms(self.session_ttl)],
+            )
+        if found is None:
+            return None
+        data, messages, summary = found
+        try:
+            fields: dict[str, Any] = json.loads(data)
+            fields["messages"] = _MESSAGES.validate_json(messages)
+            fields["summary"] = Summary.model_validate_json(summary)
+            return Session.model_validate(fields)
+        except (ValueError, ValidationError) as exc:
+            # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
+            log.warning("dropping unreadable session %s in %s: %s", run_id, self._where, exc)
+            with self._errors():
+                self._client.delete(keys.state, keys.messages, keys.summary)
+            return None
+
+    def save(self, session: Session, expected_version: int | None) -> None:
+        keys = self.keys(session.run_id)
+        now_ms = self._now_ms()
+        state = session.model_dump_json(exclude={"messages", "summary"})
+        messages = _MESSAGES.dump_json(session.messages).decode()
+        with self._errors():
+            written, stored = self._save_script(
+                keys=[keys.state, keys.messages, keys.summary],
+                args=[
+                    "" if expected_version is None else str(expected_version),
+                    str(session.version),
+                    state,
+                    messages,
+                    session.summary.model_dump_json(),
+                    now_ms,
+                    _ms(self.session_ttl),
+                    now_ms + _ms(self.max_lifetime),
+                ],
+            )
+        if written != 1:
+            want = "no session yet" if expected_version is None else f"version {expected_version}"
+            stored_text = _text(stored)
+            have = f"version {stored_text}" if stored_text else "none (expired or deleted)"
+            raise VersionConflict(
+                f"Session {session.run_id} changed under us: expected {want}, the store has "
+                f"{have}. Reload the session and apply the change again."
+            )
+
+    def delete(self, run_id: str) -> None:
+        with self._errors():
+            self._client.delete(*self.keys(run_id).all())
+
+    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
+        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
+
+    def close(self) -> None:
+        if self._owns_client:
+            with self._errors():
+                self._client.close()
+
+    # -- LeaseOps ------------------------------------------------------------------------
+
+    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+        with self._errors():
+            acquired = self._client.set(
+                self.keys(run_id).lease, owner, nx=True, px=_ms(self.lease_ttl)
+            )
+        return bool(acquired)
+
+    def lease_renew(self, run_id: str, owner: str) -> bool:
+        with self._errors():
+            renewed = self._renew_script(
+                keys=[self.keys(run_id).lease], args=[owner, _ms(self.lease_ttl)]
+            )
+        return renewed == 1
+
+    def lease_release(self, run_id: str, owner: str) -> None:
+        with self._errors():
+            self._release_script(keys=[self.keys(run_id).lease], args=[owner])
+
+    def lease_owned(self, run_id: str, owner: str) -> bool:
+        with self._errors():
+            holder = self._client.get(self.keys(run_id).lease)
+        return _text(holder) == owner
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int(self._clock() * 1000)
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except redis.RedisError as exc:
+            raise StorageError(
+                f"The Redis session store at {self._where} failed ({exc}). Check that Redis "
+                "is running and reachable and that GIFTGENIUS_REDIS_URL points to it, then "
+                "try again."
+            ) from exc
+
+
+def _ms(seconds: float) -> int:
+    return max(1, int(seconds * 1000))
+
+
+def _text(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode()
+    return str(value)
+
+
+def _describe(client: redis.Redis) -> str:
+    """Where the client points, for error messages; never includes a password."""
+    kwargs = client.connection_pool.connection_kwargs
+    if "path" in kwargs:
+        return f"unix://{kwargs['path']}?db={kwargs.get('db', 0)}"
+    host, port = kwargs.get("host", "localhost"), kwargs.get("port", 6379)
+    return f"redis://{host}:{port}/{kwargs.get('db', 0)}"

@@ -1,0 +1,229 @@
+"""Session-store entry points: the factory, read-modify-write with retries, and leases.
+
+The lease machinery (wait with backoff, background renewal, compare-and-release) lives
+here once so both backends behave identically; a backend only supplies four atomic
+primitives (``LeaseOps``). Backends are imported lazily by the factory so the embedded
+setup never imports redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Protocol
+
+from giftgenius.domain import Session, utcnow
+from giftgenius.errors import LeaseLost, SessionBusy, StorageError, UsageError, VersionConflict
+
+if TYPE_CHECKING:
+    from giftgenius.settings import Settings
+    from giftgenius.storage.session_store import SessionStore
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+"""Epoch seconds; injectable so TTL tests move time instead of sleeping."""
+
+BUSY_MESSAGE = (
+    "This conversation is busy in another window; your message was not taken — "
+    "try again in a moment."
+)
+LOST_MESSAGE = (
+    "This conversation was taken over by another window while your message was being "
+    "handled (the session lease lapsed); nothing from this turn was saved to the session — "
+    "send your message again."
+)
+
+
+def make_session_store(settings: Settings, *, clock: Clock | None = None) -> SessionStore:
+    """Redis when ``settings.redis_url`` is set, else the embedded SQLite file."""
+    if settings.redis_url:
+        from giftgenius.storage.redis_sessions import RedisSessionStore
+
+        return RedisSessionStore.from_url(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            session_ttl=settings.session_ttl,
+            max_lifetime=settings.session_max_lifetime,
+            lease_ttl=settings.lease_ttl,
+            clock=clock,
+        )
+    from giftgenius.storage.sqlite_sessions import SqliteSessionStore
+
+    return SqliteSessionStore(
+        settings.sessions_path,
+        session_ttl=settings.session_ttl,
+        max_lifetime=settings.session_max_lifetime,
+        lease_ttl=settings.lease_ttl,
+        clock=clock,
+    )
+
+
+def update_session(
+    store: SessionStore,
+    run_id: str,
+    fn: Callable[[Session], Session | None],
+    *,
+    attempts: int = 20,
+    backoff: float = 0.002,
+    max_backoff: float = 0.05,
+) -> Session | None:
+    """Load, apply ``fn``, save with check-and-set; on a lost race, reload and retry.
+
+    ``fn`` mutates the session in place (or returns a replacement); it may run several
+    times, so it must not have side effects. The saved session's ``version`` is bumped
+    here. Returns the saved session, or None when there is no live session (expired or
+    never created: the caller rebuilds it). Raises ``VersionConflict`` after ``attempts``.
+    """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    for attempt in range(attempts):
+        session = store.load(run_id)
+        if session is None:
+            return None
+        expected = session.version
+        changed = fn(session)
+        if changed is not None:
+            session = changed
+        session.version = expected + 1
+        session.updated_at = utcnow()
+        try:
+            store.save(session, expected_version=expected)
+        except VersionConflict:
+            if attempt + 1 == attempts:
+                raise
+            # Full jitter: contenders spread out instead of colliding again in lockstep.
+            time.sleep(random.uniform(0, min(max_backoff, backoff * 2**attempt)))
+            continue
+        return session
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_run_id(run_id: str) -> str:
+    """Run ids become key parts (and a Redis hash tag), so braces and blanks are refused."""
+    if not run_id or "{" in run_id or "}" in run_id or any(c.isspace() for c in run_id):
+        raise UsageError(f"Invalid run id {run_id!r}: use a non-empty id without braces or spaces.")
+    return run_id
+
+
+class LeaseOps(Protocol):
+    """The atomic primitives a backend provides; each is one round trip / transaction."""
+
+    def lease_try_acquire(self, run_id: str, owner: str) -> bool: ...
+
+    def lease_renew(self, run_id: str, owner: str) -> bool:
+        """Extend the lease iff ``owner`` still holds it (and it has not expired)."""
+
+    def lease_release(self, run_id: str, owner: str) -> None:
+        """Delete the lease iff ``owner`` still holds it."""
+
+    def lease_owned(self, run_id: str, owner: str) -> bool: ...
+
+
+class HeldLease:
+    """A lease held for one turn; renewed by a daemon thread until released."""
+
+    def __init__(self, ops: LeaseOps, run_id: str, owner: str, lease_ttl: float) -> None:
+        self.run_id = run_id
+        self.owner = owner
+        self._ops = ops
+        self._interval = lease_ttl / 3
+        self._stop = threading.Event()
+        self._lost = threading.Event()
+        self._renewed = threading.Condition()
+        self._renewals = 0
+        self.renew_error: StorageError | None = None
+        self._thread = threading.Thread(
+            target=self._renew_loop, name=f"lease-renew-{run_id}", daemon=True
+        )
+
+    @property
+    def renewals(self) -> int:
+        return self._renewals
+
+    @property
+    def lost(self) -> bool:
+        return self._lost.is_set()
+
+    def wait_for_renewals(self, count: int, timeout: float) -> bool:
+        """Block until ``count`` successful renewals happened (or the lease was lost)."""
+        with self._renewed:
+            return self._renewed.wait_for(
+                lambda: self._renewals >= count or self._lost.is_set(), timeout
+            )
+
+    def check(self) -> None:
+        """Raise ``LeaseLost`` if ownership lapsed; asks the store, not just the thread."""
+        if not self._lost.is_set() and not self._ops.lease_owned(self.run_id, self.owner):
+            self._mark_lost()
+        if self._lost.is_set():
+            raise LeaseLost(LOST_MESSAGE) from self.renew_error
+
+    def _mark_lost(self) -> None:
+        self._lost.set()
+        with self._renewed:
+            self._renewed.notify_all()
+
+    def _start(self) -> None:
+        self._thread.start()
+
+    def _stop_renewing(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(self._interval):
+            try:
+                still_ours = self._ops.lease_renew(self.run_id, self.owner)
+            except StorageError as exc:
+                # Transient store trouble: keep trying until the lease would have lapsed;
+                # check() then reports LeaseLost with this as the cause.
+                self.renew_error = exc
+                log.warning("lease renewal failed for run %s: %s", self.run_id, exc)
+                continue
+            if not still_ours:
+                log.warning("lease on run %s lapsed; owner %s lost it", self.run_id, self.owner)
+                self._mark_lost()
+                return
+            with self._renewed:
+                self._renewals += 1
+                self._renewed.notify_all()
+
+
+@contextmanager
+def hold_lease(
+    ops: LeaseOps, run_id: str, owner: str, *, wait: float, lease_ttl: float
+) -> Iterator[HeldLease]:
+    """Acquire (polling with backoff for up to ``wait`` s), renew while held, release."""
+    check_run_id(run_id)
+    if not owner:
+        raise UsageError("A lease owner must be a non-empty string (e.g. a process/turn id).")
+    deadline = time.monotonic() + max(0.0, wait)
+    delay = 0.01
+    while not ops.lease_try_acquire(run_id, owner):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise SessionBusy(BUSY_MESSAGE)
+        time.sleep(min(delay, remaining))
+        delay = min(delay * 1.5, 0.1)
+    lease = HeldLease(ops, run_id, owner, lease_ttl)
+    lease._start()
+    failed = False
+    try:
+        yield lease
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        lease._stop_renewing()
+        try:
+            ops.lease_release(run_id, owner)
+        except StorageError as exc:
+            if not failed:
+                raise
+            # Do not mask the turn's own error; the lease expires by itself within its ttl.
+            log.warning("could not release lease on run %s: %s", run_id, exc)

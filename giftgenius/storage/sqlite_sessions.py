@@ -1,0 +1,259 @@
+"""The embedded session store: one SQLite file, safe for several processes.
+
+WAL mode lets readers run beside a writer; every write (and every load, which slides the
+TTL) is one short ``BEGIN IMMEDIATE`` transaction, so check-and-set is a plain
+``UPDATE ... WHERE version = ?`` and other processes queue on ``busy_timeout`` instead of
+failing. The file is a cache of live sessions, not durable data, so it creates its own
+two tables instead of going through Alembic.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from giftgenius.domain import Session
+from giftgenius.errors import StorageError, VersionConflict
+from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS sessions (
+        run_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at)",
+    """CREATE TABLE IF NOT EXISTS leases (
+        run_id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    )""",
+)
+
+
+class SqliteSessionStore:
+    """``SessionStore`` on a SQLite file; the clock decides expiry (sessions and leases)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        session_ttl: float,
+        max_lifetime: float,
+        lease_ttl: float,
+        clock: Clock | None = None,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        self.path = Path(path)
+        self.session_ttl = session_ttl
+        self.max_lifetime = max_lifetime
+        self.lease_ttl = lease_ttl
+        self._clock: Clock = clock or time.time
+        self._busy_timeout = busy_timeout
+        # One connection shared with the lease-renewal threads, serialized by this lock.
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        with self._errors():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+            self._conn = conn
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            with self._write() as tx:
+                for statement in _SCHEMA:
+                    tx.execute(statement)
+
+    # -- SessionStore ------------------------------------------------------------------
+
+    def load(self, run_id: str) -> Session | None:
+        check_run_id(run_id)
+        with self._write() as tx:
+            now = self._clock()
+            row = tx.execute(
+                "SELECT data, created_at, expires_at FROM sessions WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            data, created_at, expires_at = row
+            if expires_at <= now:
+                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+                return None
+            try:
+                session = Session.load(data)
+            except ValidationError as exc:
+                # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
+                log.warning("dropping unreadable session %s in %s: %s", run_id, self.path, exc)
+                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+                return None
+            tx.execute(
+                "UPDATE sessions SET expires_at = ? WHERE run_id = ?",
+                (self._expiry(now, created_at), run_id),
+            )
+            return session
+
+    def save(self, session: Session, expected_version: int | None) -> None:
+        run_id = check_run_id(session.run_id)
+        data = session.dump()
+        with self._write() as tx:
+            now = self._clock()
+            row = tx.execute(
+                "SELECT version, created_at, expires_at FROM sessions WHERE run_id = ?",
+                (run_id,),
+            ).fetchone()
+            if row is not None and row[2] <= now:
+                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+                row = None
+            if expected_version is None:
+                if row is not None:
+                    raise _conflict(run_id, expected_version, row[0])
+                self._purge_expired(tx, now)
+                tx.execute(
+                    "INSERT INTO sessions (run_id, version, data, created_at, expires_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (run_id, session.version, data, now, self._expiry(now, now)),
+                )
+                return
+            if row is None:
+                raise _conflict(run_id, expected_version, None)
+            expires_at = self._expiry(now, row[1])
+            if expires_at <= now:
+                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+                raise _conflict(run_id, expected_version, None)
+            updated = tx.execute(
+                "UPDATE sessions SET version = ?, data = ?, expires_at = ?"
+                " WHERE run_id = ? AND version = ?",
+                (session.version, data, expires_at, run_id, expected_version),
+            ).rowcount
+            if updated != 1:
+                raise _conflict(run_id, expected_version, row[0])
+
+    def delete(self, run_id: str) -> None:
+        check_run_id(run_id)
+        with self._write() as tx:
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
+
+    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
+        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # -- LeaseOps ------------------------------------------------------------------------
+
+    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+        with self._write() as tx:
+            now = self._clock()
+            tx.execute("DELETE FROM leases WHERE run_id = ? AND expires_at <= ?", (run_id, now))
+            inserted = tx.execute(
+                "INSERT OR IGNORE INTO leases (run_id, owner, expires_at) VALUES (?, ?, ?)",
+                (run_id, owner, now + self.lease_ttl),
+            ).rowcount
+            return inserted == 1
+
+    def lease_renew(self, run_id: str, owner: str) -> bool:
+        with self._write() as tx:
+            now = self._clock()
+            renewed = tx.execute(
+                "UPDATE leases SET expires_at = ?"
+                " WHERE run_id = ? AND owner = ? AND expires_at > ?",
+                (now + self.lease_ttl, run_id, owner, now),
+            ).rowcount
+            return renewed == 1
+
+    def lease_release(self, run_id: str, owner: str) -> None:
+        with self._write() as tx:
+            tx.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
+
+    def lease_owned(self, run_id: str, owner: str) -> bool:
+        with self._lock, self._errors():
+            row = (
+                self._connection()
+                .execute(
+                    "SELECT 1 FROM leases WHERE run_id = ? AND owner = ? AND expires_at > ?",
+                    (run_id, owner, self._clock()),
+                )
+                .fetchone()
+            )
+            return row is not None
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _expiry(self, now: float, created_at: float) -> float:
+        """Sliding TTL, capped by the max lifetime counted from the first save."""
+        return min(now + self.session_ttl, created_at + self.max_lifetime)
+
+    @staticmethod
+    def _purge_expired(tx: sqlite3.Connection, now: float) -> None:
+        tx.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
+        tx.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StorageError(
+                f"The session store {self.path} is closed; create a new store to use it again."
+            )
+        return self._conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction: ``BEGIN IMMEDIATE`` so CAS reads cannot go stale."""
+        with self._lock, self._errors():
+            conn = self._connection()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            text = str(exc).lower()
+            if "locked" in text or "busy" in text:
+                raise StorageError(
+                    f"The session store {self.path} stayed locked for more than "
+                    f"{self._busy_timeout:g} s (another giftgenius process is writing to it); "
+                    "try again in a moment, and stop stuck giftgenius processes if it persists."
+                ) from exc
+            raise _storage_error(self.path, exc) from exc
+        except (sqlite3.Error, OSError) as exc:
+            raise _storage_error(self.path, exc) from exc
+
+
+def _storage_error(path: Path, exc: Exception) -> StorageError:
+    return StorageError(
+        f"The session store {path} failed ({exc}). Check that the directory exists and is "
+        "writable (GIFTGENIUS_HOME); the file only holds live sessions, so deleting it is "
+        "safe — conversations are rebuilt from their checkpoints."
+    )
+
+
+def _conflict(run_id: str, expected: int | None, stored: int | None) -> VersionConflict:
+    want = "no session yet" if expected is None else f"version {expected}"
+    have = "none (expired or deleted)" if stored is None else f"version {stored}"
+    return VersionConflict(
+        f"Session {run_id} changed under us: expected {want}, the store has {have}. "
+        "Reload the session and apply the change again."
+    )

@@ -1,0 +1,417 @@
+"""The one SessionStore contract suite, run against every backend (SQLite and Redis).
+
+Time moves through ``Backend.age``: the SQLite store reads an offset clock, and on Redis the
+same offset feeds the max-lifetime arithmetic while the keys' remaining PTTL is cut by the
+same amount — so TTL behaviour is checked without sleeping through it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from giftgenius.domain import Message, ProfileDraft, Session, SessionState, Step, Summary, ToolCall
+from giftgenius.errors import LeaseLost, SessionBusy, UsageError, VersionConflict
+from giftgenius.settings import Settings
+from giftgenius.storage.session_store import SessionStore
+from giftgenius.storage.sessions import make_session_store, update_session
+from giftgenius.storage.sqlite_sessions import SqliteSessionStore
+
+TTL = 60
+MAX_LIFETIME = 600
+LEASE_TTL = 0.5
+
+
+class OffsetClock:
+    """Real time plus a jump we control: leases still lapse in real time, TTLs on demand."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@dataclass
+class Backend:
+    name: str
+    clock: OffsetClock
+    factory: Callable[..., SessionStore]
+    age_keys: Callable[[str, float], None]
+    stores: list[SessionStore] = field(default_factory=list)
+
+    def make(self, **overrides: Any) -> SessionStore:
+        """Another store on the same backend (like another process's), closed at teardown."""
+        options = {"session_ttl": TTL, "max_lifetime": MAX_LIFETIME, "lease_ttl": LEASE_TTL}
+        options.update(overrides)
+        store = self.factory(clock=self.clock, **options)
+        self.stores.append(store)
+        return store
+
+    def age(self, run_id: str, seconds: float) -> None:
+        """Let ``seconds`` pass for this run's session and lease."""
+        self.clock.advance(seconds)
+        self.age_keys(run_id, seconds)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.redis)])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    clock = OffsetClock()
+    if request.param == "sqlite":
+        path = tmp_path / "sessions.db"
+
+        def factory(**options: Any) -> SessionStore:
+            return SqliteSessionStore(path, **options)
+
+        def age_keys(run_id: str, seconds: float) -> None:
+            return None  # the offset clock alone expires SQLite rows
+
+        backend = Backend("sqlite", clock, factory, age_keys)
+    else:
+        import redis
+
+        from giftgenius.storage.redis_sessions import RedisSessionStore
+
+        url = request.getfixturevalue("redis_url")
+        prefix = request.getfixturevalue("redis_prefix")
+        raw = redis.Redis.from_url(url)
+
+        def factory(**options: Any) -> SessionStore:
+            return RedisSessionStore.from_url(url, prefix=prefix, **options)
+
+        def age_keys(run_id: str, seconds: float) -> None:
+            base = f"{prefix}:session:{{{run_id}}}"
+            for key in (f"{base}:{part}" for part in ("state", "messages", "summary", "lease")):
+                left = raw.pttl(key)
+                assert left != -1, f"{key} has no TTL: it would never expire"
+                if left == -2:
+                    continue
+                if left - seconds * 1000 <= 0:
+                    raw.delete(key)
+                else:
+                    raw.pexpire(key, int(left - seconds * 1000))
+
+        backend = Backend("redis", clock, factory, age_keys)
+        request.addfinalizer(raw.close)
+    yield backend
+    for store in backend.stores:
+        store.close()
+
+
+@pytest.fixture
+def store(backend: Backend) -> SessionStore:
+    return backend.make()
+
+
+def new_session(**fields: Any) -> Session:
+    return Session(run_id=uuid.uuid4().hex, user_id="alice", **fields)
+
+
+def rich_session() -> Session:
+    return new_session(
+        state=SessionState(
+            step=Step.filtering,
+            profile=ProfileDraft(recipient="sister", interests=["coffee", "board games"]),
+            candidate_ids=["g1", "g2"],
+            locale="fr",
+        ),
+        messages=[
+            Message(role="user", content="Un cadeau pour ma sœur", seq=1, tokens=7),
+            Message(
+                role="assistant",
+                tool_calls=[ToolCall(id="c1", name="search_candidates", arguments="{}")],
+                seq=2,
+            ),
+            Message(role="tool", content='{"ok": true}', tool_call_id="c1", seq=3),
+        ],
+        summary=Summary(text="She likes coffee.", through_seq=0, tokens=4),
+        next_seq=4,
+    )
+
+
+def bump(session: Session) -> None:
+    session.usage.requests += 1
+
+
+# -- round trip and check-and-set ----------------------------------------------------------
+
+
+def test_save_then_load_round_trips_every_field(backend: Backend, store: SessionStore) -> None:
+    session = rich_session()
+    store.save(session, expected_version=None)
+
+    assert store.load(session.run_id) == session
+    assert backend.make().load(session.run_id) == session, "another client sees the same"
+
+
+def test_unknown_run_loads_as_none(store: SessionStore) -> None:
+    assert store.load(uuid.uuid4().hex) is None
+
+
+def test_cas_save_advances_and_stale_version_conflicts(store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+    stale = session.model_copy(deep=True)
+
+    session.version = 1
+    session.state.locale = "fr"
+    store.save(session, expected_version=0)
+
+    stale.version = 1
+    stale.usage.requests = 99
+    with pytest.raises(VersionConflict, match=r"expected version 0.*has version 1"):
+        store.save(stale, expected_version=0)
+    loaded = store.load(session.run_id)
+    assert loaded is not None
+    assert (loaded.version, loaded.state.locale, loaded.usage.requests) == (1, "fr", 0)
+
+
+def test_double_create_conflicts_and_keeps_the_first(store: SessionStore) -> None:
+    first = new_session()
+    store.save(first, expected_version=None)
+    second = Session(run_id=first.run_id, user_id="bob")
+
+    with pytest.raises(VersionConflict, match="expected no session yet"):
+        store.save(second, expected_version=None)
+    loaded = store.load(first.run_id)
+    assert loaded is not None and loaded.user_id == "alice"
+
+
+def test_update_of_a_missing_session_conflicts(store: SessionStore) -> None:
+    with pytest.raises(VersionConflict, match="none"):
+        store.save(new_session(version=1), expected_version=0)
+
+
+def test_update_session_applies_and_bumps_version(store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+
+    saved = update_session(store, session.run_id, bump)
+    again = update_session(store, session.run_id, bump)
+
+    assert saved is not None and again is not None
+    assert (again.version, again.usage.requests) == (2, 2)
+    assert store.load(session.run_id) == again
+
+
+def test_update_session_on_missing_session_returns_none(store: SessionStore) -> None:
+    assert update_session(store, uuid.uuid4().hex, bump) is None
+
+
+def test_update_session_gives_up_after_attempts(store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+
+    def race(current: Session) -> None:
+        """Another writer gets in between every load and save."""
+        other = current.model_copy(deep=True)
+        other.version = current.version + 1
+        store.save(other, expected_version=current.version)
+
+    with pytest.raises(VersionConflict):
+        update_session(store, session.run_id, race, attempts=3, backoff=0)
+    loaded = store.load(session.run_id)
+    assert loaded is not None and loaded.version == 3
+
+
+def test_invalid_run_id_is_refused(store: SessionStore) -> None:
+    with pytest.raises(UsageError, match="braces"):
+        store.load("a}b")
+
+
+# -- TTL ---------------------------------------------------------------------------------
+
+
+def test_session_expires_after_ttl_without_activity(backend: Backend, store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+
+    backend.age(session.run_id, TTL - 5)
+    assert store.load(session.run_id) is not None
+    backend.age(session.run_id, TTL + 1)
+    assert store.load(session.run_id) is None
+    store.save(session, expected_version=None)  # gone means a fresh create is allowed
+    assert store.load(session.run_id) == session
+
+
+def test_load_and_save_slide_the_ttl(backend: Backend, store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+
+    for _ in range(3):  # 3 x 0.7 TTL: far past one TTL, alive because each load slides it
+        backend.age(session.run_id, TTL * 0.7)
+        assert store.load(session.run_id) is not None
+    backend.age(session.run_id, TTL * 0.7)
+    session.version = 1
+    store.save(session, expected_version=0)
+    backend.age(session.run_id, TTL * 0.7)
+    assert store.load(session.run_id) == session
+
+
+def test_max_lifetime_caps_the_sliding_ttl(backend: Backend) -> None:
+    store = backend.make(session_ttl=60, max_lifetime=100)
+    session = new_session()
+    store.save(session, expected_version=None)
+
+    backend.age(session.run_id, 50)
+    assert store.load(session.run_id) is not None
+    backend.age(session.run_id, 45)  # t=95: alive, but now only 5 s of lifetime remain
+    session.version = 1
+    store.save(session, expected_version=0)
+    backend.age(session.run_id, 10)  # t=105: well inside the TTL, past the lifetime
+    assert store.load(session.run_id) is None
+    session.version = 2
+    with pytest.raises(VersionConflict):
+        store.save(session, expected_version=1)
+
+
+def test_delete_removes_session_and_lease(store: SessionStore) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+    with store.lease(session.run_id, "turn-a", wait=0):
+        store.delete(session.run_id)
+
+        assert store.load(session.run_id) is None
+        with store.lease(session.run_id, "turn-b", wait=0) as lease:
+            lease.check()
+    store.delete(session.run_id)  # deleting nothing is fine
+
+
+# -- leases ------------------------------------------------------------------------------
+
+
+def test_lease_is_exclusive_across_clients(backend: Backend, store: SessionStore) -> None:
+    other = backend.make()
+    run_id = uuid.uuid4().hex
+    with store.lease(run_id, "turn-a", wait=0) as lease:
+        assert (lease.run_id, lease.owner) == (run_id, "turn-a")
+        lease.check()
+        with (
+            pytest.raises(SessionBusy, match="busy in another window"),
+            other.lease(run_id, "turn-b", wait=0),
+        ):
+            pass
+        # The same owner cannot nest either.
+        with pytest.raises(SessionBusy), store.lease(run_id, "turn-a", wait=0):
+            pass
+        with other.lease(uuid.uuid4().hex, "turn-b", wait=0) as elsewhere:
+            elsewhere.check()  # another run's lease is independent
+    with other.lease(run_id, "turn-b", wait=0) as taken:
+        taken.check()
+
+
+def test_lease_waits_then_reports_busy(store: SessionStore) -> None:
+    run_id = uuid.uuid4().hex
+    with store.lease(run_id, "turn-a", wait=0):
+        started = time.monotonic()
+        with pytest.raises(SessionBusy, match="not taken"), store.lease(run_id, "b", wait=0.3):
+            pass
+        assert time.monotonic() - started >= 0.3
+
+
+def test_lease_waiter_gets_the_lease_once_released(store: SessionStore) -> None:
+    run_id = uuid.uuid4().hex
+    held, release = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first_turn() -> None:
+        try:
+            with store.lease(run_id, "turn-a", wait=0):
+                held.set()
+                release.wait(10)
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+            held.set()
+
+    worker = threading.Thread(target=first_turn)
+    worker.start()
+    assert held.wait(10)
+    release.set()
+    with store.lease(run_id, "turn-b", wait=5) as lease:
+        lease.check()
+    worker.join(10)
+    assert errors == []
+
+
+def test_renewal_keeps_the_lease_past_its_ttl(backend: Backend, store: SessionStore) -> None:
+    other = backend.make()
+    run_id = uuid.uuid4().hex
+    with store.lease(run_id, "turn-a", wait=0) as lease:
+        # Renewals come every ttl/3: four of them mean more than one ttl has passed.
+        assert lease.wait_for_renewals(4, timeout=10)  # type: ignore[attr-defined]
+        assert not lease.lost  # type: ignore[attr-defined]
+        lease.check()
+        with pytest.raises(SessionBusy), other.lease(run_id, "turn-b", wait=0):
+            pass
+
+
+def test_lapsed_lease_is_lost_and_release_spares_the_new_owner(
+    backend: Backend, store: SessionStore
+) -> None:
+    other = backend.make()
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+
+    with ExitStack() as turn_a:
+        lease_a = turn_a.enter_context(store.lease(run_id, "turn-a", wait=0))
+        mine = store.load(run_id)
+        assert mine is not None
+        backend.age(run_id, LEASE_TTL * 3)  # turn A stalls past its lease
+
+        with other.lease(run_id, "turn-b", wait=5) as lease_b:
+            with pytest.raises(LeaseLost, match="send your message again"):
+                lease_a.check()
+            theirs = other.load(run_id)
+            assert theirs is not None
+            theirs.version = 1
+            other.save(theirs, expected_version=0)
+
+            # The lapsed holder's save is fenced by the version check-and-set.
+            mine.version = 1
+            mine.usage.requests = 42
+            with pytest.raises(VersionConflict):
+                store.save(mine, expected_version=0)
+
+            turn_a.close()  # releasing A must not free B's lease
+            lease_b.check()
+            with pytest.raises(SessionBusy), store.lease(run_id, "turn-c", wait=0):
+                pass
+    loaded = store.load(run_id)
+    assert loaded is not None and loaded.usage.requests == 0
+
+
+def test_lease_is_released_when_the_turn_fails(store: SessionStore) -> None:
+    run_id = uuid.uuid4().hex
+    with pytest.raises(RuntimeError, match="boom"), store.lease(run_id, "turn-a", wait=0):
+        raise RuntimeError("boom")
+    with store.lease(run_id, "turn-b", wait=0) as lease:
+        lease.check()
+
+
+# -- factory -----------------------------------------------------------------------------
+
+
+def test_factory_defaults_to_the_sqlite_file_in_home(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path / "home")
+    store = make_session_store(settings)
+    try:
+        assert isinstance(store, SqliteSessionStore)
+        assert store.path == settings.sessions_path
+        session = new_session()
+        store.save(session, expected_version=None)
+        assert settings.sessions_path.is_file()
+        assert store.load(session.run_id) == session
+    finally:
+        store.close()
