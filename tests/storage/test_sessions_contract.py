@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from contextlib import ExitStack
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
