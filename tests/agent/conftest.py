@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from giftgenius.agent.tools import TurnContext
+from giftgenius.catalog import load_rates
+from giftgenius.domain import SessionState
+from giftgenius.storage.db import Database
+
+TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture(scope="session")
+def seeded_db_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, seeded SQLite file built once; each test copies it."""
+    path = tmp_path_factory.mktemp("seed") / "seed.db"
+    db = Database(f"sqlite:///{path}")
+    db.ensure_catalog()
+    db.dispose()
+    return path
+
+
+@pytest.fixture
+def db(seeded_db_file: Path, tmp_path: Path) -> Iterator[Database]:
+    target = tmp_path / "gg.db"
+    target.write_bytes(seeded_db_file.read_bytes())
+    database = Database(f"sqlite:///{target}")
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def make_ctx(db: Database):
+    def make(user_id: str = "alice", run_id: str | None = None) -> TurnContext:
+        with db.write() as repos:
+            repos.users.ensure(user_id)
+            run = repos.runs.start(user_id, run_id or f"run-{user_id}")
+        return TurnContext(
+            user_id=user_id,
+            run_id=run.id,
+            state=SessionState(),
+            db=db,
+            rates=load_rates(),
+            today=TODAY,
+            default_currency="USD",
+        )
+
+    return make

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import json
+
+from giftgenius.agent.tools import TurnContext, execute
+from giftgenius.catalog import load_rates, price_in
+from giftgenius.domain import CheckpointStep, Step
+
+
+def call(ctx: TurnContext, name: str, **args: object) -> dict:
+    return execute(ctx, name, json.dumps(args))
+
+
+def complete_profile(ctx: TurnContext, **extra: object) -> dict:
+    return call(
+        ctx,
+        "update_profile",
+        recipient="colleague",
+        budget_max=50,
+        currency="USD",
+        interests=["board games", "coffee"],
+        **extra,
+    )
+
+
+def test_bad_calls_come_back_as_tool_errors_and_change_nothing(make_ctx) -> None:
+    ctx = make_ctx()
+    before = ctx.state.model_copy(deep=True)
+    assert "not valid JSON" in execute(ctx, "update_profile", "{budget: 5")["error"]
+    assert "Unknown tool 'buy_now'" in execute(ctx, "buy_now", "{}")["error"]
+    bad = call(ctx, "update_profile", budget_max=-3)
+    assert bad["ok"] is False and "budget_max" in bad["error"]
+    assert "country" in call(ctx, "update_profile", country="France")["error"]
+    assert "Extra inputs" in call(ctx, "update_profile", user_id="bob")["error"]
+    assert call(ctx, "update_profile", deadline="2020-01-01")["ok"] is False
+    assert ctx.state == before and not ctx.checkpoints and not ctx.staged
+
+
+def test_profile_facts_are_canonical_and_missing_ones_are_named(make_ctx) -> None:
+    ctx = make_ctx()
+    result = call(ctx, "update_profile", recipient="collègue", interests=["jeux de société"])
+    assert result["ok"] and result["missing"] == ["budget"]
+    assert ctx.state.profile.recipient == "colleague"
+    assert ctx.state.profile.interests == ["board-game"]
+    assert ctx.state.step == Step.collecting_profile and not ctx.checkpoints
+
+
+def test_whole_funnel_writes_the_four_checkpoints_in_order(make_ctx) -> None:
+    ctx = make_ctx()
+    assert complete_profile(ctx, dislikes=["mugs", "carnets"], country="FR")["ok"]
+    assert ctx.state.step == Step.generating_candidates
+    found = call(ctx, "search_candidates")
+    assert found["ok"] and found["found"] > 0 and ctx.state.step == Step.filtering
+    filtered = call(ctx, "filter_candidates")
+    assert filtered["ok"] and ctx.state.step == Step.finalizing
+    rates = load_rates()
+    products = ctx.products()
+    for gift_id in ctx.state.candidate_ids:
+        product = products[gift_id]
+        assert price_in(product, "USD", rates) <= 50
+        assert not {"mug", "notebook"} & set(product.tags)
+        assert "*" in product.ships_to or "FR" in product.ships_to
+    first = ctx.state.candidate_ids[0]
+    assert call(ctx, "select_gift", gift_id=first)["ok"]
+    confirmed = call(ctx, "confirm_choice")
+    assert confirmed["ok"] and ctx.state.step == Step.done
+    assert [c.step for c in ctx.checkpoints] == [
+        CheckpointStep.profile_collected,
+        CheckpointStep.candidates_generated,
+        CheckpointStep.filtered,
+        CheckpointStep.final_choice_made,
+    ]
+    assert len(ctx.staged) == 1  # the order draft, staged, not committed
+    assert call(ctx, "update_profile", budget_max=80)["ok"] is False  # the run is done
+
+
+def test_invented_or_foreign_gift_ids_are_refused(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    call(ctx, "search_candidates")
+    call(ctx, "filter_candidates")
+    invented = call(ctx, "select_gift", gift_id="g-9999")
+    assert invented["ok"] is False and "not one of this run's candidates" in invented["error"]
+    outsider = next(i for i in ctx.products() if i not in ctx.state.candidate_ids)
+    assert call(ctx, "select_gift", gift_id=outsider)["ok"] is False
+    assert call(ctx, "confirm_choice")["ok"] is False  # nothing selected
+    assert "No gift has id" in call(ctx, "get_gift_details", gift_id="nope")["error"]
+
+
+def test_filter_needs_candidates_and_search_needs_a_complete_profile(make_ctx) -> None:
+    ctx = make_ctx()
+    assert "still missing" in call(ctx, "search_candidates")["error"]
+    complete_profile(ctx)
+    assert "search_candidates first" in call(ctx, "filter_candidates")["error"]
+
+
+def test_changing_the_budget_after_filtering_runs_the_funnel_again(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    call(ctx, "search_candidates")
+    call(ctx, "filter_candidates")
+    assert ctx.state.step == Step.finalizing
+    result = call(ctx, "update_profile", budget_max=70)
+    assert result["ok"] and ctx.state.step == Step.generating_candidates
+    assert ctx.state.candidate_ids == [] and ctx.state.selected_gift_id is None
+    call(ctx, "search_candidates")
+    call(ctx, "filter_candidates")
+    steps = [c.step for c in ctx.checkpoints]
+    assert steps.count(CheckpointStep.filtered) == 2
+    assert steps.count(CheckpointStep.profile_collected) == 2
+
+
+def test_saved_profiles_belong_to_their_user(make_ctx, db) -> None:
+    alice = make_ctx("alice")
+    complete_profile(alice)
+    assert call(alice, "save_recipient_profile", label="Boss")["ok"]
+    with db.write() as repos:
+        for change in alice.staged:
+            change(repos)
+    bob = make_ctx("bob")
+    refused = call(bob, "load_recipient_profile", label="boss")
+    assert refused["ok"] is False and "No saved profile" in refused["error"]
+    assert call(bob, "list_recipient_profiles")["profiles"] == []
+    again = make_ctx("alice", run_id="run-alice-2")
+    loaded = call(again, "load_recipient_profile", label="boss")
+    assert loaded["ok"] and again.state.profile.recipient == "colleague"
+    assert again.state.step == Step.generating_candidates
+
+
+def test_every_result_carries_the_state_it_left(make_ctx) -> None:
+    ctx = make_ctx()
+    result = complete_profile(ctx)
+    assert result["state"]["step"] == "generating_candidates"
+    assert result["state"]["profile"]["budget"]["amount"] == 50

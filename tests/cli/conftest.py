@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from giftgenius.cli.main import main
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli():
+    """Run the CLI in this process, stdin piped (not a terminal)."""
+
+    def run(*argv: str, stdin: str = "") -> Ran:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+        return Ran(code, out.getvalue(), err.getvalue())
+
+    return run
+
+
+@pytest.fixture
+def proc():
+    """Run the CLI as a separate process (a real restart between calls)."""
+
+    def run(*argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Ran:
+        done = subprocess.run(
+            [sys.executable, "-m", "giftgenius", *argv],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **(env or {})},
+            timeout=120,
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    return run
+
+
+@pytest.fixture
+def home() -> Path:
+    return Path(os.environ["GIFTGENIUS_HOME"])
