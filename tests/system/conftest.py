@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from giftgenius.storage.db import Database
+
+
+@dataclass
+class Proc:
+    code: int
+    out: str
+    err: str
+
+
+Runner = Callable[..., Proc]
+
+
+@pytest.fixture
+def prod_env(postgres_url: str, redis_url: str, redis_prefix: str) -> dict[str, str]:
+    """Production backends: this test's own Postgres database and Redis key prefix."""
+    env = {
+        "GIFTGENIUS_DATABASE_URL": postgres_url,
+        "GIFTGENIUS_REDIS_URL": redis_url,
+        "GIFTGENIUS_REDIS_PREFIX": redis_prefix,
+    }
+    os.environ.update(env)  # monkeypatched env is restored by the autouse fixture
+    upgraded = run_cli(env, "db", "upgrade")
+    assert upgraded.code == 0, upgraded.err
+    return env
+
+
+def run_cli(env: dict[str, str], *argv: str, stdin: str = "", timeout: float = 120) -> Proc:
+    done = subprocess.run(
+        [sys.executable, "-m", "giftgenius", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=timeout,
+    )
+    return Proc(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def cli_in(prod_env: dict[str, str]) -> Runner:
+    def run(*argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Proc:
+        return run_cli({**prod_env, **(env or {})}, *argv, stdin=stdin)
+
+    return run
+
+
+@pytest.fixture
+def database(prod_env: dict[str, str]):
+    db = Database(prod_env["GIFTGENIUS_DATABASE_URL"])
+    yield db
+    db.dispose()

@@ -1,0 +1,143 @@
+"""Two terminals on one run, lapsed lease holders, expired and wiped sessions."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+
+import redis
+
+from giftgenius.agent.runner import Agent
+from giftgenius.app import build_agent
+from giftgenius.errors import VersionConflict
+from giftgenius.settings import load_settings
+
+
+def _spawn(env: dict[str, str], user: str, lines: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "giftgenius", "chat", "--user", user],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
+    prod_env, cli_in, database
+) -> None:
+    user = "twin"
+    assert cli_in("chat", "--user", user, stdin="").code == 0  # create the run
+    a_lines = [f"she loves hiking number {i}" for i in range(6)]
+    b_lines = [f"she loves photography number {i}" for i in range(6)]
+    procs = [_spawn(prod_env, user, a_lines), _spawn(prod_env, user, b_lines)]
+    outputs = [p.communicate("\n".join(lines) + "\n", timeout=180) for p, lines in
+               zip(procs, (a_lines, b_lines), strict=True)]
+    assert all(p.returncode == 0 for p in procs), outputs
+    with database.read() as repos:
+        run = repos.runs.active_for(user)
+        entries = repos.transcript.for_run(run.id)
+    said = [e.content for e in entries if e.role == "user"]
+    refused = "".join(err for _, err in outputs).count("not taken")
+    for line in a_lines + b_lines:
+        assert said.count(line) <= 1
+    assert len(said) + refused == len(a_lines) + len(b_lines)  # none dropped silently
+    # each turn's entries are contiguous: turns never interleave
+    positions: dict[str, list[int]] = defaultdict(list)
+    for index, entry in enumerate(entries):
+        positions[entry.turn_id].append(index)
+    for index_list in positions.values():
+        assert index_list == list(range(index_list[0], index_list[0] + len(index_list)))
+    assert [e.seq for e in entries] == sorted(e.seq for e in entries)
+
+
+def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env) -> None:
+    settings = load_settings(lease_wait=0.2)
+    holder = build_agent(settings)
+    other = build_agent(settings)
+    try:
+        opened = holder.open("busy")
+        with holder.sessions.lease(opened.run.id, "someone-else", wait=0):
+            ran = subprocess.run(
+                [sys.executable, "-m", "giftgenius", "chat", "--user", "busy"],
+                input="gift for my mum\n",
+                capture_output=True,
+                text=True,
+                env={**os.environ, **prod_env, "GIFTGENIUS_LEASE_WAIT": "0.2"},
+                timeout=60,
+            )
+        assert ran.returncode == 0
+        assert "not taken" in ran.stderr
+        assert "Traceback" not in ran.stderr
+        with other.db.read() as repos:
+            assert repos.transcript.for_run(opened.run.id) == []
+    finally:
+        holder.close()
+        other.close()
+
+
+def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env) -> None:
+    settings = load_settings()
+    slow: Agent = build_agent(settings)
+    fast: Agent = build_agent(settings)
+    try:
+        run = slow.open("lapsed").run
+        stale = slow.inspect("lapsed")
+        assert stale is not None
+        fast.turn(run.id, "lapsed", "gift for my dad, he loves coffee")
+        try:
+            slow._turn(run, stale.loaded, "gift for my sister instead", None)
+        except VersionConflict as exc:
+            assert "Another window changed this conversation" in str(exc)
+        else:
+            raise AssertionError("a stale holder committed over a newer version")
+        state = fast.inspect("lapsed")
+        assert state is not None
+        assert state.loaded.session.state.profile.recipient == "father"
+    finally:
+        slow.close()
+        fast.close()
+
+
+def _wait_gone(client: redis.Redis, pattern: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while list(client.scan_iter(match=pattern)):
+        assert time.monotonic() < deadline, "session keys never expired"
+        time.sleep(0.1)
+
+
+def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in) -> None:
+    chat = cli_in(
+        "chat",
+        "--user",
+        "ttl",
+        stdin="gift for my friend, loves tea and books, 35 EUR\n",
+        env={"GIFTGENIUS_SESSION_TTL": "1"},
+    )
+    assert chat.code == 0, chat.err
+    before = cli_in("state", "--user", "ttl", "--json", env={"GIFTGENIUS_SESSION_TTL": "1"})
+    client = redis.Redis.from_url(prod_env["GIFTGENIUS_REDIS_URL"])
+    _wait_gone(client, prod_env["GIFTGENIUS_REDIS_PREFIX"] + "*session*")
+    after = cli_in("state", "--user", "ttl", "--json")
+    assert after.code == 0
+    doc = json.loads(after.out)
+    assert doc["source"] == "checkpoint"
+    assert doc["state"] == json.loads(before.out)["state"]
+    resumed = cli_in("resume", "--user", "ttl", stdin="/state\n")
+    assert "restored from checkpoint" in resumed.err
+
+
+def test_a_wiped_redis_is_rebuilt_not_silently_empty(prod_env, cli_in) -> None:
+    cli_in("chat", "--user", "wipe", stdin="gift for my sister, she's into yoga, 60 USD\n")
+    before = json.loads(cli_in("state", "--user", "wipe", "--json").out)
+    client = redis.Redis.from_url(prod_env["GIFTGENIUS_REDIS_URL"])
+    client.flushdb()
+    after = json.loads(cli_in("state", "--user", "wipe", "--json").out)
+    assert after["source"] in ("checkpoint", "transcript")
+    assert after["state"] == before["state"]
+    assert after["session_version"] == before["session_version"]

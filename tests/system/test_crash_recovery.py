@@ -1,0 +1,64 @@
+"""SIGKILL a real chat process at each named fault point; resume in a fresh process."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from giftgenius.faults import FAULT_POINTS
+
+SETUP = [
+    "Gift for my colleague, he loves board games and coffee, budget 50 dollars",
+    "the first one",
+]
+CONFIRM = "yes, confirm it"
+
+
+def _counts(database, user: str) -> tuple[str, int, int, list[str]]:
+    with database.read() as repos:
+        run = repos.runs.latest_for(user)
+        orders = [o for o in repos.orders.list_for(user)]
+        profiles = repos.profiles.list(user)
+        transcript = repos.transcript.for_run(run.id)
+    users_msgs = [e.content for e in transcript if e.role == "user"]
+    return run.step, len(orders), len(profiles), users_msgs
+
+
+@pytest.mark.parametrize("fault", sorted(FAULT_POINTS))
+def test_confirming_turn_killed_then_resumed(fault: str, cli_in, database) -> None:
+    user = f"crash-{fault}".replace("_", "-")
+    ready = cli_in("chat", "--user", user, stdin="\n".join(SETUP) + "\n")
+    assert ready.code == 0, ready.err
+    killed = cli_in(
+        "chat", "--user", user, stdin=CONFIRM + "\n", env={"GIFTGENIUS_FAULT": fault}
+    )
+    assert killed.code == -signal.SIGKILL, (killed.code, killed.err)
+    step, orders, _, said = _counts(database, user)
+    assert said.count(CONFIRM) == 1  # the accepted message was kept, once
+    assert step in ("finalizing", "done") and orders <= 1
+
+    state = cli_in("state", "--user", user, "--json")
+    assert state.code == 0, state.err
+    resumed = cli_in("resume", "--user", user, stdin=CONFIRM + "\n")
+    if step == "done":  # the commit landed before the kill: nothing left to resume
+        assert resumed.code == 3
+    else:
+        assert resumed.code == 0, resumed.err
+        assert "Continuing your unfinished gift search" in resumed.err
+    step, orders, _, said = _counts(database, user)
+    assert step == "done" and orders == 1  # never duplicated
+    assert said.count(CONFIRM) in (1, 2)  # once per time the user sent it
+
+
+@pytest.mark.parametrize("fault", ["after_commit", "before_session_save", "after_tool_call"])
+def test_saving_a_profile_twice_after_a_crash_keeps_one(fault: str, cli_in, database) -> None:
+    user = f"save-{fault}".replace("_", "-")
+    cli_in("chat", "--user", user, stdin=SETUP[0] + "\n")
+    save = "Save this profile as boss"
+    killed = cli_in("chat", "--user", user, stdin=save + "\n", env={"GIFTGENIUS_FAULT": fault})
+    assert killed.code == -signal.SIGKILL
+    again = cli_in("resume", "--user", user, stdin=save + "\n")
+    assert again.code == 0, again.err
+    _, _, profiles, _ = _counts(database, user)
+    assert profiles == 1
