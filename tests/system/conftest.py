@@ -22,14 +22,17 @@ Runner = Callable[..., Proc]
 
 
 @pytest.fixture
-def prod_env(postgres_url: str, redis_url: str, redis_prefix: str) -> dict[str, str]:
+def prod_env(
+    postgres_url: str, redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, str]:
     """Production backends: this test's own Postgres database and Redis key prefix."""
     env = {
         "GIFTGENIUS_DATABASE_URL": postgres_url,
         "GIFTGENIUS_REDIS_URL": redis_url,
         "GIFTGENIUS_REDIS_PREFIX": redis_prefix,
     }
-    os.environ.update(env)  # monkeypatched env is restored by the autouse fixture
+    for name, value in env.items():  # in-process agents of the test see them too
+        monkeypatch.setenv(name, value)
     upgraded = run_cli(env, "db", "upgrade")
     assert upgraded.code == 0, upgraded.err
     return env
