@@ -1,0 +1,159 @@
+"""Checkpoint rows ↔ ``domain.Checkpoint``; older payload formats are upgraded on read.
+
+Format 1 is the course's camelCase shape (``profileDraft``, ``ageRange: "30-40"``,
+``budget: "50 USD"``, ``locale: "fr-FR"``, no summary); format 2 is ``Checkpoint.payload()``.
+A format newer than this code is refused rather than half-read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from giftgenius.domain import (
+    CHECKPOINT_FORMAT_VERSION,
+    MAX_CANDIDATES,
+    Budget,
+    Checkpoint,
+    SessionState,
+    Summary,
+)
+from giftgenius.errors import StorageError
+
+_CURRENCY_WORDS = {
+    "usd": "USD",
+    "$": "USD",
+    "us$": "USD",
+    "dollar": "USD",
+    "dollars": "USD",
+    "eur": "EUR",
+    "€": "EUR",
+    "euro": "EUR",
+    "euros": "EUR",
+    "gbp": "GBP",
+    "£": "GBP",
+    "pound": "GBP",
+    "pounds": "GBP",
+}
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def parse_budget(text: str | None, default_currency: str = "USD") -> Budget | None:
+    """ "50 USD", "$50", "50€", "20-50 EUR" → Budget; None when no amount can be read."""
+    if not text:
+        return None
+    amounts = [float(a.replace(",", ".")) for a in _AMOUNT.findall(text)]
+    if not amounts or max(amounts) <= 0:
+        return None
+    rest = _AMOUNT.sub(" ", text.lower()).replace("-", " ")
+    currency = default_currency
+    for word in rest.split():
+        if word in _CURRENCY_WORDS:
+            currency = _CURRENCY_WORDS[word]
+            break
+    else:
+        for symbol in ("€", "£", "$"):
+            if symbol in rest:
+                currency = _CURRENCY_WORDS[symbol]
+                break
+    low = min(amounts) if len(amounts) > 1 else None
+    return Budget(amount=max(amounts), currency=currency, min_amount=low)  # type: ignore[arg-type]
+
+
+def parse_age(text: str | int | None) -> int | None:
+    """ "30-40" → 35 (midpoint, rounded down), "30" or "30+" → 30; anything else → None."""
+    if text is None:
+        return None
+    if isinstance(text, int):
+        return text if 0 <= text <= 120 else None
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    if not numbers:
+        return None
+    age = (min(numbers) + max(numbers)) // 2
+    return age if 0 <= age <= 120 else None
+
+
+def _locale(tag: str | None) -> str:
+    primary = (tag or "en").replace("_", "-").split("-")[0].lower()
+    return primary if primary in ("en", "fr") else "en"
+
+
+def upgrade_v1(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The course's camelCase snapshot → a format-2 payload (no summary, so an empty one)."""
+    state = payload.get("state") or {}
+    draft = state.get("profileDraft") or {}
+    profile = {
+        "recipient": draft.get("recipientType"),
+        "age": parse_age(draft.get("ageRange")),
+        "budget": parse_budget(draft.get("budget")),
+        "interests": list(draft.get("interests") or []),
+        "dislikes": list(draft.get("dislikes") or []),
+    }
+    return {
+        "format_version": CHECKPOINT_FORMAT_VERSION,
+        "state": {
+            "step": state.get("step") or "collecting_profile",
+            "profile": profile,
+            "candidate_ids": list(state.get("candidateIds") or [])[:MAX_CANDIDATES],
+            "selected_gift_id": state.get("selectedGiftId"),
+            "locale": _locale(state.get("locale")),
+        },
+        "summary": Summary().model_dump(),
+        "next_seq": 1,
+    }
+
+
+_UPGRADES = {1: upgrade_v1}
+
+
+def decode_checkpoint(row: Mapping[str, Any], payload: Mapping[str, Any]) -> Checkpoint:
+    """Build a current ``Checkpoint`` from a row's metadata columns and its JSON payload.
+
+    ``row`` holds id, run_id, user_id, step, session_version, agent_version, created_at and
+    (optionally) format_version; the payload's own ``format_version`` wins when present.
+    """
+    version = payload.get("format_version", row.get("format_version"))
+    if not isinstance(version, int) or version < 1:
+        raise StorageError(
+            f"Checkpoint {row.get('id')} has no valid format version ({version!r}); it is "
+            "damaged: restore it from a backup, or start afresh with `giftgenius chat --new`."
+        )
+    if version > CHECKPOINT_FORMAT_VERSION:
+        raise StorageError(
+            f"Checkpoint {row.get('id')} has format version {version}, newer than this "
+            f"GiftGenius understands ({CHECKPOINT_FORMAT_VERSION}): upgrade GiftGenius to "
+            "resume this run."
+        )
+    data = dict(payload)
+    while version < CHECKPOINT_FORMAT_VERSION:
+        data = _UPGRADES[version](data)
+        version = data["format_version"]
+    try:
+        return Checkpoint(
+            format_version=version,
+            id=row["id"],
+            run_id=row["run_id"],
+            user_id=row["user_id"],
+            step=row["step"],
+            session_version=row["session_version"],
+            agent_version=row["agent_version"],
+            created_at=_aware(row["created_at"]),
+            state=SessionState.model_validate(data["state"]),
+            summary=Summary.model_validate(data.get("summary") or {}),
+            next_seq=data.get("next_seq", 1),
+        )
+    except (KeyError, ValidationError) as exc:
+        raise StorageError(
+            f"Checkpoint {row.get('id')} (format {payload.get('format_version')}) cannot be "
+            f"read: {exc}. Restore it from a backup, or start afresh with `giftgenius chat --new`."
+        ) from exc
+
+
+def _aware(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise StorageError("A checkpoint's created_at lost its time zone; store UTC datetimes.")
+    return value

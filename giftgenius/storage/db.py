@@ -1,0 +1,245 @@
+"""The persistent database: engine setup, schema check on first use, short sessions.
+
+SQLite is the embedded default and many processes share its file, so every connection turns
+on foreign keys, WAL and a busy timeout, and write transactions start with ``BEGIN
+IMMEDIATE`` (a deferred one that reads first and writes later can fail at once instead of
+waiting). Postgres never migrates itself: an old schema is refused with the command to run.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
+
+from giftgenius.errors import SchemaOutdated, StorageError
+from giftgenius.storage.repositories import Repos
+
+if TYPE_CHECKING:
+    from giftgenius.catalog import Product
+    from giftgenius.settings import Settings
+
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+_BEGIN_OPTION = "giftgenius_sqlite_begin"
+
+
+def normalize_url(url: str) -> str:
+    """Send plain ``postgresql://`` (and ``postgres://``) URLs to the psycopg 3 driver."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def mask_url(url: str) -> str:
+    """The URL with its password hidden, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unparsable database URL>"
+
+
+def _sqlite_file(url: sa.URL) -> Path | None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def create_db_engine(url: str) -> Engine:
+    """An engine with the settings every GiftGenius process must agree on."""
+    url = normalize_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StorageError(
+            f"The database URL is not valid ({exc}); set GIFTGENIUS_DATABASE_URL to e.g. "
+            "sqlite:////path/giftgenius.db or postgresql://user@host/dbname."
+        ) from exc
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return _sqlite_engine(parsed)
+    if backend == "postgresql":
+        try:
+            return sa.create_engine(parsed, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+        except (ArgumentError, ImportError) as exc:
+            raise StorageError(
+                f"Cannot use the database URL {mask_url(url)} ({exc}); use the "
+                "postgresql+psycopg:// driver that GiftGenius ships with."
+            ) from exc
+    raise StorageError(
+        f"Unsupported database {mask_url(url)}: GiftGenius runs on SQLite or PostgreSQL; "
+        "fix GIFTGENIUS_DATABASE_URL."
+    )
+
+
+def _sqlite_engine(url: sa.URL) -> Engine:
+    path = _sqlite_file(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
+    else:  # one in-memory database shared by every session of this engine
+        engine = sa.create_engine(
+            url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below issue BEGIN, not the sqlite3 module.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            if path is not None:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        mode = conn.get_execution_options().get(_BEGIN_OPTION, "IMMEDIATE")
+        if mode == "READ":
+            conn.exec_driver_sql("PRAGMA query_only = ON")
+            conn.exec_driver_sql("BEGIN")
+        else:
+            conn.exec_driver_sql("PRAGMA query_only = OFF")
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def connection_error(url: str, exc: BaseException) -> StorageError:
+    """The StorageError for an unreachable database, naming it (password masked)."""
+    reason = getattr(exc, "orig", None) or exc
+    return StorageError(
+        f"Cannot reach the database at {mask_url(url)}: {reason}. Check that the server is "
+        "running and that GIFTGENIUS_DATABASE_URL is right (or unset it to use the embedded "
+        "SQLite file)."
+    )
+
+
+class Database:
+    """One process's handle on the persistent store; cheap to create, connects on first use."""
+
+    def __init__(self, url: str, *, auto_migrate: bool | None = None) -> None:
+        self.url = normalize_url(url)
+        self.engine = create_db_engine(self.url)
+        self.dialect = self.engine.dialect.name
+        self.auto_migrate = self.dialect == "sqlite" if auto_migrate is None else auto_migrate
+        if self.dialect == "sqlite":
+            self._read_engine = self.engine.execution_options(**{_BEGIN_OPTION: "READ"})
+        else:
+            self._read_engine = self.engine.execution_options(postgresql_readonly=True)
+        self._write_engine = self.engine
+        self._ready = False
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Database:
+        return cls(settings.effective_database_url)
+
+    @property
+    def display_url(self) -> str:
+        return mask_url(self.url)
+
+    def prepare(self) -> None:
+        """Connect and check the schema (migrating SQLite to head); done once, on first use."""
+        if self._ready:
+            return
+        with self._lock:
+            if self._ready:
+                return
+            from giftgenius.storage import migrate
+
+            with self._errors():
+                with self.engine.connect() as conn:
+                    current = migrate.current_on(conn)
+                head = migrate.head()
+                if current != head:
+                    if current is not None and not migrate.is_known(current):
+                        raise SchemaOutdated(
+                            f"The database schema is at {current}, which this GiftGenius "
+                            f"(schema {head}) does not know: a newer GiftGenius upgraded it. "
+                            "Upgrade GiftGenius, or point GIFTGENIUS_DATABASE_URL elsewhere."
+                        )
+                    if not self.auto_migrate:
+                        raise SchemaOutdated(
+                            f"The database schema is at {current or 'nothing (empty database)'}"
+                            f", this GiftGenius needs {head}: run `giftgenius db upgrade`."
+                        )
+                    migrate.upgrade(self.engine, "head")
+            self._ready = True
+
+    @contextmanager
+    def read(self) -> Iterator[Repos]:
+        """Repositories over a short read-only session; nothing it does is ever committed."""
+        self.prepare()
+        with self._errors(), Session(self._read_engine, autoflush=False) as session:
+            try:
+                yield Repos(session)
+            finally:
+                session.rollback()
+
+    @contextmanager
+    def write(self) -> Iterator[Repos]:
+        """Repositories in ONE short transaction: committed on exit, rolled back on error."""
+        self.prepare()
+        with (
+            self._errors(),
+            Session(self._write_engine, autoflush=False, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            yield Repos(session)
+
+    def ensure_catalog(
+        self, products: Sequence[Product] | None = None, version: str | None = None
+    ) -> bool:
+        """Seed or refresh the products table when the catalog files changed; True if it did.
+
+        Products missing from the catalog are deleted from the table.
+        """
+        if products is None or version is None:
+            from giftgenius.catalog import catalog_version, load_products
+
+            products = load_products() if products is None else products
+            version = catalog_version() if version is None else version
+        with self.read() as repos:
+            if repos.catalog.version() == version:
+                return False
+        with self.write() as repos:
+            return repos.catalog.sync(products, version)
+
+    def dispose(self) -> None:
+        """Close pooled connections (at process end, or before forking)."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn driver errors a user can act on into StorageErrors that say what to do."""
+        try:
+            yield
+        except DBAPIError as exc:
+            reason = str(exc.orig).lower()
+            if "read-only" in reason or "readonly" in reason:
+                raise StorageError(
+                    "A write was attempted inside db.read(); make it inside db.write()."
+                ) from exc
+            if "database is locked" in reason:
+                raise StorageError(
+                    f"The database {self.display_url} stayed locked by another GiftGenius "
+                    f"process for over {SQLITE_BUSY_TIMEOUT_MS // 1000} s; try again."
+                ) from exc
+            if exc.connection_invalidated or isinstance(exc, (OperationalError, InterfaceError)):
+                raise connection_error(self.url, exc) from exc
+            raise

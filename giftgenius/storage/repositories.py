@@ -1,0 +1,623 @@
+"""Repositories over one SQLAlchemy session; they take and return domain models only.
+
+They never commit: ``Database.read()``/``write()`` own the transaction, so a whole turn lands
+at once. Reads that take an id from outside accept the caller's ``user_id`` to check that
+the row is theirs; a row of another user is treated as absent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from giftgenius.domain import (
+    Checkpoint,
+    CheckpointStep,
+    OrderDraft,
+    ProfileDraft,
+    RecipientProfile,
+    RunInfo,
+    RunStatus,
+    Step,
+    ToolCall,
+    TranscriptEntry,
+    utcnow,
+)
+from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.storage.checkpoint_codec import decode_checkpoint
+from giftgenius.storage.tables import (
+    CatalogMetaRow,
+    CheckpointRow,
+    OrderDraftRow,
+    ProductRow,
+    RecipientProfileRow,
+    RunRow,
+    TranscriptRow,
+    UserRow,
+)
+
+if TYPE_CHECKING:
+    from giftgenius.catalog import Product
+
+USER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+CATALOG_VERSION_KEY = "catalog_version"
+_STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
+
+
+def check_user_id(user_id: str) -> str:
+    if not isinstance(user_id, str) or not USER_ID.match(user_id):
+        raise UsageError(
+            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
+        )
+    return user_id
+
+
+def _insert(session: Session, table: type[Any]) -> Any:
+    """A dialect INSERT, for ON CONFLICT (both SQLite and Postgres speak it)."""
+    name = session.get_bind().dialect.name
+    if name == "postgresql":
+        return postgresql.insert(table)
+    if name == "sqlite":
+        return sqlite.insert(table)
+    raise StorageError(f"Unsupported database dialect {name!r}; use SQLite or PostgreSQL.")
+
+
+def _money(value: float) -> Decimal:
+    return Decimal(str(round(value, 2)))
+
+
+class _Repo:
+    def __init__(self, session: Session) -> None:
+        self._s = session
+
+
+class UserRepo(_Repo):
+    def ensure(self, user_id: str) -> None:
+        """Create the user row if missing (idempotent, race-free)."""
+        check_user_id(user_id)
+        stmt = _insert(self._s, UserRow).values(id=user_id, created_at=utcnow())
+        self._s.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
+
+    def exists(self, user_id: str) -> bool:
+        return self._s.get(UserRow, user_id) is not None
+
+
+def _run_info(row: RunRow) -> RunInfo:
+    return RunInfo(
+        id=row.id,
+        user_id=row.user_id,
+        status=RunStatus(row.status),
+        step=Step(row.step),
+        session_version=row.session_version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+class RunRepo(_Repo):
+    def get(self, run_id: str, *, user_id: str | None = None) -> RunInfo | None:
+        """The run, or None; with ``user_id``, None too when it is another user's."""
+        row = self._s.get(RunRow, run_id, populate_existing=True)
+        if row is None or (user_id is not None and row.user_id != user_id):
+            return None
+        return _run_info(row)
+
+    def active_for(self, user_id: str) -> RunInfo | None:
+        """The user's unfinished run (the partial unique index allows at most one)."""
+        row = self._s.scalars(
+            sa.select(RunRow)
+            .where(RunRow.user_id == user_id, RunRow.status == RunStatus.active.value)
+            .execution_options(populate_existing=True)
+        ).first()
+        return None if row is None else _run_info(row)
+
+    def latest_for(self, user_id: str) -> RunInfo | None:
+        row = self._s.scalars(
+            sa.select(RunRow)
+            .where(RunRow.user_id == user_id)
+            .order_by(RunRow.updated_at.desc(), RunRow.created_at.desc(), RunRow.id.desc())
+            .limit(1)
+            .execution_options(populate_existing=True)
+        ).first()
+        return None if row is None else _run_info(row)
+
+    def list_for(self, user_id: str) -> list[RunInfo]:
+        """The user's runs, oldest first."""
+        rows = self._s.scalars(
+            sa.select(RunRow)
+            .where(RunRow.user_id == user_id)
+            .order_by(RunRow.created_at, RunRow.id)
+            .execution_options(populate_existing=True)
+        )
+        return [_run_info(r) for r in rows]
+
+    def start(self, user_id: str, run_id: str) -> RunInfo:
+        """Create the user's active run, or return the one that already exists.
+
+        Two processes starting at once both get the same run: the insert is guarded by the
+        one-active-run-per-user index and does nothing when it would violate it.
+        """
+        UserRepo(self._s).ensure(user_id)
+        now = utcnow()
+        stmt = _insert(self._s, RunRow).values(
+            id=run_id,
+            user_id=user_id,
+            status=RunStatus.active.value,
+            step=Step.collecting_profile.value,
+            session_version=0,
+            created_at=now,
+            updated_at=now,
+        )
+        self._s.execute(stmt.on_conflict_do_nothing())
+        run = self.active_for(user_id)
+        if run is None:
+            raise StorageError(
+                f"Run id {run_id!r} is already taken by another run; start the run with a "
+                "freshly generated id."
+            )
+        return run
+
+    def set_status(self, run_id: str, status: RunStatus | str) -> None:
+        status = RunStatus(status)
+        try:
+            result = self._s.execute(
+                sa.update(RunRow)
+                .where(RunRow.id == run_id)
+                .values(status=status.value, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+        except IntegrityError as exc:
+            raise StorageError(
+                f"Cannot reactivate run {run_id}: its user already has an unfinished run. "
+                "Finish or abandon that one first."
+            ) from exc
+        if result.rowcount != 1:
+            raise NotFound(f"No run {run_id!r}; list runs with `giftgenius state --user USER`.")
+
+    def fence(
+        self,
+        run_id: str,
+        expected_version: int,
+        new_version: int,
+        *,
+        step: Step | str,
+        status: RunStatus | str | None = None,
+    ) -> None:
+        """Move the run to ``new_version`` iff it is still at ``expected_version``.
+
+        Otherwise raise VersionConflict, which aborts the caller's whole transaction: the
+        turn that lost the race commits nothing.
+        """
+        values: dict[str, Any] = {
+            "session_version": new_version,
+            "step": Step(step).value,
+            "updated_at": utcnow(),
+        }
+        if status is not None:
+            values["status"] = RunStatus(status).value
+        result = self._s.execute(
+            sa.update(RunRow)
+            .where(RunRow.id == run_id, RunRow.session_version == expected_version)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:
+            raise VersionConflict(
+                f"Run {run_id} is no longer at session version {expected_version} (another "
+                "process committed a turn first, or the run is gone); nothing of this turn "
+                "was saved: reload the session and send the message again."
+            )
+
+
+def _entry(row: TranscriptRow) -> TranscriptEntry:
+    return TranscriptEntry(
+        run_id=row.run_id,
+        seq=row.seq,
+        turn_id=row.turn_id,
+        role=row.role,  # type: ignore[arg-type]
+        content=row.content,
+        tool_calls=[ToolCall.model_validate(c) for c in row.tool_calls or []],
+        tool_call_id=row.tool_call_id,
+        created_at=row.created_at,
+    )
+
+
+class TranscriptRepo(_Repo):
+    def append(self, entries: Sequence[TranscriptEntry]) -> None:
+        """Append entries; a seq already taken means another writer got there first."""
+        if not entries:
+            return
+        rows = [
+            {
+                "run_id": e.run_id,
+                "seq": e.seq,
+                "turn_id": e.turn_id,
+                "role": e.role,
+                "content": e.content,
+                "tool_calls": [c.model_dump() for c in e.tool_calls],
+                "tool_call_id": e.tool_call_id,
+                "created_at": e.created_at,
+            }
+            for e in entries
+        ]
+        try:
+            self._s.execute(sa.insert(TranscriptRow), rows)
+        except IntegrityError as exc:
+            raise VersionConflict(
+                f"Transcript position {entries[0].seq}..{entries[-1].seq} of run "
+                f"{entries[0].run_id} is already taken (another process wrote first, or the "
+                "run is gone); reload the session and retry."
+            ) from exc
+
+    def for_run(self, run_id: str, after_seq: int = 0) -> list[TranscriptEntry]:
+        rows = self._s.scalars(
+            sa.select(TranscriptRow)
+            .where(TranscriptRow.run_id == run_id, TranscriptRow.seq > after_seq)
+            .order_by(TranscriptRow.seq)
+        )
+        return [_entry(r) for r in rows]
+
+    def max_seq(self, run_id: str) -> int:
+        value = self._s.scalar(
+            sa.select(sa.func.max(TranscriptRow.seq)).where(TranscriptRow.run_id == run_id)
+        )
+        return int(value or 0)
+
+    def has_turn(self, run_id: str, turn_id: str) -> bool:
+        found = self._s.scalar(
+            sa.select(TranscriptRow.id)
+            .where(TranscriptRow.run_id == run_id, TranscriptRow.turn_id == turn_id)
+            .limit(1)
+        )
+        return found is not None
+
+
+def _checkpoint(row: CheckpointRow) -> Checkpoint:
+    meta = {
+        "id": row.id,
+        "run_id": row.run_id,
+        "user_id": row.user_id,
+        "step": row.step,
+        "session_version": row.session_version,
+        "agent_version": row.agent_version,
+        "format_version": row.format_version,
+        "created_at": row.created_at,
+    }
+    return decode_checkpoint(meta, row.payload)
+
+
+def _newest_first() -> list[Any]:
+    """Newest checkpoint first; several made in one turn share a version, so step order."""
+    rank = sa.case(_STEP_RANK, value=CheckpointRow.step, else_=-1)
+    return [CheckpointRow.created_at.desc(), CheckpointRow.session_version.desc(), rank.desc()]
+
+
+class CheckpointRepo(_Repo):
+    def add(self, cp: Checkpoint) -> None:
+        self._s.execute(
+            sa.insert(CheckpointRow).values(
+                id=cp.id,
+                run_id=cp.run_id,
+                user_id=cp.user_id,
+                step=CheckpointStep(cp.step).value,
+                session_version=cp.session_version,
+                agent_version=cp.agent_version,
+                format_version=cp.format_version,
+                created_at=cp.created_at,
+                payload=cp.payload(),
+            )
+        )
+
+    def latest(self, run_id: str, *, user_id: str | None = None) -> Checkpoint | None:
+        query = sa.select(CheckpointRow).where(CheckpointRow.run_id == run_id)
+        if user_id is not None:
+            query = query.where(CheckpointRow.user_id == user_id)
+        row = self._s.scalars(query.order_by(*_newest_first()).limit(1)).first()
+        return None if row is None else _checkpoint(row)
+
+    def list(self, user_id: str, run_id: str | None = None) -> list[Checkpoint]:
+        """The user's checkpoints (of one run of theirs, if given), oldest first."""
+        query = sa.select(CheckpointRow).where(CheckpointRow.user_id == user_id)
+        if run_id is not None:
+            query = query.where(CheckpointRow.run_id == run_id)
+        rows = list(self._s.scalars(query.order_by(*_newest_first())))
+        return [_checkpoint(r) for r in reversed(rows)]
+
+    def prune(self, older_than: datetime, keep_last: int | None = None) -> int:
+        """Delete checkpoints created before ``older_than``; returns how many.
+
+        Spared whatever their age: the ``keep_last`` newest of each run, and always the
+        latest checkpoint of an unfinished run (it is what a resume starts from).
+        """
+        if older_than.tzinfo is None:
+            raise UsageError("prune needs a timezone-aware cutoff (UTC).")
+        if keep_last is not None and keep_last < 0:
+            raise UsageError(f"--keep-last must be 0 or more, not {keep_last}.")
+        rank = (
+            sa.func.row_number()
+            .over(partition_by=CheckpointRow.run_id, order_by=_newest_first())
+            .label("rank")
+        )
+        ranked = (
+            sa.select(CheckpointRow.id, CheckpointRow.created_at, RunRow.status, rank)
+            .join(RunRow, RunRow.id == CheckpointRow.run_id)
+            .subquery()
+        )
+        doomed = sa.select(ranked.c.id).where(
+            ranked.c.created_at < older_than,
+            sa.not_(sa.and_(ranked.c.rank == 1, ranked.c.status == RunStatus.active.value)),
+        )
+        if keep_last is not None:
+            doomed = doomed.where(ranked.c.rank > keep_last)
+        ids = list(self._s.scalars(doomed))
+        deleted = 0
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            result = self._s.execute(
+                sa.delete(CheckpointRow)
+                .where(CheckpointRow.id.in_(chunk))
+                .execution_options(synchronize_session=False)
+            )
+            deleted += result.rowcount
+        return deleted
+
+
+def _profile(row: RecipientProfileRow) -> RecipientProfile:
+    return RecipientProfile(
+        id=row.id,
+        user_id=row.user_id,
+        label=row.label,
+        profile=ProfileDraft.model_validate(row.profile),
+        updated_at=row.updated_at,
+    )
+
+
+def normalize_label(label: str) -> str:
+    """Labels are matched without regard to case or surrounding spaces ("Sister" = "sister")."""
+    return " ".join(label.split()).lower()
+
+
+class ProfileRepo(_Repo):
+    def list(self, user_id: str) -> list[RecipientProfile]:
+        rows = self._s.scalars(
+            sa.select(RecipientProfileRow)
+            .where(RecipientProfileRow.user_id == user_id)
+            .order_by(RecipientProfileRow.label)
+            .execution_options(populate_existing=True)
+        )
+        return [_profile(r) for r in rows]
+
+    def get(self, user_id: str, label: str) -> RecipientProfile | None:
+        row = self._s.scalars(
+            sa.select(RecipientProfileRow)
+            .where(
+                RecipientProfileRow.user_id == user_id,
+                RecipientProfileRow.label == normalize_label(label),
+            )
+            .execution_options(populate_existing=True)
+        ).first()
+        return None if row is None else _profile(row)
+
+    def upsert(self, profile: RecipientProfile) -> RecipientProfile:
+        """Save under (user, label): saving the same label again updates it, never duplicates."""
+        UserRepo(self._s).ensure(profile.user_id)
+        label = normalize_label(profile.label)
+        stmt = _insert(self._s, RecipientProfileRow).values(
+            id=profile.id,
+            user_id=profile.user_id,
+            label=label,
+            profile=profile.profile.model_dump(mode="json"),
+            updated_at=profile.updated_at,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["user_id", "label"],
+            set_={"profile": stmt.excluded.profile, "updated_at": stmt.excluded.updated_at},
+        )
+        self._s.execute(stmt)
+        saved = self.get(profile.user_id, label)
+        assert saved is not None  # just written in this transaction
+        return saved
+
+
+def _order(row: OrderDraftRow) -> OrderDraft:
+    return OrderDraft(
+        id=row.id,
+        run_id=row.run_id,
+        user_id=row.user_id,
+        gift_id=row.gift_id,
+        price=float(row.price),
+        currency=row.currency,  # type: ignore[arg-type]
+        created_at=row.created_at,
+    )
+
+
+class OrderRepo(_Repo):
+    def for_run(self, run_id: str, *, user_id: str | None = None) -> OrderDraft | None:
+        query = sa.select(OrderDraftRow).where(OrderDraftRow.run_id == run_id)
+        if user_id is not None:
+            query = query.where(OrderDraftRow.user_id == user_id)
+        row = self._s.scalars(query.execution_options(populate_existing=True)).first()
+        return None if row is None else _order(row)
+
+    def upsert(self, draft: OrderDraft) -> OrderDraft:
+        """The run's one order draft: a re-run replaces it (and takes the new draft's id, so
+        the id the state holds always resolves)."""
+        owner = self._s.scalar(sa.select(RunRow.user_id).where(RunRow.id == draft.run_id))
+        if owner != draft.user_id:
+            raise NotFound(
+                f"No run {draft.run_id!r} for user {draft.user_id!r}; an order draft can only "
+                "be recorded on the user's own run."
+            )
+        stmt = _insert(self._s, OrderDraftRow).values(
+            id=draft.id,
+            run_id=draft.run_id,
+            user_id=draft.user_id,
+            gift_id=draft.gift_id,
+            price=_money(draft.price),
+            currency=draft.currency,
+            created_at=draft.created_at,
+        )
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["run_id"],
+            set_={
+                name: getattr(stmt.excluded, name)
+                for name in ("id", "gift_id", "price", "currency", "created_at")
+            },
+        )
+        self._s.execute(stmt)
+        saved = self.for_run(draft.run_id)
+        assert saved is not None  # just written in this transaction
+        return saved
+
+    def list_for(self, user_id: str) -> list[OrderDraft]:
+        rows = self._s.scalars(
+            sa.select(OrderDraftRow)
+            .where(OrderDraftRow.user_id == user_id)
+            .order_by(OrderDraftRow.created_at, OrderDraftRow.id)
+            .execution_options(populate_existing=True)
+        )
+        return [_order(r) for r in rows]
+
+
+def _product(row: ProductRow) -> Product:
+    from giftgenius.catalog import Product
+
+    return Product(
+        id=row.id,
+        title=row.title,
+        description=row.description,
+        price=float(row.price),
+        currency=row.currency,
+        tags=list(row.tags),
+        recipients=list(row.recipients),
+        min_age=row.min_age,
+        max_age=row.max_age,
+        ships_to=list(row.ships_to),
+        delivery_days=row.delivery_days,
+        in_stock=row.in_stock,
+    )
+
+
+class CatalogRepo(_Repo):
+    def get(self, gift_id: str) -> Product | None:
+        row = self._s.get(ProductRow, gift_id, populate_existing=True)
+        return None if row is None else _product(row)
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, Product]:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return {}
+        rows = self._s.scalars(
+            sa.select(ProductRow)
+            .where(ProductRow.id.in_(wanted))
+            .execution_options(populate_existing=True)
+        )
+        return {r.id: _product(r) for r in rows}
+
+    def all(self) -> list[Product]:
+        """Every product, in stock or not, by id."""
+        rows = self._s.scalars(
+            sa.select(ProductRow).order_by(ProductRow.id).execution_options(populate_existing=True)
+        )
+        return [_product(r) for r in rows]
+
+    def version(self) -> str | None:
+        """The catalog version the table was last seeded from."""
+        row = self._s.get(CatalogMetaRow, CATALOG_VERSION_KEY, populate_existing=True)
+        return None if row is None else row.value
+
+    def sync(self, products: Sequence[Product], version: str) -> bool:
+        """Make the table equal ``products`` (upsert; delete removed ones); False if current."""
+        if self.version() == version:
+            return False
+        now = utcnow()
+        rows = [
+            {
+                "id": p.id,
+                "title": p.title,
+                "description": p.description,
+                "price": _money(p.price),
+                "currency": p.currency,
+                "tags": list(p.tags),
+                "recipients": list(p.recipients),
+                "min_age": p.min_age,
+                "max_age": p.max_age,
+                "ships_to": list(p.ships_to),
+                "delivery_days": p.delivery_days,
+                "in_stock": p.in_stock,
+                "updated_at": now,
+            }
+            for p in sorted(products, key=lambda p: p.id)
+        ]
+        if rows:
+            stmt = _insert(self._s, ProductRow)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["id"],
+                set_={k: getattr(stmt.excluded, k) for k in rows[0] if k != "id"},
+            )
+            for start in range(0, len(rows), 200):
+                self._s.execute(stmt, rows[start : start + 200])
+        keep = {r["id"] for r in rows}
+        existing = set(self._s.scalars(sa.select(ProductRow.id)))
+        removed = sorted(existing - keep)
+        for start in range(0, len(removed), 500):
+            self._s.execute(
+                sa.delete(ProductRow)
+                .where(ProductRow.id.in_(removed[start : start + 500]))
+                .execution_options(synchronize_session=False)
+            )
+        meta = _insert(self._s, CatalogMetaRow).values(key=CATALOG_VERSION_KEY, value=version)
+        self._s.execute(meta.on_conflict_do_update(index_elements=["key"], set_={"value": version}))
+        return True
+
+
+class Repos:
+    """Every repository, sharing one session (and so one transaction)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.users = UserRepo(session)
+        self.runs = RunRepo(session)
+        self.transcript = TranscriptRepo(session)
+        self.checkpoints = CheckpointRepo(session)
+        self.profiles = ProfileRepo(session)
+        self.orders = OrderRepo(session)
+        self.catalog = CatalogRepo(session)
+
+    def forget_user(self, user_id: str) -> dict[str, int]:
+        """Erase the user and everything of theirs; returns rows deleted per table."""
+        run_ids = sa.select(RunRow.id).where(RunRow.user_id == user_id).scalar_subquery()
+        steps: list[tuple[str, Any]] = [
+            ("transcript", sa.delete(TranscriptRow).where(TranscriptRow.run_id.in_(run_ids))),
+            (
+                "checkpoints",
+                sa.delete(CheckpointRow).where(
+                    sa.or_(CheckpointRow.user_id == user_id, CheckpointRow.run_id.in_(run_ids))
+                ),
+            ),
+            (
+                "order_drafts",
+                sa.delete(OrderDraftRow).where(
+                    sa.or_(OrderDraftRow.user_id == user_id, OrderDraftRow.run_id.in_(run_ids))
+                ),
+            ),
+            (
+                "recipient_profiles",
+                sa.delete(RecipientProfileRow).where(RecipientProfileRow.user_id == user_id),
+            ),
+            ("runs", sa.delete(RunRow).where(RunRow.user_id == user_id)),
+            ("users", sa.delete(UserRow).where(UserRow.id == user_id)),
+        ]
+        counts: dict[str, int] = {}
+        for table, stmt in steps:
+            result = self.session.execute(stmt.execution_options(synchronize_session=False))
+            counts[table] = result.rowcount
+        return counts

@@ -1,0 +1,400 @@
+"""Repository contract: every backend (SQLite file, real Postgres) passes the same suite."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from giftgenius.domain import (
+    Budget,
+    Checkpoint,
+    CheckpointStep,
+    OrderDraft,
+    ProfileDraft,
+    RecipientProfile,
+    RunStatus,
+    SessionState,
+    Step,
+    Summary,
+    ToolCall,
+    TranscriptEntry,
+    new_id,
+    utcnow,
+)
+from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.storage.db import Database
+from giftgenius.storage.tables import RunRow
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'gg.db'}"
+    return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[Database]:
+    database = Database(db_url, auto_migrate=True)
+    yield database
+    database.dispose()
+
+
+def _start(db: Database, user: str) -> str:
+    with db.write() as repos:
+        return repos.runs.start(user, new_id()).id
+
+
+def _cp(run_id: str, user: str, step: CheckpointStep, version: int, age: timedelta) -> Checkpoint:
+    return Checkpoint(
+        run_id=run_id,
+        user_id=user,
+        step=step,
+        session_version=version,
+        agent_version="test",
+        created_at=utcnow() - age,
+        state=SessionState(candidate_ids=[f"g-{version:04d}"]),
+        summary=Summary(text="earlier: wants a board game", through_seq=3),
+        next_seq=4,
+    )
+
+
+def _entry(run_id: str, seq: int, turn: str = "t1", role: str = "user") -> TranscriptEntry:
+    return TranscriptEntry(run_id=run_id, seq=seq, turn_id=turn, role=role, content=f"m{seq}")
+
+
+# -- users and runs -----------------------------------------------------------------------
+
+
+def test_user_ids_are_validated_and_ensure_is_idempotent(db: Database) -> None:
+    with db.write() as repos:
+        repos.users.ensure("alice")
+        repos.users.ensure("alice")
+        assert repos.users.exists("alice")
+    with pytest.raises(UsageError, match="letters, digits"), db.write() as repos:
+        repos.users.ensure("bad user!")
+
+
+def test_a_user_has_one_active_run_until_it_finishes(db: Database) -> None:
+    first = _start(db, "alice")
+    with db.write() as repos:
+        again = repos.runs.start("alice", new_id())
+        assert again.id == first
+        assert again.status is RunStatus.active and again.step is Step.collecting_profile
+        repos.runs.set_status(first, RunStatus.done)
+    second = _start(db, "alice")
+    assert second != first
+    with db.read() as repos:
+        assert repos.runs.active_for("alice").id == second
+        assert repos.runs.latest_for("alice").id == second
+        assert [r.id for r in repos.runs.list_for("alice")] == [first, second]
+        assert repos.runs.get(first).status is RunStatus.done
+        assert repos.runs.get(first, user_id="mallory") is None
+        assert repos.runs.active_for("nobody") is None and repos.runs.latest_for("nobody") is None
+
+
+def test_the_database_itself_refuses_a_second_active_run(db: Database) -> None:
+    first = _start(db, "alice")
+    now = utcnow()
+    with pytest.raises(sa.exc.IntegrityError), db.write() as repos:
+        repos.session.execute(
+            sa.insert(RunRow).values(
+                id=new_id(),
+                user_id="alice",
+                status="active",
+                step="collecting_profile",
+                session_version=0,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    with db.write() as repos:
+        repos.runs.set_status(first, RunStatus.abandoned)
+    _start(db, "alice")
+    with pytest.raises(StorageError, match="already has an unfinished run"), db.write() as repos:
+        repos.runs.set_status(first, RunStatus.active)
+    with pytest.raises(NotFound), db.write() as repos:
+        repos.runs.set_status("missing", RunStatus.done)
+
+
+def test_processes_starting_at_once_share_one_run(db_url: str) -> None:
+    """Each thread has its own engine, as separate processes would."""
+    workers = 4
+    dbs = [Database(db_url, auto_migrate=True) for _ in range(workers)]
+    dbs[0].prepare()  # the schema exists before the race; the race is on the run
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            for user in ("u1", "u2", "u3"):
+                barrier = threading.Barrier(workers)
+
+                def start(
+                    db: Database, user: str = user, barrier: threading.Barrier = barrier
+                ) -> str:
+                    barrier.wait(timeout=10)
+                    return _start(db, user)
+
+                got = [f.result(timeout=30) for f in [pool.submit(start, d) for d in dbs]]
+                assert len(set(got)) == 1
+                with dbs[0].read() as repos:
+                    assert [r.id for r in repos.runs.list_for(user)] == got[:1]
+    finally:
+        for d in dbs:
+            d.dispose()
+
+
+def test_fence_moves_the_version_and_a_stale_fence_aborts_the_whole_commit(
+    db: Database,
+) -> None:
+    run_id = _start(db, "alice")
+    with db.write() as repos:
+        repos.transcript.append([_entry(run_id, 1)])
+        repos.runs.fence(run_id, 0, 1, step=Step.generating_candidates)
+    with pytest.raises(VersionConflict, match="reload the session"), db.write() as repos:
+        repos.transcript.append([_entry(run_id, 2, "t2")])
+        repos.runs.fence(run_id, 0, 1, step=Step.filtering)
+    with db.write() as repos:
+        repos.runs.fence(run_id, 1, 2, step=Step.done, status=RunStatus.done)
+    with db.read() as repos:
+        run = repos.runs.get(run_id)
+        assert (run.session_version, run.step, run.status) == (2, Step.done, RunStatus.done)
+        assert repos.transcript.max_seq(run_id) == 1  # the losing turn left nothing behind
+        assert run.updated_at >= run.created_at and run.updated_at.tzinfo is not None
+
+
+# -- transcript ---------------------------------------------------------------------------
+
+
+def test_transcript_keeps_order_and_refuses_a_taken_seq(db: Database) -> None:
+    run_id = _start(db, "alice")
+    call = ToolCall(id="c1", name="search_candidates", arguments='{"limit": 3}')
+    with db.write() as repos:
+        repos.transcript.append([_entry(run_id, 2, "t1", "assistant"), _entry(run_id, 1)])
+        repos.transcript.append(
+            [
+                TranscriptEntry(
+                    run_id=run_id, seq=3, turn_id="t2", role="assistant", tool_calls=[call]
+                ),
+                TranscriptEntry(
+                    run_id=run_id, seq=4, turn_id="t2", role="tool", content="{}", tool_call_id="c1"
+                ),
+            ]
+        )
+        repos.transcript.append([])
+    with pytest.raises(VersionConflict, match="already taken"), db.write() as repos:
+        repos.transcript.append([_entry(run_id, 3, "t3")])
+    with db.read() as repos:
+        entries = repos.transcript.for_run(run_id)
+        assert [e.seq for e in entries] == [1, 2, 3, 4]
+        assert entries[2].tool_calls == [call] and entries[3].tool_call_id == "c1"
+        assert [e.seq for e in repos.transcript.for_run(run_id, after_seq=2)] == [3, 4]
+        assert repos.transcript.max_seq(run_id) == 4
+        assert repos.transcript.max_seq("other") == 0
+        assert repos.transcript.has_turn(run_id, "t2")
+        assert not repos.transcript.has_turn(run_id, "t3")
+
+
+# -- checkpoints --------------------------------------------------------------------------
+
+
+def test_checkpoints_latest_and_list_with_ownership(db: Database) -> None:
+    run_a = _start(db, "alice")
+    run_b = _start(db, "bob")
+    same_time = utcnow()
+    first = _cp(run_a, "alice", CheckpointStep.profile_collected, 1, timedelta(minutes=5))
+    # One turn may reach two key steps: same version, same instant; step order decides.
+    second = _cp(run_a, "alice", CheckpointStep.candidates_generated, 2, timedelta(0))
+    third = _cp(run_a, "alice", CheckpointStep.filtered, 2, timedelta(0))
+    second.created_at = third.created_at = same_time
+    with db.write() as repos:
+        for cp in (third, first, second):
+            repos.checkpoints.add(cp)
+        repos.checkpoints.add(_cp(run_b, "bob", CheckpointStep.profile_collected, 1, timedelta(0)))
+    with db.read() as repos:
+        latest = repos.checkpoints.latest(run_a)
+        assert latest == third
+        assert [c.id for c in repos.checkpoints.list("alice")] == [first.id, second.id, third.id]
+        assert [c.step for c in repos.checkpoints.list("bob")] == ["profile_collected"]
+        assert repos.checkpoints.list("bob", run_a) == []  # not bob's run
+        assert repos.checkpoints.latest(run_a, user_id="bob") is None
+        assert repos.checkpoints.list("nobody") == []
+        assert repos.checkpoints.latest("missing") is None
+
+
+def test_prune_respects_keep_last_and_never_drops_the_resume_point(db: Database) -> None:
+    old = timedelta(days=100)
+    active = _start(db, "alice")
+    finished = _start(db, "bob")
+    with db.write() as repos:
+        repos.runs.set_status(finished, RunStatus.done)
+    steps = list(CheckpointStep)
+    active_cps = [
+        _cp(active, "alice", s, i, old + timedelta(hours=4 - i)) for i, s in enumerate(steps)
+    ]
+    done_cps = [
+        _cp(finished, "bob", s, i, old + timedelta(hours=4 - i)) for i, s in enumerate(steps)
+    ]
+    recent = _cp(active, "alice", CheckpointStep.filtered, 9, timedelta(days=1))
+    with db.write() as repos:
+        for cp in [*active_cps, *done_cps]:
+            repos.checkpoints.add(cp)
+    cutoff = utcnow() - timedelta(days=90)
+    with db.write() as repos:
+        assert repos.checkpoints.prune(cutoff, keep_last=2) == 4  # 2 oldest of each run
+    with db.read() as repos:
+        assert [c.id for c in repos.checkpoints.list("alice")] == [c.id for c in active_cps[2:]]
+    with db.write() as repos:
+        # Without keep_last only the active run's latest survives; the finished run loses all.
+        assert repos.checkpoints.prune(cutoff) == 3
+        repos.checkpoints.add(recent)
+    with db.read() as repos:
+        assert [c.id for c in repos.checkpoints.list("alice")] == [active_cps[-1].id, recent.id]
+        assert repos.checkpoints.list("bob") == []
+    with db.write() as repos:
+        # Now the old one is no longer the latest of its run, so it may go; the recent stays.
+        assert repos.checkpoints.prune(cutoff, keep_last=0) == 1
+        assert [c.id for c in repos.checkpoints.list("alice")] == [recent.id]
+    with pytest.raises(UsageError), db.write() as repos:
+        repos.checkpoints.prune(cutoff, keep_last=-1)
+
+
+# -- profiles and order drafts ------------------------------------------------------------
+
+
+def test_profiles_are_keyed_by_user_and_label(db: Database) -> None:
+    draft = ProfileDraft(recipient="sister", interests=["yoga"], budget=Budget(amount=40))
+    with db.write() as repos:
+        saved = repos.profiles.upsert(
+            RecipientProfile(user_id="alice", label="Sister", profile=draft)
+        )
+        repos.profiles.upsert(RecipientProfile(user_id="bob", label="sister", profile=draft))
+    changed = draft.model_copy(update={"interests": ["yoga", "tea"]})
+    with db.write() as repos:
+        again = repos.profiles.upsert(
+            RecipientProfile(user_id="alice", label=" sister ", profile=changed)
+        )
+    assert again.id == saved.id
+    with db.read() as repos:
+        mine = repos.profiles.list("alice")
+        assert [(p.label, p.profile.interests) for p in mine] == [("sister", ["yoga", "tea"])]
+        assert repos.profiles.get("alice", "SISTER").profile.budget == Budget(amount=40)
+        assert repos.profiles.get("carol", "sister") is None
+        assert len(repos.profiles.list("bob")) == 1
+
+
+def test_one_order_draft_per_run(db: Database) -> None:
+    run_id = _start(db, "alice")
+    with db.write() as repos:
+        repos.orders.upsert(
+            OrderDraft(run_id=run_id, user_id="alice", gift_id="g-1", price=19.999, currency="EUR")
+        )
+    rerun = OrderDraft(run_id=run_id, user_id="alice", gift_id="g-2", price=25.5, currency="USD")
+    with db.write() as repos:
+        saved = repos.orders.upsert(rerun)
+    assert (saved.id, saved.gift_id, saved.price, saved.currency) == (rerun.id, "g-2", 25.5, "USD")
+    with db.read() as repos:
+        assert repos.orders.list_for("alice") == [saved]
+        assert repos.orders.for_run(run_id) == saved
+        assert repos.orders.for_run(run_id, user_id="bob") is None
+    with pytest.raises(NotFound), db.write() as repos:
+        repos.orders.upsert(
+            OrderDraft(run_id=run_id, user_id="bob", gift_id="g-3", price=1, currency="USD")
+        )
+
+
+# -- forget -------------------------------------------------------------------------------
+
+
+def _fill(db: Database, user: str) -> str:
+    run_id = _start(db, user)
+    with db.write() as repos:
+        repos.transcript.append([_entry(run_id, 1), _entry(run_id, 2)])
+        repos.checkpoints.add(_cp(run_id, user, CheckpointStep.profile_collected, 1, timedelta(0)))
+        repos.orders.upsert(
+            OrderDraft(run_id=run_id, user_id=user, gift_id="g-1", price=10, currency="USD")
+        )
+        repos.profiles.upsert(
+            RecipientProfile(user_id=user, label="boss", profile=ProfileDraft(recipient="boss"))
+        )
+        repos.runs.set_status(run_id, RunStatus.done)
+    _start(db, user)  # a second, unfinished run
+    return run_id
+
+
+def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) -> None:
+    _fill(db, "alice")
+    bob_run = _fill(db, "bob")
+    with db.write() as repos:
+        counts = repos.forget_user("alice")
+    assert counts == {
+        "transcript": 2,
+        "checkpoints": 1,
+        "order_drafts": 1,
+        "recipient_profiles": 1,
+        "runs": 2,
+        "users": 1,
+    }
+    with db.read() as repos:
+        assert not repos.users.exists("alice")
+        assert repos.runs.list_for("alice") == [] and repos.checkpoints.list("alice") == []
+        assert repos.profiles.list("alice") == [] and repos.orders.list_for("alice") == []
+        assert len(repos.runs.list_for("bob")) == 2
+        assert len(repos.transcript.for_run(bob_run)) == 2
+        assert len(repos.checkpoints.list("bob")) == 1 and len(repos.profiles.list("bob")) == 1
+        assert len(repos.orders.list_for("bob")) == 1
+    with db.write() as repos:
+        assert sum(repos.forget_user("alice").values()) == 0
+
+
+# -- catalog ------------------------------------------------------------------------------
+
+
+def _product(pid: str, price: float = 20.0, in_stock: bool = True, **extra: object) -> object:
+    catalog = pytest.importorskip("giftgenius.catalog")
+    fields = {
+        "id": pid,
+        "title": f"Title {pid}",
+        "description": f"A gift called {pid}.",
+        "price": price,
+        "currency": "EUR",
+        "tags": ["board-game"],
+        "recipients": ["colleague"],
+        "min_age": None,
+        "max_age": None,
+        "ships_to": ["*"],
+        "delivery_days": 3,
+        "in_stock": in_stock,
+    }
+    fields.update(extra)
+    return catalog.Product(**fields)
+
+
+def test_catalog_seeding_updates_and_removes_products(db: Database) -> None:
+    v1 = [_product("g-1", 12.5), _product("g-2", in_stock=False), _product("g-3", min_age=18)]
+    assert db.ensure_catalog(v1, "v1") is True
+    assert db.ensure_catalog(v1, "v1") is False
+    with db.read() as repos:
+        assert repos.catalog.all() == v1  # in stock or not, by id
+        assert repos.catalog.get("g-1").price == 12.5
+        assert repos.catalog.get("g-9") is None
+        assert set(repos.catalog.get_many(["g-1", "g-3", "g-9"])) == {"g-1", "g-3"}
+        assert repos.catalog.get_many([]) == {}
+        assert repos.catalog.version() == "v1"
+    v2 = [_product("g-1", 14.0), _product("g-4", ships_to=["FR", "BE"])]
+    assert db.ensure_catalog(v2, "v2") is True
+    with db.read() as repos:
+        assert [p.id for p in repos.catalog.all()] == ["g-1", "g-4"]  # g-2, g-3 removed
+        assert repos.catalog.get("g-1").price == 14.0
+        assert repos.catalog.get("g-4").ships_to == ["FR", "BE"]
+
+
+def test_read_sessions_cannot_write(db: Database) -> None:
+    with pytest.raises(StorageError, match=r"inside db\.write\(\)"), db.read() as repos:
+        repos.users.ensure("alice")
+    with db.read() as repos:
+        assert not repos.users.exists("alice")
