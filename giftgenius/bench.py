@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -172,8 +173,8 @@ def run_conversation(turns: int, budget: int, counter: TokenCounter, seed: int =
         sent_tokens=sent,
         full_resend_tokens=full,
         summaries=session.usage.summarizations,
-        build_us_per_turn=sum(timings) / len(timings),
-        build_us_last10=sum(tail) / len(tail),
+        build_us_per_turn=statistics.median(timings),
+        build_us_last10=statistics.median(tail),
     )
 
 
@@ -182,7 +183,11 @@ def format_table(rows: Sequence[BenchRow], budget: int) -> str:
         f"{'turns':>6} {'last prompt':>12} {'sent total':>12} {'full resend':>12} "
         f"{'saved':>7} {'summaries':>9} {'µs/turn':>9} {'µs/turn last10':>15}"
     )
-    lines = [f"context bench — budget {budget} prompt tokens, 2 requests per turn", header]
+    lines = [
+        f"context bench — budget {budget} prompt tokens, 2 requests per turn, "
+        "median context-building µs per turn",
+        header,
+    ]
     for r in rows:
         lines.append(
             f"{r.turns:>6} {r.last_prompt_tokens:>12} {r.sent_tokens:>12} "

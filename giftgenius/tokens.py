@@ -216,13 +216,25 @@ def _local_constructor(name: str, data_dir: Path) -> Callable[[], dict[str, Any]
 
     namespace = dict(vars(openai_public))
     namespace["load_tiktoken_bpe"] = load_local
-    return types.FunctionType(original.__code__, namespace, original.__name__)
+    return types.FunctionType(
+        original.__code__,
+        namespace,
+        original.__name__,
+        original.__defaults__,
+        original.__closure__,
+    )
 
 
 def load_encoding(name: str, *, data_dir: Path | None = None) -> tiktoken.Encoding:
     """Build a verified ``tiktoken.Encoding`` from local files (uncached; see ``get_encoding``)."""
     constructor = _local_constructor(name, data_dir or default_data_dir())
-    return tiktoken.Encoding(**constructor())
+    spec = constructor()
+    if not spec.get("mergeable_ranks"):
+        raise ConfigError(
+            f"tiktoken's {name} constructor produced no ranks from local data; this tiktoken "
+            "version loads encodings differently — pin tiktoken to a tested version (0.14)."
+        )
+    return tiktoken.Encoding(**spec)
 
 
 _LOAD_LOCK = threading.Lock()
