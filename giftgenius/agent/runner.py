@@ -325,19 +325,19 @@ class Agent:
     ) -> Message | None:
         """One model round; on ``context_length_exceeded`` shrink once and retry, else None."""
         for budget in (self.budget, int(self.budget * SHRINK_FACTOR)):
-            built = build_context(
-                counter=self.counter,
-                budget=budget,
-                system_prompt=self.system_prompt,
-                tools=self.tool_specs,
-                summary=session.summary,
-                history=session.messages,
-                state_block=block,
-                turn=turn_msgs,
-            )
-            if built.dropped or built.cut_tool_results:
-                session.usage.truncations += 1
             try:
+                built = build_context(
+                    counter=self.counter,
+                    budget=budget,
+                    system_prompt=self.system_prompt,
+                    tools=self.tool_specs,
+                    summary=session.summary,
+                    history=session.messages,
+                    state_block=block,
+                    turn=turn_msgs,
+                )
+                if built.dropped or built.cut_tool_results:
+                    session.usage.truncations += 1
                 response = self.model.complete(
                     ChatRequest(messages=built.messages, tools=self.tool_specs), on_text=on_text
                 )
