@@ -81,7 +81,7 @@ return 0
 
 # KEYS: lease. ARGV: owner. Compare-and-delete: never removes another holder's lease.
 _RELEASE = """
-if true then
+if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0
