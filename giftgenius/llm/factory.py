@@ -1,0 +1,70 @@
+"""Map ``GIFTGENIUS_MODEL`` to a ``ChatModel``; the agent never branches on which it got.
+
+"offline" is the real ``openai`` client over an in-process transport, so the production
+code path (request building, streaming, error mapping) is the one every test runs.
+"""
+
+from __future__ import annotations
+
+import httpx2
+import openai
+
+from giftgenius.errors import ConfigError
+from giftgenius.llm.base import ChatModel
+from giftgenius.llm.offline.engine import MODEL_NAME, OfflineEngine
+from giftgenius.llm.offline.transport import OfflineTransport
+from giftgenius.llm.openai_chat import OpenAIChatModel
+from giftgenius.settings import Settings
+from giftgenius.tokens import TokenCounter, context_window_for
+
+OFFLINE_BASE_URL = "http://offline.giftgenius.invalid/v1"
+OPENAI_PREFIX = "openai:"
+ACCEPTED_FORMS = "'offline' or 'openai:<model>' (for example 'openai:gpt-4o-mini')"
+
+
+def model_context_window(settings: Settings) -> int:
+    """The context window in tokens: GIFTGENIUS_CONTEXT_WINDOW, else the model's own."""
+    return settings.context_window or context_window_for(settings.model)
+
+
+def make_model(settings: Settings) -> ChatModel:
+    spec = settings.model.strip()
+    if spec == MODEL_NAME:
+        return _offline(settings)
+    if spec.startswith(OPENAI_PREFIX) and spec[len(OPENAI_PREFIX) :].strip():
+        return _openai(settings, spec[len(OPENAI_PREFIX) :].strip())
+    raise ConfigError(
+        f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. Use {ACCEPTED_FORMS}."
+    )
+
+
+def _offline(settings: Settings) -> OpenAIChatModel:
+    window = model_context_window(settings)
+    engine = OfflineEngine(
+        context_window=window,
+        currency=settings.currency,
+        counter=TokenCounter.for_model(MODEL_NAME),
+    )
+    client = openai.OpenAI(
+        api_key="offline",
+        base_url=OFFLINE_BASE_URL,
+        http_client=httpx2.Client(transport=OfflineTransport(engine)),
+        max_retries=settings.model_max_retries,
+        timeout=settings.model_timeout,
+    )
+    return OpenAIChatModel(client, MODEL_NAME, context_window=window)
+
+
+def _openai(settings: Settings, model: str) -> OpenAIChatModel:
+    if not settings.openai_api_key:
+        raise ConfigError(
+            f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY, or use "
+            "GIFTGENIUS_MODEL=offline to run without one."
+        )
+    client = openai.OpenAI(
+        api_key=settings.openai_api_key,
+        base_url=settings.openai_base_url or None,
+        max_retries=settings.model_max_retries,
+        timeout=settings.model_timeout,
+    )
+    return OpenAIChatModel(client, model, context_window=model_context_window(settings))

@@ -1,0 +1,152 @@
+"""The offline model: a validated chat-completions request in, one assistant message out.
+
+Decisions are deterministic (``policy``, ``summarize``); only tool call ids are random,
+like the API's, so nothing downstream may rely on them being stable.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+from giftgenius.agent.protocol import SUMMARY_MARKER
+from giftgenius.llm.offline.policy import decide
+from giftgenius.llm.offline.summarize import summarize
+from giftgenius.llm.offline.wire import WireError, bad_request, message_text, validate_request
+from giftgenius.tokens import TokenCounter
+
+MODEL_NAME = "offline"
+_ALPHANUMERIC = string.ascii_letters + string.digits
+
+
+def tool_call_id() -> str:
+    """An id of the API's shape: "call_" and 24 random alphanumerics."""
+    return "call_" + "".join(secrets.choice(_ALPHANUMERIC) for _ in range(24))
+
+
+@dataclass
+class Completion:
+    """One assistant message and its accounting, before it is put on the wire."""
+
+    content: str | None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    finish_reason: str = "stop"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class OfflineEngine:
+    """Answers like the API would, within a context window, counting tokens as OpenAI does."""
+
+    def __init__(
+        self,
+        *,
+        context_window: int,
+        currency: str = "USD",
+        counter: TokenCounter | None = None,
+        model: str = MODEL_NAME,
+    ) -> None:
+        self.context_window = context_window
+        self.currency = currency
+        self.model = model
+        self.counter = counter or TokenCounter.for_model(model)
+
+    def complete(self, body: Any) -> Completion:
+        """Validate ``body`` as the API does (raising ``WireError``), then answer it."""
+        validate_request(body)
+        if body["model"] != self.model:
+            raise WireError(
+                404,
+                f"The model `{body['model']}` does not exist or you do not have access to it.",
+                param=None,
+                code="model_not_found",
+            )
+        messages: list[dict[str, Any]] = body["messages"]
+        tools: list[dict[str, Any]] = body.get("tools") or []
+        prompt_tokens = self.counter.count_request(messages, tools)
+        limit = body.get("max_completion_tokens") or body.get("max_tokens")
+        self._check_window(prompt_tokens, tools, limit)
+        if messages[0].get("role") == "system" and message_text(messages[0]).startswith(
+            SUMMARY_MARKER
+        ):
+            text = summarize(_last_user_text(messages), self.counter, limit)
+            return self._text(text, prompt_tokens, limit)
+        offered = {t["function"]["name"] for t in tools}
+        choice = body.get("tool_choice")
+        if choice == "none":
+            offered = set()
+        elif isinstance(choice, dict):
+            offered = {choice["function"]["name"]}
+        decision = decide(messages, tools=offered, dollar=self.currency)
+        if decision.calls:
+            calls = [
+                {
+                    "id": tool_call_id(),
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)},
+                }
+                for name, args in decision.calls
+            ]
+            used = sum(
+                self.counter.count_text(c["function"]["name"] + c["function"]["arguments"])
+                for c in calls
+            )
+            return Completion(None, calls, "tool_calls", prompt_tokens, used)
+        if choice == "required" or isinstance(choice, dict):
+            raise bad_request(
+                "The offline model has no tool call to make here; send tool_choice 'auto'.",
+                param="tool_choice",
+            )
+        return self._text(decision.content or "", prompt_tokens, limit)
+
+    def _text(self, text: str, prompt_tokens: int, limit: int | None) -> Completion:
+        used = self.counter.count_text(text)
+        if limit is not None and used > limit:
+            text, _ = self.counter.truncate_text(text, limit)
+            return Completion(text, [], "length", prompt_tokens, self.counter.count_text(text))
+        return Completion(text, [], "stop", prompt_tokens, used)
+
+    def _check_window(
+        self,
+        prompt_tokens: int,
+        tools: list[dict[str, Any]],
+        completion: int | None,
+    ) -> None:
+        """Refuse an oversized request in the API's words (code context_length_exceeded)."""
+        total = prompt_tokens + (completion or 0)
+        if total <= self.context_window:
+            return
+        window = self.context_window
+        if completion:
+            detail = (
+                f"However, you requested {total} tokens ({prompt_tokens} in the messages, "
+                f"{completion} in the completion). Please reduce the length of the messages or "
+                "completion."
+            )
+        elif tools:
+            in_tools = self.counter.count_tools(tools)
+            detail = (
+                f"However, your messages resulted in {total} tokens ({total - in_tools} in the "
+                f"messages, {in_tools} in the functions). Please reduce the length of the "
+                "messages or functions."
+            )
+        else:
+            detail = (
+                f"However, your messages resulted in {total} tokens. Please reduce the length "
+                "of the messages."
+            )
+        raise bad_request(
+            f"This model's maximum context length is {window} tokens. {detail}",
+            param="messages",
+            code="context_length_exceeded",
+        )
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            return message_text(message)
+    return ""

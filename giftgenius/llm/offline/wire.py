@@ -1,0 +1,393 @@
+"""Strict chat-completions request validation, with OpenAI's own error bodies.
+
+The offline engine must refuse what the real API refuses, or a protocol bug in the agent
+(an unanswered tool call, an orphan tool message) would pass every offline test and fail
+only in production. Messages follow the API's wording as closely as is known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+VALID_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+KNOWN_PARAMS = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "stream",
+        "stream_options",
+        "max_tokens",
+        "max_completion_tokens",
+        "temperature",
+        "top_p",
+        "n",
+        "stop",
+        "seed",
+        "user",
+        "metadata",
+        "store",
+        "presence_penalty",
+        "frequency_penalty",
+        "response_format",
+    }
+)
+
+
+@dataclass
+class WireError(Exception):
+    """An API error as the wire carries it: HTTP status plus OpenAI's error object."""
+
+    status: int
+    message: str
+    type: str = "invalid_request_error"
+    param: str | None = None
+    code: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.message}"
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "message": self.message,
+                "type": self.type,
+                "param": self.param,
+                "code": self.code,
+            }
+        }
+
+
+def bad_request(message: str, param: str | None = None, code: str | None = None) -> WireError:
+    return WireError(400, message, param=param, code=code)
+
+
+def validate_request(body: Any) -> None:
+    """Raise ``WireError`` for anything the chat-completions endpoint would refuse."""
+    if not isinstance(body, dict):
+        raise bad_request("Invalid request body: expected a JSON object.", code="invalid_type")
+    unknown = sorted(set(body) - KNOWN_PARAMS)
+    if unknown:
+        raise bad_request(f"Unrecognized request argument supplied: {unknown[0]}", param=unknown[0])
+    if not body.get("model"):
+        raise bad_request("you must provide a model parameter")
+    if "messages" not in body:
+        raise bad_request(
+            "Missing required parameter: 'messages'.",
+            param="messages",
+            code="missing_required_parameter",
+        )
+    _validate_options(body)
+    tool_names = _validate_tools(body.get("tools"))
+    _validate_tool_choice(body.get("tool_choice"), tool_names, "tools" in body)
+    _validate_messages(body["messages"])
+
+
+def _validate_options(body: dict[str, Any]) -> None:
+    stream = body.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise bad_request(
+            f"Invalid type for 'stream': expected a boolean, but got {type(stream).__name__}.",
+            param="stream",
+            code="invalid_type",
+        )
+    if body.get("stream_options") is not None and not stream:
+        raise bad_request(
+            "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+            param="stream_options",
+        )
+    for name in ("max_tokens", "max_completion_tokens"):
+        value = body.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise bad_request(
+                f"Invalid type for '{name}': expected an integer.", param=name, code="invalid_type"
+            )
+        if value < 1:
+            raise bad_request(
+                f"Invalid '{name}': integer below minimum value. Expected a value >= 1, "
+                f"but got {value} instead.",
+                param=name,
+                code="integer_below_min_value",
+            )
+    temperature = body.get("temperature")
+    if temperature is not None and (
+        not isinstance(temperature, int | float) or not 0 <= temperature <= 2
+    ):
+        raise bad_request(
+            f"Invalid 'temperature': decimal above maximum value. Expected a value <= 2, "
+            f"but got {temperature} instead.",
+            param="temperature",
+            code="decimal_above_max_value",
+        )
+    n = body.get("n")
+    if n is not None and n != 1:
+        raise bad_request("The offline model only supports n=1.", param="n", code="invalid_value")
+
+
+def _validate_tools(tools: Any) -> set[str]:
+    if tools is None:
+        return set()
+    if not isinstance(tools, list):
+        raise bad_request(
+            "Invalid type for 'tools': expected an array.", param="tools", code="invalid_type"
+        )
+    if not tools:
+        raise bad_request(
+            "Invalid 'tools': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param="tools",
+            code="empty_array",
+        )
+    names: set[str] = set()
+    for i, tool in enumerate(tools):
+        where = f"tools[{i}]"
+        if not isinstance(tool, dict) or tool.get("type") != "function":
+            kind = tool.get("type") if isinstance(tool, dict) else tool
+            raise bad_request(
+                f"Invalid value: '{kind}'. Supported values are: 'function' and 'custom'.",
+                param=f"{where}.type",
+                code="invalid_value",
+            )
+        function = tool.get("function")
+        if not isinstance(function, dict) or "name" not in function:
+            raise bad_request(
+                f"Missing required parameter: '{where}.function.name'.",
+                param=f"{where}.function.name",
+                code="missing_required_parameter",
+            )
+        name = function["name"]
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            raise bad_request(
+                f"Invalid '{where}.function.name': string does not match pattern. Expected a "
+                "string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+                param=f"{where}.function.name",
+                code="invalid_value",
+            )
+        if name in names:
+            raise bad_request(
+                f"Invalid 'tools': duplicate function name '{name}'. Tool names must be unique.",
+                param=f"{where}.function.name",
+                code="invalid_value",
+            )
+        parameters = function.get("parameters")
+        if parameters is not None and not isinstance(parameters, dict):
+            raise bad_request(
+                f"Invalid type for '{where}.function.parameters': expected an object.",
+                param=f"{where}.function.parameters",
+                code="invalid_type",
+            )
+        names.add(name)
+    return names
+
+
+def _validate_tool_choice(choice: Any, tool_names: set[str], has_tools: bool) -> None:
+    if choice is None:
+        return
+    if not has_tools:
+        raise bad_request(
+            "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are "
+            "specified.",
+            param="tool_choice",
+        )
+    if isinstance(choice, str):
+        if choice not in ("none", "auto", "required"):
+            raise bad_request(
+                f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and 'required'.",
+                param="tool_choice",
+                code="invalid_value",
+            )
+        return
+    name = None
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        function = choice.get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+    if not isinstance(name, str):
+        raise bad_request(
+            "Invalid 'tool_choice': expected 'none', 'auto', 'required' or "
+            "{'type': 'function', 'function': {'name': ...}}.",
+            param="tool_choice",
+            code="invalid_value",
+        )
+    if name not in tool_names:
+        raise bad_request(
+            f"Invalid value for 'tool_choice': function '{name}' is not one of the functions "
+            "in 'tools'.",
+            param="tool_choice",
+        )
+
+
+def _validate_messages(messages: Any) -> None:
+    if not isinstance(messages, list):
+        raise bad_request(
+            "Invalid type for 'messages': expected an array.", param="messages", code="invalid_type"
+        )
+    if not messages:
+        raise bad_request(
+            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got "
+            "an empty array instead.",
+            param="messages",
+            code="empty_array",
+        )
+    open_calls: list[str] = []  # ids the latest assistant message still waits answers for
+    answerable: set[str] = set()  # ids of the nearest preceding assistant message
+    opened_at = 0
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise bad_request(
+                f"Invalid type for 'messages[{i}]': expected an object.",
+                param=f"messages[{i}]",
+                code="invalid_type",
+            )
+        role = message.get("role")
+        if role not in VALID_ROLES:
+            raise bad_request(
+                f"Invalid value: '{role}'. Supported values are: 'system', 'assistant', 'user', "
+                "'function', 'tool', and 'developer'.",
+                param=f"messages[{i}].role",
+                code="invalid_value",
+            )
+        if role != "tool" and open_calls:
+            raise bad_request(
+                "An assistant message with 'tool_calls' must be followed by tool messages "
+                "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+                f"response messages: {', '.join(open_calls)}",
+                param=f"messages.[{opened_at}].role",
+            )
+        _validate_content(message, i, role)
+        if role == "assistant":
+            answerable = set(_validate_tool_calls(message, i))
+            open_calls = [c["id"] for c in message.get("tool_calls") or []]
+            opened_at = i
+        elif role == "tool":
+            _answer_tool_call(message, i, answerable, open_calls)
+        else:
+            answerable = set()
+    if open_calls:
+        raise bad_request(
+            "An assistant message with 'tool_calls' must be followed by tool messages responding "
+            "to each 'tool_call_id'. The following tool_call_ids did not have response "
+            f"messages: {', '.join(open_calls)}",
+            param=f"messages.[{opened_at}].role",
+        )
+
+
+def _validate_content(message: dict[str, Any], i: int, role: str) -> None:
+    content = message.get("content")
+    if content is not None and not isinstance(content, str | list):
+        raise bad_request(
+            f"Invalid type for 'messages[{i}].content': expected one of a string or array of "
+            f"objects, but got {type(content).__name__} instead.",
+            param=f"messages[{i}].content",
+            code="invalid_type",
+        )
+    if isinstance(content, list):
+        for j, part in enumerate(content):
+            if not isinstance(part, dict) or part.get("type") != "text" or "text" not in part:
+                raise bad_request(
+                    f"Invalid 'messages[{i}].content[{j}]': the offline model accepts only "
+                    "text parts ({'type': 'text', 'text': ...}).",
+                    param=f"messages[{i}].content[{j}]",
+                    code="invalid_value",
+                )
+    if role == "assistant":
+        if content in (None, "") and not message.get("tool_calls"):
+            raise bad_request(
+                f"Invalid 'messages[{i}]': 'content' is required when 'tool_calls' is not "
+                "specified.",
+                param=f"messages[{i}].content",
+            )
+    elif content is None and role != "function":
+        raise bad_request(
+            f"Invalid value for 'content': expected a string, got null (messages[{i}] with "
+            f"role '{role}').",
+            param=f"messages.[{i}].content",
+        )
+
+
+def _validate_tool_calls(message: dict[str, Any], i: int) -> list[str]:
+    calls = message.get("tool_calls")
+    if calls is None:
+        return []
+    if not isinstance(calls, list) or not calls:
+        raise bad_request(
+            f"Invalid 'messages[{i}].tool_calls': expected a non-empty array.",
+            param=f"messages[{i}].tool_calls",
+            code="invalid_value",
+        )
+    ids: list[str] = []
+    for j, call in enumerate(calls):
+        where = f"messages[{i}].tool_calls[{j}]"
+        if not isinstance(call, dict) or not isinstance(call.get("id"), str) or not call["id"]:
+            raise bad_request(
+                f"Missing required parameter: '{where}.id'.",
+                param=f"{where}.id",
+                code="missing_required_parameter",
+            )
+        if call.get("type") != "function":
+            raise bad_request(
+                f"Invalid value: '{call.get('type')}'. Supported values are: 'function'.",
+                param=f"{where}.type",
+                code="invalid_value",
+            )
+        function = call.get("function")
+        if (
+            not isinstance(function, dict)
+            or not isinstance(function.get("name"), str)
+            or not isinstance(function.get("arguments"), str)
+        ):
+            raise bad_request(
+                f"Invalid '{where}.function': expected an object with string 'name' and "
+                "'arguments'.",
+                param=f"{where}.function",
+                code="invalid_value",
+            )
+        if call["id"] in ids:
+            raise bad_request(
+                f"Invalid '{where}.id': duplicate tool call id '{call['id']}'.",
+                param=f"{where}.id",
+                code="invalid_value",
+            )
+        ids.append(call["id"])
+    return ids
+
+
+def _answer_tool_call(
+    message: dict[str, Any], i: int, answerable: set[str], open_calls: list[str]
+) -> None:
+    if not answerable:
+        raise bad_request(
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+            "message with 'tool_calls'.",
+            param=f"messages.[{i}].role",
+        )
+    call_id = message.get("tool_call_id")
+    if not isinstance(call_id, str):
+        raise bad_request(
+            f"Missing required parameter: 'messages[{i}].tool_call_id'.",
+            param=f"messages[{i}].tool_call_id",
+            code="missing_required_parameter",
+        )
+    if call_id not in answerable:
+        raise bad_request(
+            f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in 'tool_calls' of "
+            "previous message.",
+            param=f"messages.[{i}].tool_call_id",
+        )
+    if call_id in open_calls:
+        open_calls.remove(call_id)
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text of a message whether content is a string or an array of text parts."""
+    content = message.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content or ""

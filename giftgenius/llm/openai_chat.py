@@ -1,0 +1,142 @@
+"""The ``ChatModel`` over an OpenAI-compatible endpoint; the only module importing ``openai``.
+
+The client is injected (real endpoint or the offline transport) so both run this same
+code. Retries on 429/5xx and timeouts are the client's own (``max_retries``, ``timeout``
+set by the factory from settings); this module maps what is left to our error tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import openai
+
+from giftgenius.domain import Message, ToolCall
+from giftgenius.errors import ContextLengthExceeded, ModelError
+from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+
+
+class OpenAIChatModel:
+    """Streams one chat completion and reassembles it into a ``Message``."""
+
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        model: str,
+        *,
+        name: str | None = None,
+        context_window: int | None = None,
+    ) -> None:
+        self.client = client
+        self.model = model
+        self.name = name or model
+        self.context_window = context_window
+
+    def complete(
+        self, request: ChatRequest, on_text: Callable[[str], None] | None = None
+    ) -> ChatResponse:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": request.messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if request.tools:
+            kwargs["tools"] = request.tools
+        if request.max_tokens is not None:
+            kwargs["max_completion_tokens"] = request.max_tokens
+        if request.temperature is not None:
+            kwargs["temperature"] = request.temperature
+        try:
+            stream = self.client.chat.completions.create(**kwargs)
+            return self._assemble(stream, on_text)
+        except openai.APIError as exc:
+            raise self._map_error(exc) from exc
+        except httpx2.TransportError as exc:  # a stream cut mid-answer
+            raise ModelError(
+                f"The connection to the model endpoint at {self.client.base_url} broke while "
+                f"it answered ({exc}). Check the network and OPENAI_BASE_URL, then retry."
+            ) from exc
+
+    def _assemble(self, stream: Any, on_text: Callable[[str], None] | None) -> ChatResponse:
+        content: list[str] = []
+        calls: dict[int, dict[str, str]] = {}
+        usage = ChatUsage()
+        finish: str | None = None
+        model = self.model
+        for chunk in stream:
+            model = chunk.model or model
+            if chunk.usage is not None:
+                usage = ChatUsage(
+                    prompt_tokens=chunk.usage.prompt_tokens,
+                    completion_tokens=chunk.usage.completion_tokens,
+                )
+            for choice in chunk.choices:
+                delta = choice.delta
+                if delta.content:
+                    content.append(delta.content)
+                    if on_text is not None:
+                        on_text(delta.content)
+                for part in delta.tool_calls or []:
+                    call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
+                    if part.id:
+                        call["id"] = part.id
+                    if part.function is not None:
+                        call["name"] += part.function.name or ""
+                        call["arguments"] += part.function.arguments or ""
+                if choice.finish_reason:
+                    finish = choice.finish_reason
+        tool_calls = [
+            ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"] or "{}")
+            for _, c in sorted(calls.items())
+        ]
+        if not content and not tool_calls:
+            raise ModelError(
+                f"The model {self.name!r} returned an empty answer (finish_reason={finish}). "
+                "Try again; if it persists, check the model name in GIFTGENIUS_MODEL."
+            )
+        message = Message(role="assistant", content="".join(content) or None, tool_calls=tool_calls)
+        return ChatResponse(message=message, usage=usage, finish_reason=finish, model=model)
+
+    def _map_error(self, exc: openai.APIError) -> ModelError:
+        base_url = str(self.client.base_url)
+        api_message = _api_message(exc)
+        if isinstance(exc, openai.BadRequestError) and exc.code == "context_length_exceeded":
+            return ContextLengthExceeded(
+                f"The request is larger than the model's context window: {api_message} "
+                "Lower GIFTGENIUS_CONTEXT_WINDOW to match the model, or start a new run."
+            )
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return ModelError(
+                f"The model endpoint refused the credentials ({api_message}). Check "
+                "OPENAI_API_KEY, or use GIFTGENIUS_MODEL=offline."
+            )
+        if isinstance(exc, openai.APITimeoutError):
+            return ModelError(
+                f"The model endpoint at {base_url} did not answer in time. Check the network "
+                "and OPENAI_BASE_URL, or raise GIFTGENIUS_MODEL_TIMEOUT."
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            return ModelError(
+                f"Could not reach the model endpoint at {base_url} ({exc.message}). Check the "
+                "network and OPENAI_BASE_URL, or use GIFTGENIUS_MODEL=offline."
+            )
+        if isinstance(exc, openai.APIStatusError):
+            return ModelError(
+                f"The model endpoint returned HTTP {exc.status_code}: {api_message} "
+                "Retries were exhausted or the error is not retryable; try again later."
+            )
+        return ModelError(f"The model endpoint failed: {api_message} Try again later.")
+
+
+def _api_message(exc: openai.APIError) -> str:
+    """The API's own error message (the body's), not the client's 'Error code: …' wrapper."""
+    body = exc.body
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        message = inner.get("message") if isinstance(inner, dict) else None
+        if isinstance(message, str) and message:
+            return message
+    return exc.message
