@@ -1,0 +1,97 @@
+"""The gift catalog: bundled product data, the currency table, vocabulary and search.
+
+Data files are read through ``importlib.resources`` so the catalog works the same from a
+source checkout, an editable install or a wheel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from importlib import resources
+
+from pydantic import TypeAdapter, ValidationError
+
+from giftgenius.catalog.models import Product, Rates
+from giftgenius.catalog.search import FilterSpec, check, price_in, search, why_it_fits
+from giftgenius.catalog.vocabulary import (
+    RECIPIENTS,
+    TAGS,
+    canonical_recipient,
+    canonical_tags,
+    describe,
+)
+from giftgenius.errors import ConfigError
+
+__all__ = [
+    "RECIPIENTS",
+    "TAGS",
+    "FilterSpec",
+    "Product",
+    "Rates",
+    "canonical_recipient",
+    "canonical_tags",
+    "catalog_version",
+    "check",
+    "describe",
+    "load_products",
+    "load_rates",
+    "price_in",
+    "product_json",
+    "search",
+    "why_it_fits",
+]
+
+_DATA = "giftgenius.catalog.data"
+_FILES = ("products.json", "rates.json")
+
+
+def _read(name: str) -> bytes:
+    try:
+        return resources.files(_DATA).joinpath(name).read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigError(
+            f"The catalog file {name} is missing from the package; reinstall giftgenius."
+        ) from exc
+
+
+@lru_cache(maxsize=1)
+def load_products() -> tuple[Product, ...]:
+    """Every bundled product, in id order (read and validated once per process)."""
+    try:
+        products = TypeAdapter(list[Product]).validate_json(_read("products.json"))
+    except ValidationError as exc:
+        raise ConfigError(
+            f"The bundled products.json is invalid ({exc.error_count()} errors, first: "
+            f"{exc.errors()[0]['msg']}); reinstall giftgenius."
+        ) from exc
+    return tuple(sorted(products, key=lambda p: p.id))
+
+
+@lru_cache(maxsize=1)
+def load_rates() -> Rates:
+    """The catalog's dated conversion table."""
+    try:
+        return Rates.model_validate_json(_read("rates.json"))
+    except ValidationError as exc:
+        raise ConfigError(
+            f"The bundled rates.json is invalid ({exc.errors()[0]['msg']}); reinstall giftgenius."
+        ) from exc
+
+
+@lru_cache(maxsize=1)
+def catalog_version() -> str:
+    """sha256 over both data files: the database reseeds its products when this changes."""
+    digest = hashlib.sha256()
+    for name in _FILES:
+        digest.update(name.encode())
+        digest.update(_read(name))
+    return digest.hexdigest()
+
+
+def product_json(product: Product, rates: Rates) -> dict[str, object]:
+    """The ``catalog show`` shape: the product plus its price in every currency."""
+    data = json.loads(product.model_dump_json())
+    data["prices"] = {cur: price_in(product, cur, rates) for cur in sorted(rates.per_usd)}
+    return data

@@ -1,0 +1,93 @@
+"""The catalog's data types: a product and the dated currency table.
+
+Products are frozen so a cached catalog can be shared between turns without anyone
+mutating it; prices are major units in the product's own currency, converted on demand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from giftgenius.domain import Currency
+from giftgenius.errors import ToolError
+
+_COUNTRY = re.compile(r"^([A-Z]{2}|\*)$")
+
+
+class Product(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^g-\d{4,}$")
+    title: str = Field(min_length=3, max_length=200)
+    description: str = Field(min_length=10)
+    price: float = Field(gt=0, description="Major units, in ``currency``")
+    currency: Currency
+    tags: list[str] = Field(min_length=1)
+    recipients: list[str] = Field(min_length=1)
+    min_age: int | None = Field(None, ge=0, le=120)
+    max_age: int | None = Field(None, ge=0, le=120)
+    ships_to: list[str] = Field(min_length=1, description='ISO 3166-1 alpha-2, or ["*"]')
+    delivery_days: int = Field(ge=1, le=60, description="Calendar days, at most")
+    in_stock: bool = True
+
+    @field_validator("ships_to")
+    @classmethod
+    def _countries(cls, value: list[str]) -> list[str]:
+        bad = [code for code in value if not _COUNTRY.match(code)]
+        if bad:
+            raise ValueError(f"ships_to needs ISO alpha-2 codes or '*', got {bad}")
+        return value
+
+    @model_validator(mode="after")
+    def _ages(self) -> Self:
+        if self.min_age is not None and self.max_age is not None and self.min_age > self.max_age:
+            raise ValueError(f"min_age {self.min_age} is above max_age {self.max_age}")
+        return self
+
+    def ships_anywhere(self) -> bool:
+        return "*" in self.ships_to
+
+    def ships_to_country(self, country: str) -> bool:
+        return self.ships_anywhere() or country.upper() in self.ships_to
+
+    def fits_age(self, age: int) -> bool:
+        return (self.min_age is None or age >= self.min_age) and (
+            self.max_age is None or age <= self.max_age
+        )
+
+
+class Rates(BaseModel):
+    """Units of each currency per US dollar, as of one date (the catalog ships it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    as_of: dt.date
+    per_usd: dict[str, float]
+
+    @field_validator("per_usd")
+    @classmethod
+    def _positive(cls, value: dict[str, float]) -> dict[str, float]:
+        if value.get("USD") != 1.0:
+            raise ValueError("per_usd must hold USD = 1.0")
+        if any(rate <= 0 for rate in value.values()):
+            raise ValueError("every rate must be positive")
+        return value
+
+    def _rate(self, currency: str) -> float:
+        try:
+            return self.per_usd[currency.upper()]
+        except KeyError:
+            raise ToolError(
+                f"Unknown currency {currency!r}; use one of {', '.join(sorted(self.per_usd))}."
+            ) from None
+
+    def convert(self, amount: float, from_currency: str, to_currency: str) -> float:
+        """``amount`` in ``to_currency``, rounded to cents."""
+        if from_currency.upper() == to_currency.upper():
+            return round(amount, 2)
+        usd = amount / self._rate(from_currency)
+        return round(usd * self._rate(to_currency), 2)

@@ -1,0 +1,814 @@
+"""Words people type → canonical tags and recipient kinds, in English and French.
+
+Users say "jeux de société", "board games" or "boardgame"; the catalog only knows
+``board-game``. Matching folds case and accents (except where folding would be ambiguous:
+"thé" is tea, "the" is not), singularizes plurals against the known vocabulary, and takes the
+longest known phrase first ("stylo plume" is a fountain pen, not a pen). Unknown words are
+ignored here; search.py matches them against titles and descriptions itself.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+# tag: (English display, French display, "|"-separated synonyms in both languages).
+# The tag itself and both display words are synonyms too.
+_TAG_TABLE: dict[str, tuple[str, str, str]] = {
+    # games
+    "game": ("games", "jeux", "game|jeu|games|jeux"),
+    "board-game": (
+        "board games",
+        "jeux de société",
+        "board game|boardgame|jeu de société|jeu de plateau|tabletop game|jeu de table",
+    ),
+    "card-game": (
+        "card games",
+        "jeux de cartes",
+        "card game|jeu de cartes|jeu de carte|playing cards|cartes à jouer|deck of cards",
+    ),
+    "party-game": (
+        "party games",
+        "jeux d'ambiance",
+        "party game|jeu d'ambiance|jeu de soirée|jeu apéro|jeux apéro",
+    ),
+    "strategy": ("strategy", "stratégie", "strategy game|jeu de stratégie|strategic|stratégique"),
+    "cooperative": (
+        "co-op games",
+        "jeux coopératifs",
+        "co-op|coop|cooperative|coopératif|coopérative|jeu coopératif|cooperative game",
+    ),
+    "family": (
+        "family",
+        "famille",
+        "family game|jeu familial|familial|familiale|for the whole family|pour toute la famille",
+    ),
+    "puzzle": (
+        "puzzles",
+        "puzzles",
+        "jigsaw|jigsaw puzzle|casse-tête|brain teaser|escape room|escape game",
+    ),
+    "chess": ("chess", "échecs", "chess set|jeu d'échecs|échiquier"),
+    "video-game": (
+        "video games",
+        "jeux vidéo",
+        "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming",
+    ),
+    # drinks and food
+    "coffee": (
+        "coffee",
+        "café",
+        "caffeine|caféine|espresso|expresso|cappuccino|latte|barista|coffee beans|"
+        "grains de café|café en grains|coffee lover",
+    ),
+    "grinder": (
+        "coffee grinders",
+        "moulins à café",
+        "grinder|coffee grinder|moulin à café|burr grinder|moulin",
+    ),
+    "pour-over": (
+        "pour-over coffee",
+        "café filtre",
+        "pour over|pourover|dripper|v60|chemex|filter coffee|slow coffee",
+    ),
+    "aeropress": ("AeroPress", "AeroPress", "aero press"),
+    "tea": (
+        "tea",
+        "thé",
+        "matcha|tisane|infusion|herbal tea|chai|oolong|sencha|earl grey|green tea|thé vert|"
+        "black tea|thé noir|teapot|théière",
+    ),
+    "chocolate": (
+        "chocolate",
+        "chocolat",
+        "cacao|cocoa|praline|praliné|truffles|truffes|chocolatier|hot chocolate|chocolat chaud",
+    ),
+    "gourmet": (
+        "gourmet food",
+        "épicerie fine",
+        "gourmet|foodie|gourmand|delicatessen|honey|miel|jam|confiture|olive oil|"
+        "huile d'olive|snacks|food|nourriture",
+    ),
+    "spice": (
+        "spices",
+        "épices",
+        "spice|épice|seasoning|hot sauce|sauce piquante|pepper|poivre|chili|piment",
+    ),
+    "wine": (
+        "wine",
+        "vin",
+        "wines|vins|oenology|oenologie|œnologie|sommelier|sommelière|red wine|vin rouge|"
+        "white wine|vin blanc|corkscrew|tire-bouchon|decanter|carafe à décanter|wine glass|"
+        "verre à vin|champagne",
+    ),
+    "whisky": (
+        "whisky",
+        "whisky",
+        "whiskey|bourbon|scotch|single malt|spirits|spiritueux|dram|hip flask|flasque",
+    ),
+    "cocktail": (
+        "cocktails",
+        "cocktails",
+        "mixology|mixologie|bartender|barman|cocktail shaker|gin|rum|rhum|tequila|mezcal|vodka|"
+        "negroni|margarita|apéritif|apéro",
+    ),
+    "beer": (
+        "beer",
+        "bière",
+        "beers|bières|brewing|brassage|homebrew|craft beer|bière artisanale|ipa|stout|brasserie",
+    ),
+    # reading
+    "book": (
+        "books",
+        "livres",
+        "livre|bouquin|reading|lecture|lire|bookworm|reader|lecteur|lectrice|livre relié",
+    ),
+    "cookbook": (
+        "cookbooks",
+        "livres de cuisine",
+        "livre de cuisine|livre de recettes|recipe book|recipes|recettes",
+    ),
+    "novel": ("novels", "romans", "roman|fiction|literary fiction|littérature|literature"),
+    "sci-fi": ("science fiction", "science-fiction", "scifi|science fiction|space opera|sf"),
+    "fantasy": (
+        "fantasy",
+        "fantasy",
+        "fantasy novel|heroic fantasy|dragons|dragon|magic|magie|fantastique",
+    ),
+    "mystery": (
+        "mysteries",
+        "polars",
+        "thriller|polar|crime novel|roman policier|detective|détective|whodunit|murder mystery|"
+        "enquête",
+    ),
+    "poetry": ("poetry", "poésie", "poems|poèmes|poème|poem|poet|poète|haiku"),
+    "comic": (
+        "comics",
+        "bandes dessinées",
+        "comics|comic book|bd|bande dessinée|manga|graphic novel|roman graphique",
+    ),
+    "history": ("history", "histoire", "historical|historique|history buff"),
+    # developers, science
+    "developer": (
+        "developers",
+        "développeurs",
+        "développeur|développeuse|dev|devs|programmer|programmeur|programmeuse|programming|"
+        "programmation|coding|code|coder|codeur|codeuse|software|logiciel|software engineer|"
+        "ingénieur logiciel|python|javascript|linux|open source|hacker|informatique|"
+        "computer science|debugging",
+    ),
+    "math": ("maths", "maths", "mathematics|mathématiques|mathématique|geometry|géométrie"),
+    "science": (
+        "science",
+        "sciences",
+        "science kit|kit scientifique|chemistry|chimie|physics|physique|experiment|stem|"
+        "biology|biologie|scientist|scientifique",
+    ),
+    "astronomy": (
+        "astronomy",
+        "astronomie",
+        "telescope|télescope|stars|étoiles|planets|planètes|space|cosmos|planetarium|"
+        "planétarium|stargazing",
+    ),
+    "robot": ("robots", "robots", "robotics|robotique|robot kit"),
+    # art and stationery
+    "art": (
+        "art",
+        "art",
+        "arts|artist|artiste|artistic|artistique|museum|musée|fine art|beaux-arts|"
+        "art supplies|matériel d'art|fournitures d'art",
+    ),
+    "painting": (
+        "painting",
+        "peinture",
+        "paint|watercolor|watercolour|aquarelle|acrylic|acrylique|gouache|oil paint|"
+        "peinture à l'huile|painter|peintre",
+    ),
+    "drawing": (
+        "drawing",
+        "dessin",
+        "draw|dessiner|sketch|sketching|croquis|illustration|illustrator|illustrateur|"
+        "colored pencils|crayons de couleur|markers|feutres",
+    ),
+    "calligraphy": ("calligraphy", "calligraphie", "lettering|hand lettering|brush lettering"),
+    "stationery": (
+        "stationery",
+        "papeterie",
+        "stationary|office supplies|fournitures de bureau|paper goods|letter writing|"
+        "correspondance",
+    ),
+    "notebook": (
+        "notebooks",
+        "carnets",
+        "carnet|cahier|journal|bullet journal|sketchbook|carnet de croquis|carnet de notes|"
+        "notepad|bloc-notes|moleskine|dot grid",
+    ),
+    "pen": (
+        "pens",
+        "stylos",
+        "stylo|ballpoint|rollerball|gel pen|stylo bille|stylo à bille|fineliner",
+    ),
+    "fountain-pen": (
+        "fountain pens",
+        "stylos plume",
+        "stylo plume|stylo-plume|plume|ink|encre|inkwell|encrier|nib",
+    ),
+    "planner": (
+        "planners",
+        "agendas",
+        "agenda|calendar|calendrier|diary|planning|planificateur",
+    ),
+    "office": (
+        "office & desk",
+        "bureau",
+        "desk|workspace|desk accessory|accessoire de bureau|work from home|télétravail|home office",
+    ),
+    "mug": (
+        "mugs",
+        "mugs",
+        "tasse|coffee mug|tasse à café|mug à café|cup|teacup|tasse à thé|travel mug|"
+        "mug de voyage|gobelet|tumbler",
+    ),
+    # home
+    "candle": (
+        "candles",
+        "bougies",
+        "bougie|chandelle|scented candle|bougie parfumée|tealight|wax melt|fondant parfumé",
+    ),
+    "plant": (
+        "plants",
+        "plantes",
+        "plante|houseplant|plante verte|plante d'intérieur|succulent|succulente|cactus|bonsai|"
+        "bonsaï|terrarium|botanical|botanique|fern|fougère",
+    ),
+    "gardening": (
+        "gardening",
+        "jardinage",
+        "garden|jardin|gardener|jardinier|jardinière|seeds|graines|semences|vegetable garden|"
+        "potager|herbs|herbes aromatiques|compost|balcony garden",
+    ),
+    "cooking": (
+        "cooking",
+        "cuisine",
+        "cook|cuisiner|kitchen|culinary|culinaire|chef|home cook|cuisinier|cuisinière|"
+        "kitchenware|ustensiles de cuisine|ustensile|pasta|pâtes|fermentation",
+    ),
+    "baking": (
+        "baking",
+        "pâtisserie",
+        "bake|baker|boulanger|pâtissier|pastry|cake|gâteau|gâteaux|bread|sourdough|levain|"
+        "cookies|biscuits|bakeware|moule",
+    ),
+    "knife": (
+        "knives",
+        "couteaux",
+        "couteau|chef's knife|couteau de chef|santoku|pocket knife|couteau de poche|opinel|"
+        "whetstone|pierre à aiguiser",
+    ),
+    "bbq": ("barbecue", "barbecue", "grill|grilling|plancha|smoker|fumoir"),
+    "home-decor": (
+        "home decor",
+        "décoration",
+        "home décor|déco|decor|décor|décoration intérieure|interior design|wall art|poster|"
+        "affiche|art print|vase|cushion|coussin|frame|cadre|ornament|maison|housewarming|"
+        "crémaillère",
+    ),
+    "blanket": (
+        "blankets",
+        "plaids",
+        "plaid|couverture|throw blanket|weighted blanket|couverture lestée",
+    ),
+    "cozy": (
+        "cozy things",
+        "cocooning",
+        "cosy|hygge|comfy|douillet|réconfortant|comfort|confort|slippers|chaussons|pantoufles",
+    ),
+    "lamp": (
+        "lamps",
+        "lampes",
+        "lampe|lighting|éclairage|luminaire|desk lamp|lampe de bureau|night light|veilleuse|"
+        "fairy lights|guirlande lumineuse|light|lumière",
+    ),
+    # outdoors and sport
+    "outdoor": (
+        "the outdoors",
+        "plein air",
+        "outdoors|en plein air|nature|adventure|aventure|wilderness|extérieur",
+    ),
+    "hiking": (
+        "hiking",
+        "randonnée",
+        "hike|hiker|randonneur|randonneuse|rando|trekking|trek|backpacking|trail|sentier|"
+        "mountain|montagne",
+    ),
+    "camping": (
+        "camping",
+        "camping",
+        "camp|tent|tente|bivouac|campfire|feu de camp|sleeping bag|sac de couchage|campeur",
+    ),
+    "climbing": ("climbing", "escalade", "climber|grimpeur|grimpe|bouldering"),
+    "cycling": (
+        "cycling",
+        "vélo",
+        "bike|bicycle|bicyclette|cyclist|cycliste|cyclisme|vtt|mountain bike|gravel|"
+        "bike helmet|casque de vélo",
+    ),
+    "running": (
+        "running",
+        "course à pied",
+        "runner|coureur|coureuse|jogging|jogger|marathon|trail running|semi-marathon",
+    ),
+    "sport": (
+        "sports",
+        "sport",
+        "sportif|sportive|athlete|athlète|athletic|football|soccer|tennis|basketball|rugby|golf|"
+        "swimming|natation|ski|skiing",
+    ),
+    "fitness": (
+        "fitness",
+        "fitness",
+        "workout|gym|salle de sport|musculation|training|entraînement|exercise|exercice|"
+        "kettlebell|dumbbell|haltère|crossfit|activité physique|home workout",
+    ),
+    "yoga": (
+        "yoga",
+        "yoga",
+        "yogi|yogini|pilates|yoga mat|tapis de yoga|stretching|étirements",
+    ),
+    "meditation": (
+        "meditation",
+        "méditation",
+        "mindfulness|pleine conscience|méditer|meditate|zen|breathwork",
+    ),
+    "water-bottle": (
+        "water bottles",
+        "gourdes",
+        "water bottle|gourde|insulated bottle|bouteille isotherme|thermos|bouteille d'eau",
+    ),
+    "picnic": ("picnics", "pique-niques", "pique-nique|picnic basket|panier pique-nique"),
+    # music and photo
+    "music": (
+        "music",
+        "musique",
+        "musician|musicien|musicienne|musical|songs|chansons|chanson|song|mélomane|music lover",
+    ),
+    "vinyl": (
+        "vinyl records",
+        "vinyles",
+        "vinyle|records|record|disque|lp|33 tours|turntable|platine|platine vinyle|"
+        "record player|tourne-disque",
+    ),
+    "headphone": (
+        "headphones",
+        "casques audio",
+        "headphones|headset|casque|casque audio|earbuds|earphones|écouteurs|noise cancelling|"
+        "réduction de bruit",
+    ),
+    "speaker": (
+        "speakers",
+        "enceintes",
+        "enceinte|bluetooth speaker|enceinte bluetooth|haut-parleur",
+    ),
+    "ukulele": ("ukuleles", "ukulélés", "ukulélé|uke"),
+    "guitar": ("guitars", "guitares", "guitare|guitarist|guitariste|guitar picks|médiators"),
+    "instrument": (
+        "musical instruments",
+        "instruments de musique",
+        "instrument de musique|musical instrument|kalimba|harmonica|piano|synthesizer|"
+        "synthétiseur|synth",
+    ),
+    "photography": (
+        "photography",
+        "photographie",
+        "photo|photos|photographer|photographe|pictures|film photography|argentique|lens|"
+        "tripod|trépied",
+    ),
+    "camera": (
+        "cameras",
+        "appareils photo",
+        "appareil photo|appareil-photo|instant camera|polaroid|instax|film camera|instant film|"
+        "film pack",
+    ),
+    "movie": (
+        "movies",
+        "cinéma",
+        "movies|film|films|cinema|cinephile|cinéphile|popcorn",
+    ),
+    # tech
+    "tech": (
+        "tech gadgets",
+        "high-tech",
+        "technology|technologie|gadget|gadgets|high tech|geek|electronics|électronique|techie|usb",
+    ),
+    "keyboard": (
+        "keyboards",
+        "claviers",
+        "clavier|mechanical keyboard|clavier mécanique|keycaps|keycap",
+    ),
+    "charger": (
+        "chargers",
+        "chargeurs",
+        "chargeur|power bank|batterie externe|wireless charger|chargeur sans fil|charging|"
+        "recharge|cable|câble",
+    ),
+    "e-reader": (
+        "e-readers",
+        "liseuses",
+        "ereader|liseuse|kindle|kobo|ebook|e-book|ebook reader|livre numérique|livre électronique",
+    ),
+    "smart-home": (
+        "smart home",
+        "maison connectée",
+        "domotique|smart light|smart bulb|ampoule connectée|connected|connecté|smart plug|"
+        "prise connectée|home automation",
+    ),
+    "rubber-duck": (
+        "rubber ducks",
+        "canards en caoutchouc",
+        "rubber duck|canard en caoutchouc|canard de bain|rubber ducky|debug duck|canard",
+    ),
+    # crafts
+    "craft": (
+        "crafts",
+        "loisirs créatifs",
+        "crafting|diy|do it yourself|travaux manuels|bricolage|creative|créatif|créative|"
+        "embroidery|broderie|cross-stitch|point de croix|macramé|origami|scrapbooking|pottery|"
+        "poterie|ceramics|céramique|clay|argile|modelage",
+    ),
+    "knitting": (
+        "knitting",
+        "tricot",
+        "knit|knitter|tricoter|tricoteuse|yarn|pelote de laine|pelote|crochet|crocheting|"
+        "aiguilles à tricoter",
+    ),
+    "sewing": (
+        "sewing",
+        "couture",
+        "sew|coudre|sewing kit|kit de couture|fabric|tissu|quilting|patchwork",
+    ),
+    # wellness and beauty
+    "beauty": (
+        "beauty",
+        "beauté",
+        "makeup|make-up|maquillage|cosmetics|cosmétique|cosmétiques|lipstick|rouge à lèvres|"
+        "nail polish|vernis|manicure|manucure|hair|cheveux|coiffure",
+    ),
+    "skincare": (
+        "skincare",
+        "soins de la peau",
+        "skin care|soin|soin visage|face cream|crème visage|serum|sérum|moisturizer|hydratant|"
+        "lip balm|baume à lèvres|hand cream|crème mains",
+    ),
+    "wellness": (
+        "wellness",
+        "bien-être",
+        "wellbeing|well-being|bien être|self-care|prendre soin de soi|relaxation|détente|relax|"
+        "relaxing|relaxant|stress relief|anti-stress|antistress",
+    ),
+    "spa": ("spa", "spa", "spa day|massage|hammam|sauna|journée spa|soin en institut"),
+    "bath": (
+        "bath",
+        "bain",
+        "bath bomb|bombe de bain|bath salts|sels de bain|bubble bath|bain moussant|bathtub|"
+        "baignoire|shower|douche|soap|savon",
+    ),
+    "fragrance": (
+        "fragrances",
+        "parfums",
+        "perfume|parfum|cologne|eau de parfum|eau de toilette|scent|senteur",
+    ),
+    "aromatherapy": (
+        "aromatherapy",
+        "aromathérapie",
+        "essential oil|huile essentielle|diffuser|diffuseur|aroma|arôme|incense|encens",
+    ),
+    "sleep": (
+        "sleep",
+        "sommeil",
+        "sleeping|dormir|sleep mask|masque de sommeil|insomnia|insomnie|pillow|oreiller|"
+        "pyjama|pajamas",
+    ),
+    # travel, pets, kids
+    "travel": (
+        "travel",
+        "voyage",
+        "voyager|traveler|traveller|voyageur|voyageuse|trip|vacances|vacation|holiday|"
+        "globetrotter|jet lag|luggage|bagage|valise|suitcase|passport|passeport",
+    ),
+    "bag": (
+        "bags",
+        "sacs",
+        "sac|backpack|sac à dos|tote|tote bag|pouch|pochette|purse|handbag|sac à main|trousse|"
+        "toiletry bag|trousse de toilette",
+    ),
+    "pet": (
+        "pets",
+        "animaux",
+        "animal|animal de compagnie|animaux de compagnie|pet owner|pet lover",
+    ),
+    "dog": ("dogs", "chiens", "chien|chienne|puppy|chiot|dog lover|doggo|toutou"),
+    "cat": ("cats", "chats", "chat|kitten|chaton|cat lover|feline|félin|minou"),
+    "toy": ("toys", "jouets", "jouet|plaything"),
+    "building-set": (
+        "building sets",
+        "jeux de construction",
+        "building blocks|construction set|jeu de construction|bricks|briques|lego|blocks|kapla",
+    ),
+    "plush": (
+        "plush toys",
+        "peluches",
+        "peluche|stuffed animal|stuffed toy|doudou|teddy|teddy bear|nounours|ours en peluche|"
+        "soft toy",
+    ),
+    "educational": (
+        "educational toys",
+        "jeux éducatifs",
+        "educational|éducatif|éducative|pédagogique|learning|apprendre|apprentissage|"
+        "montessori|stem toy",
+    ),
+    "baby": (
+        "babies",
+        "bébés",
+        "bébé|newborn|nouveau-né|naissance|infant|toddler|tout-petit|nourrisson",
+    ),
+    # experiences and gifts
+    "experience": (
+        "experiences",
+        "expériences",
+        "expérience|activity|activité|workshop|atelier|class|cours|masterclass|lesson|leçon|"
+        "outing|sortie|tasting|dégustation|day out",
+    ),
+    "gift-card": (
+        "gift cards",
+        "cartes cadeaux",
+        "carte cadeau|voucher|bon cadeau|bon d'achat|gift voucher|e-gift card|chèque cadeau",
+    ),
+    "eco-friendly": (
+        "eco-friendly",
+        "écoresponsable",
+        "eco|ecofriendly|écologique|écolo|éco-responsable|sustainable|zero waste|zéro déchet|"
+        "recycled|recyclé|organic|bio|biologique|reusable|réutilisable",
+    ),
+    "handmade": (
+        "handmade",
+        "fait main",
+        "hand-made|fait-main|artisanal|artisanale|artisan|handcrafted",
+    ),
+    "personalized": (
+        "personalized",
+        "personnalisé",
+        "personalised|personnalisée|custom|sur mesure|engraved|gravé|gravée|monogram|monogramme",
+    ),
+    "humor": (
+        "funny gifts",
+        "humour",
+        "humour|funny|drôle|rigolo|rigolote|gag|joke|blague|novelty|marrant|fun",
+    ),
+    "luxury": ("luxury", "luxe", "luxueux|premium|haut de gamme|high-end|fancy|chic"),
+    # accessories
+    "jewelry": (
+        "jewelry",
+        "bijoux",
+        "jewellery|bijou|necklace|collier|bracelet|earrings|boucles d'oreilles|ring|bague|"
+        "pendant|pendentif|charm",
+    ),
+    "accessory": (
+        "accessories",
+        "accessoires",
+        "accessories|accessoire|fashion|mode|belt|ceinture|hat|chapeau|bonnet|beanie|"
+        "gloves|gants|umbrella|parapluie",
+    ),
+    "watch": ("watches", "montres", "montre|wristwatch|smartwatch|montre connectée"),
+    "wallet": (
+        "wallets",
+        "portefeuilles",
+        "portefeuille|card holder|cardholder|porte-cartes|porte-monnaie|leather goods|maroquinerie",
+    ),
+    "scarf": ("scarves", "écharpes", "écharpe|foulard|snood"),
+    "sunglasses": ("sunglasses", "lunettes de soleil", "shades"),
+    "sock": ("socks", "chaussettes", "chaussette"),
+}
+
+# Phrases that mean two things at once ("wine tasting" is wine *and* an experience).
+_COMBOS: dict[str, tuple[str, ...]] = {
+    "wine tasting": ("wine", "experience"),
+    "dégustation de vin": ("wine", "experience"),
+    "cooking class": ("cooking", "experience"),
+    "cours de cuisine": ("cooking", "experience"),
+    "pottery class": ("craft", "experience"),
+    "atelier de poterie": ("craft", "experience"),
+    "coffee tasting": ("coffee", "experience"),
+    "atelier café": ("coffee", "experience"),
+}
+
+RECIPIENTS: tuple[str, ...] = (
+    "colleague",
+    "friend",
+    "partner",
+    "mother",
+    "father",
+    "sister",
+    "brother",
+    "child",
+    "teen",
+    "grandparent",
+    "boss",
+    "teacher",
+    "neighbor",
+    "anyone",
+)
+
+_RECIPIENT_TABLE: dict[str, str] = {
+    "colleague": "colleague|collègue|coworker|co-worker|workmate|collaborateur|collaboratrice|"
+    "coéquipier|coéquipière|teammate",
+    "friend": "friend|ami|amie|pote|copain d'enfance|bestie|best friend|meilleur ami|"
+    "meilleure amie|buddy|mate|pal",
+    "partner": "partner|girlfriend|boyfriend|wife|husband|spouse|fiancé|fiancée|fiance|copine|"
+    "copain|mari|femme|épouse|époux|conjoint|conjointe|compagne|compagnon|petite amie|"
+    "petit ami|chéri|chérie|moitié|other half|significant other|valentine",
+    "mother": "mother|mom|mum|mommy|mummy|mama|maman|mère|belle-mère|mother-in-law|stepmother",
+    "father": "father|dad|daddy|papa|père|beau-père|father-in-law|stepfather",
+    "sister": "sister|sis|sœur|soeur|belle-sœur|sister-in-law|frangine",
+    "brother": "brother|bro|frère|beau-frère|brother-in-law|frangin",
+    "child": "child|children|kid|kids|enfant|enfants|fils|fille|my son|our son|his son|her son|"
+    "their son|son fils|daughter|nephew|niece|neveu|nièce|baby|bébé|toddler|boy|girl|garçon|"
+    "petite fille|petit garçon|filleul|filleule|godson|goddaughter",
+    "teen": "teen|teenager|ado|ados|adolescent|adolescente|teenage|jeune",
+    "grandparent": "grandparent|grandparents|grandmother|grandfather|grandma|grandpa|granny|"
+    "grandad|granddad|grand-mère|grand-père|grands-parents|grand-parent|mamie|mamy|papy|papi|"
+    "pépé|mémé",
+    "boss": "boss|manager|patron|patronne|mon chef|ma cheffe|ma chef|supervisor|supérieur|"
+    "supérieure|directeur|directrice|ceo|team lead|n+1",
+    "teacher": "teacher|prof|professeur|professeure|maîtresse|maître|instituteur|institutrice|"
+    "enseignant|enseignante|tutor|coach|mentor",
+    "neighbor": "neighbor|neighbour|voisin|voisine|next door",
+    "anyone": "anyone|anybody|someone|somebody|quelqu'un|n'importe qui|whoever",
+}
+
+# Folding these would collide with common words of the other language ("thé" → "the").
+_AMBIGUOUS_FOLDS = frozenset({"the"})
+_WORD = re.compile(r"[^\W_]+")
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents (œ → oe), so "Caféine" and "cafeine" meet."""
+    text = text.lower().replace("œ", "oe").replace("æ", "ae")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased words (accents kept); hyphens and apostrophes separate words."""
+    return _WORD.findall(unicodedata.normalize("NFC", text.lower().replace("œ", "oe")))
+
+
+def _singulars(word: str) -> list[str]:
+    if len(word) <= 3:
+        return []
+    out = []
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if word.endswith("aux"):
+        out.append(word[:-3] + "al")
+    if word.endswith("es"):
+        out.append(word[:-2])
+    if word.endswith(("s", "x")):
+        out.append(word[:-1])
+    return out
+
+
+class _PhraseTable:
+    """Longest-first phrase lookup over folded, singularized tokens."""
+
+    def __init__(self, phrases: dict[str, tuple[str, ...]]) -> None:
+        raw = {phrase: tokenize(phrase) for phrase in phrases}
+        self._special: set[str] = set()  # accented words whose fold is ambiguous
+        self._known: set[str] = set()
+        for tokens in raw.values():
+            for token in tokens:
+                if fold(token) in _AMBIGUOUS_FOLDS and fold(token) != token:
+                    self._special.add(token)
+                else:
+                    self._known.add(fold(token))
+        self.keys: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for phrase, tokens in raw.items():
+            key = tuple(self.lemma(token) for token in tokens)
+            previous = self.keys.get(key)
+            if previous is not None and previous != phrases[phrase]:
+                raise ValueError(
+                    f"Vocabulary conflict: {phrase!r} means both {previous} and "
+                    f"{phrases[phrase]}; give the phrase one meaning in vocabulary.py."
+                )
+            self.keys[key] = phrases[phrase]
+        self.longest = max(len(key) for key in self.keys)
+
+    def lemma(self, token: str) -> str:
+        """The known form of a word (singular if the singular is known), else its fold."""
+        if token in self._special:
+            return token
+        for singular in _singulars(token):
+            if singular in self._special:
+                return singular
+        folded = fold(token)
+        for candidate in (*_singulars(folded), folded):
+            if candidate in self._known:
+                return candidate
+        return folded
+
+    def scan(self, text: str) -> tuple[list[tuple[str, ...]], list[str]]:
+        """Meanings found (in order), and the lemmas of the words no phrase used."""
+        lemmas = [self.lemma(token) for token in tokenize(text)]
+        found: list[tuple[str, ...]] = []
+        rest: list[str] = []
+        i = 0
+        while i < len(lemmas):
+            for size in range(min(self.longest, len(lemmas) - i), 0, -1):
+                meaning = self.keys.get(tuple(lemmas[i : i + size]))
+                if meaning is not None:
+                    found.append(meaning)
+                    i += size
+                    break
+            else:
+                rest.append(lemmas[i])
+                i += 1
+        return found, rest
+
+
+def _tag_phrases() -> dict[str, tuple[str, ...]]:
+    phrases: dict[str, tuple[str, ...]] = {}
+    for tag, (english, french, synonyms) in _TAG_TABLE.items():
+        for phrase in (tag, english, french, *synonyms.split("|")):
+            phrases[phrase] = (tag,)
+    phrases.update(_COMBOS)
+    return phrases
+
+
+def _recipient_phrases() -> dict[str, tuple[str, ...]]:
+    return {
+        phrase: (kind,) for kind, words in _RECIPIENT_TABLE.items() for phrase in words.split("|")
+    }
+
+
+_TAGS = _PhraseTable(_tag_phrases())
+_RECIPIENT_WORDS = _PhraseTable(_recipient_phrases())
+
+TAGS: frozenset[str] = frozenset(_TAG_TABLE)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a text means to the catalog: canonical tags, plus the words left over."""
+
+    tags: frozenset[str]
+    words: tuple[str, ...]
+
+
+def analyze(text_or_words: str | Iterable[str]) -> Analysis:
+    """Tags found in the text and the leftover (folded, singularized) words.
+
+    A list is read item by item, so a phrase never spans two items.
+    """
+    items = [text_or_words] if isinstance(text_or_words, str) else list(text_or_words)
+    tags: set[str] = set()
+    words: list[str] = []
+    for item in items:
+        found, rest = _TAGS.scan(item)
+        for meaning in found:
+            tags.update(meaning)
+        words.extend(rest)
+    return Analysis(frozenset(tags), tuple(words))
+
+
+def lemmas(text: str) -> list[str]:
+    """Every word of the text in the form the vocabulary compares (folded, singularized)."""
+    return [_TAGS.lemma(token) for token in tokenize(text)]
+
+
+def canonical_tags(text_or_words: str | Iterable[str]) -> set[str]:
+    """Canonical tags named in free text or a list of words; unknown words are ignored."""
+    return set(analyze(text_or_words).tags)
+
+
+def canonical_recipient(text: str) -> str | None:
+    """The recipient kind named first in the text ("ma sœur" → sister), or None."""
+    if fold(text).strip() in RECIPIENTS:
+        return fold(text).strip()
+    found, _ = _RECIPIENT_WORDS.scan(text)
+    return found[0][0] if found else None
+
+
+def describe(tag: str, locale: Literal["en", "fr"] | str = "en") -> str:
+    """A display word for a tag in the user's language; unknown tags are shown as they are."""
+    entry = _TAG_TABLE.get(tag)
+    if entry is None:
+        return tag
+    return entry[1] if locale == "fr" else entry[0]
+
+
+def synonyms(tag: str) -> list[str]:
+    """Every phrase that means ``tag`` (for tests and for showing users what we understand)."""
+    english, french, words = _TAG_TABLE[tag]
+    return [tag, english, french, *words.split("|")]
