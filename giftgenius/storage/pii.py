@@ -142,7 +142,8 @@ _NANP_SHAPES: Final = ([3, 3, 4], [1, 3, 3, 4])
 def _is_phone(run: str, announced: bool) -> bool:
     """Decide by digit count and grouping, the only things that separate phones from numbers.
 
-    - "+" or "00" first: international, 8–15 digits after the prefix (E.164 allows 15).
+    - "+" or "00" first: international, 8–15 digits after the prefix (E.164 allows 15);
+      "000..." is never a phone, country and area codes do not start with 0.
     - "0" first: a national trunk prefix (FR, UK, DE...), 9–11 digits; unseparated, 10–11,
       so a zero-padded reference like "000123" stays.
     - Otherwise only the North American 3-3-4 grouping (optionally after a "1") counts,
@@ -156,6 +157,8 @@ def _is_phone(run: str, announced: bool) -> bool:
     groups = _PHONE_GROUP_RE.findall(run)
     if run.startswith(("+", "(+")):
         return 8 <= count <= 15
+    if digits.startswith("000"):
+        return False  # no country code or area code starts with 0: a zero-padded number
     if digits.startswith("00"):
         return 8 <= count - 2 <= 15
     if digits.startswith("0"):
@@ -176,6 +179,8 @@ def _phones_in_run(run: str, announced: bool) -> str:
     that is, and carry on after it. A stretch is only cut out at a blank: a dot or dash
     binds its neighbours into one token (the "07-036822-8" inside an ISBN is no phone).
     """
+    if _CARD_GROUPING_RE.fullmatch(run):
+        return run  # printed like a card that failed Luhn: a reference, not phones inside it
     groups = list(_PHONE_GROUP_RE.finditer(run))
     sizes = [sum(char.isdigit() for char in group.group()) for group in groups]
     cuttable = (
