@@ -37,7 +37,7 @@ HOLIDAYS = {
 }  # fmt: skip
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
-_DAY = r"(\d{1,2})(?:st|nd|rd|th|er|eme|e)?"
+_DAY = r"(\d{1,2}|premier|first)(?:st|nd|rd|th|er|eme|e)?"
 _LEAD = (
     r"(?:(?:by|before|until|till|for|on|the|avant|pour|le|d'ici|d'ici au|au plus tard|"
     r"jusqu'au)\s+)*"
@@ -81,6 +81,10 @@ def _roll(today: dt.date, month: int, day: int, year: int | None = None) -> dt.d
     return candidate if candidate >= today else candidate.replace(year=today.year + 1)
 
 
+def _day(text: str) -> int:
+    return int(text) if text.isdigit() else 1  # "premier", "first"
+
+
 def _resolve(kind: str, m: re.Match[str], today: dt.date) -> dt.date | None:
     if kind == "iso":
         try:
@@ -88,9 +92,9 @@ def _resolve(kind: str, m: re.Match[str], today: dt.date) -> dt.date | None:
         except ValueError:
             return None
     if kind == "day_month":
-        return _roll(today, MONTHS[m[2]], int(m[1]), int(m[3]) if m[3] else None)
+        return _roll(today, MONTHS[m[2]], _day(m[1]), int(m[3]) if m[3] else None)
     if kind == "month_day":
-        return _roll(today, MONTHS[m[1]], int(m[2]), int(m[3]) if m[3] else None)
+        return _roll(today, MONTHS[m[1]], _day(m[2]), int(m[3]) if m[3] else None)
     if kind == "slash":
         first, second = int(m[1]), int(m[2])
         day, month = (second, first) if second > 12 >= first else (first, second)

@@ -106,7 +106,7 @@ _LOAD_LABEL = re.compile(
     r"|(?:for|pour)\s+((?:my|ma|mon|mes)\s+[^.,!?]{1,30}?)\s*(?:[.,!?]|$|\bbut\b|\bmais\b)"
 )
 _LABEL_ARTICLES = re.compile(r"^(?:my|ma|mon|mes|the|le|la|l'|our|notre)\s+")
-_QUOTED = re.compile(r"['\"«“]\s*([^'\"»”]{1,40}?)\s*['\"»”]")
+_QUOTED = re.compile(r"['\"«“(]\s*([^'\"»”()]{1,40}?)\s*['\"»”)]")
 _AGE = [
     re.compile(r"(?<![\w-])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)?\b"),
     re.compile(r"\b(\d{1,3})\s*(?:yo|y/o)\b"),
