@@ -588,7 +588,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "portefeuille|card holder|cardholder|porte-cartes|porte-monnaie|leather goods|maroquinerie",
     ),
     "scarf": ("scarves", "écharpes", "écharpe|foulard|snood"),
-    "sunglasses": ("sunglasses", "lunettes de soleil", "shades"),
+    "eyewear": ("sunglasses", "lunettes de soleil", "eyewear|shades|sun glasses"),
     "sock": ("socks", "chaussettes", "chaussette"),
 }
 
@@ -706,7 +706,7 @@ class _PhraseTable:
         self.longest = max(len(key) for key in self.keys)
 
     def lemma(self, token: str) -> str:
-        """The known form of a word (singular if the singular is known), else its fold."""
+        """The known form of a word (singular if the singular is known), else its folded stem."""
         if token in self._special:
             return token
         for singular in _singulars(token):
@@ -716,6 +716,9 @@ class _PhraseTable:
         for candidate in (*_singulars(folded), folded):
             if candidate in self._known:
                 return candidate
+        # Unknown word: a plain "-s" plural still meets its singular ("lighthouses").
+        if len(folded) > 3 and folded.endswith("s") and not folded.endswith("ss"):
+            return folded[:-1]
         return folded
 
     def scan(self, text: str) -> tuple[list[tuple[str, ...]], list[str]]:

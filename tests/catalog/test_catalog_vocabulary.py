@@ -1,0 +1,169 @@
+"""Vocabulary: English and French words, plurals and accents land on the same tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from giftgenius.catalog import canonical_recipient, canonical_tags, describe, load_products, search
+from giftgenius.catalog.vocabulary import _PhraseTable, analyze
+
+# (English, French) phrasings that must find exactly the same items.
+PAIRS = [
+    ("board games", "jeux de société"),
+    ("coffee", "café"),
+    ("mugs", "tasses"),
+    ("notebooks", "carnets"),
+    ("candles", "bougies"),
+    ("tea", "thé"),
+    ("books", "livres"),
+    ("plants", "plantes"),
+    ("cooking", "cuisine"),
+    ("hiking", "randonnée"),
+    ("music", "musique"),
+    ("gardening", "jardinage"),
+    ("developer", "développeur"),
+    ("fountain pens", "stylos plume"),
+    ("knitting", "tricot"),
+    ("headphones", "casque audio"),
+    ("chess", "échecs"),
+    ("cats", "chats"),
+    ("science fiction", "science-fiction"),
+    ("card games", "jeux de cartes"),
+]
+
+
+@pytest.mark.parametrize(("english", "french"), PAIRS)
+def test_english_and_french_find_exactly_the_same_items(english, french):
+    products = load_products()
+    assert canonical_tags(english) == canonical_tags(french) != set()
+    found_en = [p.id for p in search(products, english)]
+    found_fr = [p.id for p in search(products, french)]
+    assert found_en, english
+    assert found_en == found_fr
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mugs", {"mug"}),
+        ("tasse", {"mug"}),
+        ("des tasses", {"mug"}),
+        ("mug", {"mug"}),
+        ("carnet", {"notebook"}),
+        ("cahier", {"notebook"}),
+        ("notebooks", {"notebook"}),
+        ("jeu de société", {"board-game"}),
+        ("Jeux De Société", {"board-game"}),
+        ("jeux de societe", {"board-game"}),
+        ("board-game", {"board-game"}),
+        ("caféine", {"coffee"}),
+        ("cafeine", {"coffee"}),
+        ("espresso", {"coffee"}),
+        ("CAFÉ", {"coffee"}),
+        ("bougies", {"candle"}),
+        ("thés", {"tea"}),
+        ("livres", {"book"}),
+        ("randonnée", {"hiking"}),
+        ("jardinage", {"gardening"}),
+        ("programming", {"developer"}),
+        ("wine tasting", {"wine", "experience"}),
+        ("accessories", {"accessory"}),
+    ],
+)
+def test_words_map_to_canonical_tags(text, expected):
+    assert canonical_tags(text) == expected
+
+
+def test_longest_phrase_wins():
+    assert canonical_tags("un stylo plume") == {"fountain-pen"}
+    assert canonical_tags("un stylo") == {"pen"}
+    assert canonical_tags("jeux de société") == {"board-game"}
+    assert canonical_tags("jeux") == {"game"}
+    assert canonical_tags("tasse à café") == {"mug"}
+    assert canonical_tags("sac de couchage") == {"camping"}
+
+
+def test_free_text_finds_several_tags_and_ignores_unknown_words():
+    assert canonical_tags("Elle adore le café, les jeux de société et les bougies!") == {
+        "coffee",
+        "board-game",
+        "candle",
+    }
+    assert canonical_tags("zorblax quux") == set()
+    assert canonical_tags("") == set()
+
+
+def test_the_english_article_is_not_tea():
+    assert canonical_tags("the best of the city") == set()
+    assert canonical_tags("du thé vert") == {"tea"}
+
+
+def test_a_list_is_read_item_by_item():
+    assert canonical_tags(["mugs", "carnets"]) == {"mug", "notebook"}
+    # "board" and "games" as separate items do not make a board game.
+    assert canonical_tags(["board", "games"]) == {"game"}
+
+
+def test_analyze_returns_leftover_words_folded_and_singular():
+    result = analyze("Catans et cafés")
+    assert result.tags == frozenset({"coffee"})
+    assert "catan" in result.words
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("collègue", "colleague"),
+        ("coworker", "colleague"),
+        ("my colleague, a developer", "colleague"),
+        ("un cadeau pour son collègue", "colleague"),
+        ("ma sœur", "sister"),
+        ("soeur", "sister"),
+        ("sister", "sister"),
+        ("mon père", "father"),
+        ("dad", "father"),
+        ("mon fils", "child"),
+        ("ma fille", "child"),
+        ("kid", "child"),
+        ("enfant", "child"),
+        ("ado", "teen"),
+        ("teenager", "teen"),
+        ("copine", "partner"),
+        ("girlfriend", "partner"),
+        ("boyfriend", "partner"),
+        ("wife", "partner"),
+        ("mon mari", "partner"),
+        ("ma femme", "partner"),
+        ("mon petit ami", "partner"),
+        ("grand-mère", "grandparent"),
+        ("grandpa", "grandparent"),
+        ("mon patron", "boss"),
+        ("boss", "boss"),
+        ("amie", "friend"),
+        ("friend", "friend"),
+        ("pote", "friend"),
+        ("maman", "mother"),
+        ("voisine", "neighbor"),
+        ("la maîtresse", "teacher"),
+        ("Teacher", "teacher"),
+    ],
+)
+def test_recipients(text, expected):
+    assert canonical_recipient(text) == expected
+
+
+def test_unknown_recipient_is_none():
+    assert canonical_recipient("the mailman's cousin's parrot") is None
+    assert canonical_recipient("") is None
+
+
+def test_describe_speaks_both_languages():
+    assert describe("board-game", "en") == "board games"
+    assert describe("board-game", "fr") == "jeux de société"
+    assert describe("coffee", "fr") == "café"
+    assert describe("not-a-tag", "fr") == "not-a-tag"
+
+
+def test_a_phrase_with_two_meanings_is_refused():
+    with pytest.raises(ValueError, match="Vocabulary conflict"):
+        _PhraseTable({"rubber duck": ("rubber-duck",), "Rubber-Ducks": ("toy",)})
