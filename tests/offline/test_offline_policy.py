@@ -1,0 +1,376 @@
+"""Whole tool loops through the real openai client and the offline transport.
+
+The tools are hand-written stand-ins that answer in the protocol's result shape, so these
+tests pin the offline model's behaviour without needing the agent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+import httpx2
+import openai
+import pytest
+
+from giftgenius.agent.protocol import STATE_BLOCK_PREFIX, SUMMARY_MARKER, tool_specs
+from giftgenius.llm.base import ChatRequest
+from giftgenius.llm.offline.engine import OfflineEngine
+from giftgenius.llm.offline.transport import OfflineTransport
+from giftgenius.llm.openai_chat import OpenAIChatModel
+from giftgenius.tokens import TokenCounter
+
+TODAY = "2026-11-29"
+CATALOG = [
+    {"id": "g-1", "title": "Azul tile game", "price": 39.9, "currency": "EUR",
+     "price_in_budget_currency": 43.37, "delivery_days": 3, "why": "matches: board games",
+     "tags": ["board-game"]},
+    {"id": "g-2", "title": "Meeple coffee mug", "price": 14.0, "currency": "USD",
+     "delivery_days": 2, "why": "matches: coffee", "tags": ["mug", "coffee"]},
+    {"id": "g-3", "title": "Ethiopian coffee sampler", "price": 25.0, "currency": "USD",
+     "delivery_days": 5, "why": "matches: coffee", "tags": ["coffee"]},
+]  # fmt: skip
+
+
+def make_model() -> OpenAIChatModel:
+    engine = OfflineEngine(context_window=16384)
+    client = openai.OpenAI(
+        api_key="offline",
+        base_url="http://offline.giftgenius.invalid/v1",
+        http_client=httpx2.Client(transport=OfflineTransport(engine)),
+        max_retries=0,
+    )
+    return OpenAIChatModel(client, "offline")
+
+
+class FakeTools:
+    """Just enough of the tools' behaviour to answer in their result shape."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {
+            "step": "collecting_profile",
+            "profile": {"interests": [], "dislikes": []},
+            "candidate_ids": [],
+            "selected_gift_id": None,
+            "locale": "en",
+        }
+        self.saved: dict[str, dict[str, Any]] = {}
+        self.fail: dict[str, str] = {}
+
+    def view(self) -> dict[str, Any]:
+        profile = self.state["profile"]
+        missing = [k for k in ("recipient", "budget") if not profile.get(k)]
+        missing += [] if profile.get("interests") else ["interests"]
+        return {**self.state, "missing": missing, "today": TODAY}
+
+    def ok(self, **data: Any) -> dict[str, Any]:
+        return {"ok": True, **data, "state": self.view()}
+
+    def run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if name in self.fail:
+            return {"ok": False, "error": self.fail[name]}
+        return getattr(self, name)(**args)
+
+    def update_profile(self, **args: Any) -> dict[str, Any]:
+        profile = self.state["profile"]
+        before = json.dumps(profile, sort_keys=True)
+        for key in ("recipient", "age", "country", "deadline"):
+            if key in args:
+                profile[key] = args[key]
+        if "budget_max" in args:
+            currency = args.get("currency") or (profile.get("budget") or {}).get("currency", "USD")
+            profile["budget"] = {"amount": args["budget_max"], "currency": currency}
+        for key in ("interests", "dislikes"):
+            profile[key] = [v for v in profile[key] if v not in args.get(f"remove_{key}", [])]
+            profile[key] += [v for v in args.get(key, []) if v not in profile[key]]
+        changed = json.dumps(profile, sort_keys=True) != before
+        complete = not self.view()["missing"]
+        if complete and (self.state["step"] == "collecting_profile" or changed):
+            self.state.update(step="generating_candidates", candidate_ids=[], selected_gift_id=None)
+        return self.ok(changed=changed, missing=self.view()["missing"])
+
+    def search_candidates(self, **args: Any) -> dict[str, Any]:
+        self.state.update(step="filtering", candidate_ids=[c["id"] for c in CATALOG])
+        return self.ok(found=len(CATALOG), candidates=[self._view(c) for c in CATALOG])
+
+    def filter_candidates(self) -> dict[str, Any]:
+        profile = self.state["profile"]
+        budget = profile["budget"]["amount"]
+        passing = [
+            c for c in CATALOG
+            if c["price"] <= budget and not set(c["tags"]) & set(profile["dislikes"])
+        ]  # fmt: skip
+        self.state["candidate_ids"] = [c["id"] for c in passing]
+        if passing:
+            self.state["step"] = "finalizing"
+        return self.ok(candidates=[self._view(c) for c in passing], rejected={"over budget": 1})
+
+    def select_gift(self, gift_id: str) -> dict[str, Any]:
+        assert gift_id in self.state["candidate_ids"]
+        self.state["selected_gift_id"] = gift_id
+        gift = next(c for c in CATALOG if c["id"] == gift_id)
+        return self.ok(selected=self._view(gift))
+
+    def confirm_choice(self) -> dict[str, Any]:
+        assert self.state["step"] == "finalizing" and self.state["selected_gift_id"]
+        self.state.update(step="done", order_draft_id="d-1")
+        gift = next(c for c in CATALOG if c["id"] == self.state["selected_gift_id"])
+        return self.ok(order_draft_id="d-1", gift=self._view(gift))
+
+    def list_recipient_profiles(self) -> dict[str, Any]:
+        return self.ok(profiles=[{"label": k, "profile": v} for k, v in self.saved.items()])
+
+    def save_recipient_profile(self, label: str) -> dict[str, Any]:
+        self.saved[label] = json.loads(json.dumps(self.state["profile"]))
+        return self.ok(saved_label=label)
+
+    def load_recipient_profile(self, label: str) -> dict[str, Any]:
+        self.state["profile"] = json.loads(json.dumps(self.saved[label]))
+        self.state["step"] = "generating_candidates"
+        return self.ok(loaded_label=label, missing=self.view()["missing"])
+
+    @staticmethod
+    def _view(c: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in c.items() if k != "tags"}
+
+
+class Chat:
+    """Sends user turns the way the agent does and runs the tool loop to the reply."""
+
+    def __init__(self, keep_history: bool = True) -> None:
+        self.model = make_model()
+        self.tools = FakeTools()
+        self.history: list[dict[str, Any]] = []
+        self.keep_history = keep_history
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.streamed: list[str] = []
+
+    def say(self, text: str) -> str:
+        self.calls = []
+        head = [{"role": "system", "content": "You are GiftGenius."}]
+        block = {"role": "system", "content": STATE_BLOCK_PREFIX + json.dumps(self.tools.view())}
+        turn: list[dict[str, Any]] = [{"role": "user", "content": text}]
+        for _ in range(8):
+            history = self.history if self.keep_history else []
+            request = ChatRequest(messages=[*head, *history, block, *turn], tools=tool_specs())
+            response = self.model.complete(request, on_text=self.streamed.append)
+            turn.append(response.message.to_openai())
+            if not response.message.tool_calls:
+                self.history += turn
+                return response.message.content or ""
+            for call in response.message.tool_calls:
+                assert re.fullmatch(r"call_[A-Za-z0-9]{24}", call.id)
+                args = json.loads(call.arguments)
+                self.calls.append((call.name, args))
+                result = self.tools.run(call.name, args)
+                turn.append(
+                    {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result)}
+                )
+        raise AssertionError(f"no reply after 8 rounds: {self.calls}")
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.calls]
+
+
+def test_seed_example_in_french() -> None:
+    chat = Chat()
+    reply = chat.say(
+        "J'ai besoin d'un cadeau pour un collègue développeur, budget jusqu'à 50 $, il aime "
+        "les jeux de société et la caféine"
+    )
+    assert chat.names() == ["update_profile", "search_candidates", "filter_candidates"]
+    facts = chat.calls[0][1]
+    assert facts["recipient"] == "colleague" and facts["budget_max"] == 50
+    assert "1. **Azul tile game**" in reply and "Meeple coffee mug" in reply
+    assert "Lequel" in reply
+
+    reply = chat.say("Il déteste les mugs et a déjà trop de carnets")
+    assert chat.calls[0] == ("update_profile", {"dislikes": ["mug", "notebook"]})
+    assert chat.names()[1:] == ["search_candidates", "filter_candidates"]
+    assert "Meeple coffee mug" not in reply
+    assert "2. **Ethiopian coffee sampler**" in reply
+
+    reply = chat.say("Je prends le premier")
+    assert chat.calls == [("select_gift", {"gift_id": "g-1"})]
+    assert "Azul tile game" in reply and "confirme" in reply
+
+    reply = chat.say("Oui, c'est parfait, valide")
+    assert chat.names() == ["confirm_choice"]
+    assert "brouillon de commande" in reply
+    assert chat.tools.state["step"] == "done"
+
+
+def test_choose_and_confirm_in_one_message() -> None:
+    chat = Chat()
+    chat.say("A gift for my brother, budget 50 USD, he loves coffee")
+    reply = chat.say("I'll take the second one, confirm it")
+    assert chat.calls == [("select_gift", {"gift_id": "g-2"}), ("confirm_choice", {})]
+    assert "Meeple coffee mug" in reply and "confirmed" in reply
+
+
+def test_asks_only_for_what_is_missing() -> None:
+    chat = Chat()
+    reply = chat.say("Hi! I'm looking for a birthday present for my sister, she's 34.")
+    assert chat.names() == ["update_profile"]
+    assert "budget" in reply and "enjoy" in reply
+    assert "who the gift is for" not in reply
+    assert "?" in reply
+
+
+def test_nothing_understood_asks_for_the_missing_facts() -> None:
+    chat = Chat()
+    reply = chat.say("hmm")
+    assert chat.calls == []
+    assert "who the gift is for" in reply and "budget" in reply
+
+
+def test_works_without_history() -> None:
+    chat = Chat(keep_history=False)
+    chat.say("Gift for my friend, 50 $, loves board games")
+    reply = chat.say("the last one")
+    assert chat.calls == [("select_gift", {"gift_id": "g-3"})]
+    assert "Ethiopian coffee sampler" in reply
+
+
+def test_same_friend_as_last_time_with_a_new_budget() -> None:
+    chat = Chat()
+    chat.tools.saved["sam"] = {
+        "recipient": "friend",
+        "budget": {"amount": 20, "currency": "USD"},
+        "interests": ["coffee"],
+        "dislikes": [],
+    }
+    reply = chat.say("Same friend as last time, but a bigger budget: 80 dollars")
+    assert chat.names() == [
+        "list_recipient_profiles",
+        "load_recipient_profile",
+        "update_profile",
+        "search_candidates",
+        "filter_candidates",
+    ]
+    assert chat.calls[1] == ("load_recipient_profile", {"label": "sam"})
+    assert chat.calls[2][1] == {"budget_max": 80, "currency": "USD"}
+    assert "sam" in reply and "1. **" in reply
+
+
+def test_unknown_saved_profile_is_explained() -> None:
+    chat = Chat()
+    reply = chat.say("comme la dernière fois pour ma sœur")
+    assert chat.names() == ["list_recipient_profiles"]
+    assert "aucun profil" in reply.lower()
+
+
+def test_save_profile() -> None:
+    chat = Chat()
+    chat.say("Gift for my sister, 60 euros, she loves hiking")
+    reply = chat.say("save this profile as sister")
+    assert chat.calls == [("save_recipient_profile", {"label": "sister"})]
+    assert '"sister"' in reply
+
+
+def test_leaving_says_progress_is_saved() -> None:
+    chat = Chat()
+    reply = chat.say("je reviendrai plus tard")
+    assert chat.calls == []
+    assert "enregistrée" in reply
+
+
+def test_no_candidate_suggests_raising_the_budget() -> None:
+    chat = Chat()
+    reply = chat.say("A gift for my boss, max 5 USD, loves coffee")
+    assert chat.names()[-1] == "filter_candidates"
+    assert "raise the budget" in reply
+
+
+def test_a_tool_error_is_explained() -> None:
+    chat = Chat()
+    chat.say("Gift for my friend, 50 $, loves board games")
+    chat.tools.fail["select_gift"] = "'g-1' no longer passes the filters: out of stock."
+    reply = chat.say("the first one")
+    assert "out of stock" in reply
+
+
+def test_streamed_text_reassembles_to_the_reply() -> None:
+    chat = Chat()
+    reply = chat.say("hello, I need a gift")
+    assert "".join(chat.streamed) == reply
+    assert len(chat.streamed) > 3  # really streamed in pieces
+
+
+def test_raw_sse_has_usage_and_done() -> None:
+    engine = OfflineEngine(context_window=16384)
+    http = httpx2.Client(transport=OfflineTransport(engine))
+    body = {
+        "model": "offline",
+        "messages": [{"role": "user", "content": "hi"}],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    response = http.post(
+        "http://offline.giftgenius.invalid/v1/chat/completions",
+        json=body,
+        headers={"Authorization": "Bearer offline"},
+    )
+    events = [line[6:] for line in response.text.split("\n\n") if line.startswith("data: ")]
+    assert events[-1] == "[DONE]"
+    usage = json.loads(events[-2])
+    assert usage["choices"] == [] and usage["usage"]["prompt_tokens"] > 0
+    assert json.loads(events[-3])["choices"][0]["finish_reason"] == "stop"
+
+
+def test_tool_choice_none_gives_text() -> None:
+    model = make_model()
+    request = [{"role": "user", "content": "Gift for my dad, 50 €, loves tea"}]
+    reply = model.client.chat.completions.create(
+        model="offline", messages=request, tools=tool_specs(), tool_choice="none"
+    )
+    assert reply.choices[0].message.tool_calls is None
+    assert reply.choices[0].message.content
+
+
+def summary_request(lines: list[str], previous: str = "(none)") -> str:
+    return "\n".join(
+        ["Previous summary:", previous, "", "Messages to fold (oldest first):", *lines, "",
+         "Write the new summary in at most 200 words."]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("max_tokens", [None, 40])
+def test_summary_is_extractive_deterministic_and_bounded(max_tokens: int | None) -> None:
+    model = make_model()
+    lines = [
+        "user: Gift for my colleague, budget 50 $, he loves board games",
+        'assistant called update_profile({"recipient": "colleague", "budget_max": 50, '
+        '"currency": "USD", "interests": ["board-game"]})',
+        'tool update_profile result: {"ok": true}',
+        "user: no mugs please " + "really " * 60,
+        'assistant called update_profile({"dislikes": ["mug"]})',
+        'assistant called select_gift({"gift_id": "g-7"})',
+    ]
+    messages = [
+        {"role": "system", "content": SUMMARY_MARKER + " Summarize."},
+        {"role": "user", "content": summary_request(lines)},
+    ]
+    request = ChatRequest(messages=messages, max_tokens=max_tokens, purpose="summary")
+    first = model.complete(request).message.content or ""
+    assert first == model.complete(request).message.content
+    assert "recipient=colleague" in first and "budget=50 USD" in first
+    assert "dislikes=mug" in first and "selected g-7" in first
+    limit = max_tokens or 300
+    assert TokenCounter.for_model("offline").count_text(first) <= limit
+    # folding again keeps the facts of the previous summary
+    again = [
+        {"role": "system", "content": SUMMARY_MARKER},
+        {"role": "user", "content": summary_request(["user: thanks"], previous=first)},
+    ]
+    second = model.complete(ChatRequest(messages=again, purpose="summary")).message.content or ""
+    assert "recipient=colleague" in second and "dislikes=mug" in second
+
+
+def test_deadline_is_relative_to_the_state_today() -> None:
+    chat = Chat()
+    chat.say("Gift for my mum, 40 euros, loves tea, by next Friday")
+    deadline = chat.calls[0][1]["deadline"]
+    assert deadline == (dt.date(2026, 11, 29) + dt.timedelta(days=5)).isoformat()
