@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from giftgenius.catalog import Product, catalog_version, load_products
 from giftgenius.domain import (
     Budget,
     Checkpoint,
@@ -146,6 +149,30 @@ def test_processes_starting_at_once_share_one_run(db_url: str) -> None:
     finally:
         for d in dbs:
             d.dispose()
+
+
+def _start_in_process(url: str, barrier: Any, results: Any) -> None:
+    barrier.wait(timeout=30)
+    db = Database(url, auto_migrate=True)  # fresh database: they race on the migration too
+    try:
+        results.put(_start(db, "racer"))
+    finally:
+        db.dispose()
+
+
+def test_separate_processes_on_a_fresh_database_share_one_run(db_url: str) -> None:
+    ctx = multiprocessing.get_context("fork")
+    barrier, results = ctx.Barrier(3), ctx.Queue()
+    procs = [
+        ctx.Process(target=_start_in_process, args=(db_url, barrier, results)) for _ in range(3)
+    ]
+    for p in procs:
+        p.start()
+    got = [results.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(timeout=30)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
+    assert len(set(got)) == 1
 
 
 def test_fence_moves_the_version_and_a_stale_fence_aborts_the_whole_commit(
@@ -354,9 +381,8 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
 # -- catalog ------------------------------------------------------------------------------
 
 
-def _product(pid: str, price: float = 20.0, in_stock: bool = True, **extra: object) -> object:
-    catalog = pytest.importorskip("giftgenius.catalog")
-    fields = {
+def _product(pid: str, price: float = 20.0, in_stock: bool = True, **extra: Any) -> Product:
+    fields: dict[str, Any] = {
         "id": pid,
         "title": f"Title {pid}",
         "description": f"A gift called {pid}.",
@@ -364,33 +390,39 @@ def _product(pid: str, price: float = 20.0, in_stock: bool = True, **extra: obje
         "currency": "EUR",
         "tags": ["board-game"],
         "recipients": ["colleague"],
-        "min_age": None,
-        "max_age": None,
         "ships_to": ["*"],
         "delivery_days": 3,
         "in_stock": in_stock,
     }
-    fields.update(extra)
-    return catalog.Product(**fields)
+    return Product(**(fields | extra))
 
 
 def test_catalog_seeding_updates_and_removes_products(db: Database) -> None:
-    v1 = [_product("g-1", 12.5), _product("g-2", in_stock=False), _product("g-3", min_age=18)]
+    v1 = [
+        _product("g-9001", 12.5),
+        _product("g-9002", in_stock=False),
+        _product("g-9003", min_age=18, max_age=99),
+    ]
     assert db.ensure_catalog(v1, "v1") is True
     assert db.ensure_catalog(v1, "v1") is False
     with db.read() as repos:
         assert repos.catalog.all() == v1  # in stock or not, by id
-        assert repos.catalog.get("g-1").price == 12.5
-        assert repos.catalog.get("g-9") is None
-        assert set(repos.catalog.get_many(["g-1", "g-3", "g-9"])) == {"g-1", "g-3"}
+        assert repos.catalog.get("g-9001").price == 12.5
+        assert repos.catalog.get("g-9999") is None
+        assert set(repos.catalog.get_many(["g-9001", "g-9003", "g-9999"])) == {"g-9001", "g-9003"}
         assert repos.catalog.get_many([]) == {}
         assert repos.catalog.version() == "v1"
-    v2 = [_product("g-1", 14.0), _product("g-4", ships_to=["FR", "BE"])]
+    v2 = [_product("g-9001", 14.0), _product("g-9004", ships_to=["FR", "BE"])]
     assert db.ensure_catalog(v2, "v2") is True
     with db.read() as repos:
-        assert [p.id for p in repos.catalog.all()] == ["g-1", "g-4"]  # g-2, g-3 removed
-        assert repos.catalog.get("g-1").price == 14.0
-        assert repos.catalog.get("g-4").ships_to == ["FR", "BE"]
+        assert [p.id for p in repos.catalog.all()] == ["g-9001", "g-9004"]  # removed products
+        assert repos.catalog.get("g-9001").price == 14.0
+        assert repos.catalog.get("g-9004").ships_to == ["FR", "BE"]
+    assert db.ensure_catalog() is True  # the shipped catalog replaces the test one entirely
+    with db.read() as repos:
+        assert repos.catalog.all() == sorted(load_products(), key=lambda p: p.id)
+        assert repos.catalog.version() == catalog_version()
+    assert db.ensure_catalog() is False
 
 
 def test_read_sessions_cannot_write(db: Database) -> None:
