@@ -24,8 +24,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Voici {n} idées qui conviennent ({budget}) :",
     },
     "list.item": {
-        "en": "{i}. **{title}** — {price}, delivered in {days} days{why}",
-        "fr": "{i}. **{title}** — {price}, livré en {days} jours{why}",
+        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
+        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
     },
     "list.ask": {
         "en": "Which one would you like? Reply with its number.",
@@ -107,6 +107,8 @@ _TEXT: dict[str, dict[str, str]] = {
     "fact.country": {"en": "delivery to {v}", "fr": "livraison : {v}"},
     "fact.deadline": {"en": "by {v}", "fr": "avant le {v}"},
     "reason.sep": {"en": "; ", "fr": " ; "},
+    "day": {"en": "{n} day", "fr": "{n} jour"},
+    "days": {"en": "{n} days", "fr": "{n} jours"},
 }
 
 
@@ -180,7 +182,9 @@ def candidate_list(
                 i=i,
                 title=c["title"],
                 price=price,
-                days=c["delivery_days"],
+                days=say(
+                    "day" if c["delivery_days"] == 1 else "days", locale, n=c["delivery_days"]
+                ),
                 why=why,
             )
         )
