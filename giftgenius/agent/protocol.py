@@ -130,10 +130,10 @@ class StateView(BaseModel):
     step: Step
     missing: list[str]
     profile: ProfileDraft
-    candidate_ids: list[str]
-    selected_gift_id: str | None
+    candidate_ids: list[str] = Field(default_factory=list)
+    selected_gift_id: str | None = None
     order_draft_id: str | None = None
-    locale: str
+    locale: str = "en"
     today: dt.date
 
     @classmethod

@@ -196,29 +196,42 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     for name in args.clear or []:
         data[name] = [] if name == "dislikes" else None
     new = ProfileDraft.model_validate(data)
-    changed = new != old
     ctx.state.profile = new
-    _settle_step(ctx, changed)
-    return _ok(ctx, changed=changed, missing=new.missing())
+    _settle_step(ctx, old)
+    return _ok(ctx, changed=new != old, missing=new.missing())
 
 
-def _settle_step(ctx: TurnContext, profile_changed: bool) -> None:
-    """Move the workflow to where the (possibly changed) profile puts it."""
-    state = ctx.state
-    if not state.profile.complete:
+SEARCH_FACTS = ("recipient", "age", "interests")
+FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
+
+
+def _settle_step(ctx: TurnContext, old: ProfileDraft) -> None:
+    """Move the workflow back as far as the profile change requires, and no further.
+
+    Who/what changes need a new search; budget, dislikes, country or deadline only need
+    the filters re-run over the last search (a new ``filtered`` checkpoint).
+    """
+    state, new = ctx.state, ctx.state.profile
+    search_changed = any(getattr(old, f) != getattr(new, f) for f in SEARCH_FACTS)
+    filter_changed = any(getattr(old, f) != getattr(new, f) for f in FILTER_FACTS)
+    if not new.complete:
         if state.step != Step.collecting_profile:
-            _reset_choice(state)
+            _reset_candidates(state)
             ctx.move_to(Step.collecting_profile)
-        return
-    if state.step == Step.collecting_profile:
+    elif state.step == Step.collecting_profile:
         ctx.move_to(Step.generating_candidates)
-    elif profile_changed and state.step in (Step.filtering, Step.finalizing):
-        _reset_choice(state)
+    elif search_changed and state.step in (Step.filtering, Step.finalizing):
+        _reset_candidates(state)
         ctx.move_to(Step.generating_candidates)
+    elif filter_changed and state.step in (Step.filtering, Step.finalizing):
+        state.candidate_ids = list(state.search_pool)
+        state.selected_gift_id = None
+        ctx.move_to(Step.filtering)
 
 
-def _reset_choice(state: SessionState) -> None:
+def _reset_candidates(state: SessionState) -> None:
     state.candidate_ids = []
+    state.search_pool = []
     state.selected_gift_id = None
 
 
@@ -237,7 +250,8 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         age=profile.age,
         limit=MAX_CANDIDATES,
     )
-    ctx.state.candidate_ids = [p.id for p in found]
+    ctx.state.search_pool = [p.id for p in found]
+    ctx.state.candidate_ids = list(ctx.state.search_pool)
     ctx.state.selected_gift_id = None
     if ctx.state.step != Step.generating_candidates:
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
@@ -257,7 +271,7 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     products = ctx.products()
     passing: list[Product] = []
     rejected: dict[str, list[str]] = {}
-    for gift_id in ctx.state.candidate_ids:
+    for gift_id in ctx.state.search_pool:
         product = products.get(gift_id)
         reasons = ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
         if reasons:
@@ -373,9 +387,9 @@ def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
         raise ToolError(
             f"No saved profile is labelled '{label}'. Saved labels: {', '.join(labels) or 'none'}."
         )
-    changed = saved.profile != ctx.state.profile
+    old = ctx.state.profile
     ctx.state.profile = saved.profile.model_copy(deep=True)
-    _settle_step(ctx, changed)
+    _settle_step(ctx, old)
     return _ok(ctx, loaded_label=label, missing=ctx.state.profile.missing())
 
 

@@ -94,19 +94,31 @@ def test_filter_needs_candidates_and_search_needs_a_complete_profile(make_ctx) -
     assert "search_candidates first" in call(ctx, "filter_candidates")["error"]
 
 
-def test_changing_the_budget_after_filtering_runs_the_funnel_again(make_ctx) -> None:
+def test_changing_the_budget_after_filtering_refilters_the_same_search(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    call(ctx, "search_candidates")
+    pool = list(ctx.state.search_pool)
+    call(ctx, "filter_candidates")
+    assert ctx.state.step == Step.finalizing
+    result = call(ctx, "update_profile", budget_max=70)
+    assert result["ok"] and ctx.state.step == Step.filtering
+    assert ctx.state.candidate_ids == pool and ctx.state.selected_gift_id is None
+    call(ctx, "filter_candidates")
+    steps = [c.step for c in ctx.checkpoints]
+    assert steps.count(CheckpointStep.filtered) == 2
+    assert steps.count(CheckpointStep.candidates_generated) == 1
+
+
+def test_changing_interests_after_filtering_searches_again(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
     call(ctx, "search_candidates")
     call(ctx, "filter_candidates")
-    assert ctx.state.step == Step.finalizing
-    result = call(ctx, "update_profile", budget_max=70)
-    assert result["ok"] and ctx.state.step == Step.generating_candidates
-    assert ctx.state.candidate_ids == [] and ctx.state.selected_gift_id is None
-    call(ctx, "search_candidates")
-    call(ctx, "filter_candidates")
+    assert call(ctx, "update_profile", interests=["tea"])["ok"]
+    assert ctx.state.step == Step.generating_candidates
+    assert ctx.state.candidate_ids == [] and ctx.state.search_pool == []
     steps = [c.step for c in ctx.checkpoints]
-    assert steps.count(CheckpointStep.filtered) == 2
     assert steps.count(CheckpointStep.profile_collected) == 2
 
 
