@@ -37,6 +37,12 @@ def check_transition(current: Step, target: Step) -> None:
         )
 
 
-def checkpoint_for(target: Step) -> CheckpointStep | None:
-    """The checkpoint written when the workflow enters ``target``, if any."""
+def checkpoint_for(current: Step, target: Step) -> CheckpointStep | None:
+    """The checkpoint written when the workflow goes from ``current`` into ``target``.
+
+    Going back from finalizing to filtering (to re-run the filters) generated nothing new,
+    so it writes no ``candidates_generated``; the ``filtered`` that follows is the record.
+    """
+    if current == Step.finalizing and target == Step.filtering:
+        return None
     return CHECKPOINT_ON_ENTRY.get(target)

@@ -90,8 +90,8 @@ class TurnContext:
         if target == self.state.step:
             return
         check_transition(self.state.step, target)
+        cp_step = checkpoint_for(self.state.step, target)
         self.state.step = target
-        cp_step = checkpoint_for(target)
         if cp_step is not None:
             self.checkpoints.append(self._snapshot(cp_step))
 

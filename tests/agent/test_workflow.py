@@ -19,7 +19,7 @@ def test_forward_path_is_legal_and_checkpoints_in_order() -> None:
     reached = []
     for current, target in zip(FORWARD, FORWARD[1:], strict=False):
         check_transition(current, target)
-        reached.append(checkpoint_for(target))
+        reached.append(checkpoint_for(current, target))
     assert reached == [
         CheckpointStep.profile_collected,
         CheckpointStep.candidates_generated,
@@ -42,6 +42,13 @@ def test_forward_path_is_legal_and_checkpoints_in_order() -> None:
 def test_skipping_or_leaving_done_is_refused(current: Step, target: Step) -> None:
     with pytest.raises(WorkflowError, match="Allowed next steps"):
         check_transition(current, target)
+
+
+def test_going_back_to_refilter_writes_no_candidates_checkpoint() -> None:
+    assert checkpoint_for(Step.finalizing, Step.filtering) is None
+    assert checkpoint_for(Step.generating_candidates, Step.filtering) == (
+        CheckpointStep.candidates_generated
+    )
 
 
 def test_done_is_terminal_and_every_step_can_fall_back_to_collecting() -> None:
