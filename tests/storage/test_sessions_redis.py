@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -17,7 +18,7 @@ from giftgenius.storage.sessions import make_session_store
 
 TTL = 60
 OPTIONS = {"session_ttl": TTL, "max_lifetime": 600, "lease_ttl": 2.0}
-WIPE_DB = 13  # FLUSHDB runs here, never on the db other tests share
+WIPE_DBS = range(8, 16)  # FLUSHDB runs on one of these, never on the db other tests share
 
 
 def new_session() -> Session:
@@ -133,12 +134,35 @@ def test_decoding_client_is_supported(redis_url: str, redis_prefix: str) -> None
         client.close()
 
 
-@pytest.mark.redis
-def test_flushed_redis_loads_as_none_and_accepts_a_rebuild(redis_url: str) -> None:
-    client = redis.Redis.from_url(redis_url, db=WIPE_DB)
-    if client.dbsize():
+@pytest.fixture
+def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
+    """A client on a spare, empty db claimed by a lock key, so FLUSHDB hurts no other test."""
+    shared = redis.Redis.from_url(redis_url)
+    for db in WIPE_DBS:
+        lock = f"ggtest-wipe-db-lock:{db}"
+        if not shared.set(lock, uuid.uuid4().hex, nx=True, px=60_000):
+            continue
+        # from_url ignores db= when the URL names a db, so the path itself is rewritten.
+        client = redis.Redis.from_url(urlunsplit(urlsplit(redis_url)._replace(path=f"/{db}")))
+        assert client.connection_pool.connection_kwargs["db"] == db
+        if client.dbsize() == 0:
+            try:
+                yield client
+            finally:
+                client.flushdb()
+                client.close()
+                shared.delete(lock)
+                shared.close()
+            return
         client.close()
-        pytest.skip(f"Redis db {WIPE_DB} holds data; this test only flushes an empty db")
+        shared.delete(lock)
+    shared.close()
+    pytest.skip(f"no empty Redis db among {list(WIPE_DBS)} to flush safely")
+
+
+@pytest.mark.redis
+def test_flushed_redis_loads_as_none_and_accepts_a_rebuild(wipe_db: redis.Redis) -> None:
+    client = wipe_db
     store = RedisSessionStore(client, prefix="ggwipe", **OPTIONS)
     try:
         session = new_session()
@@ -150,8 +174,7 @@ def test_flushed_redis_loads_as_none_and_accepts_a_rebuild(redis_url: str) -> No
         store.save(session, expected_version=None)
         assert store.load(session.run_id) == session
     finally:
-        client.flushdb()
-        client.close()
+        store.close()  # the fixture owns the client
 
 
 def test_unreachable_redis_is_a_storage_error_naming_the_url() -> None:
