@@ -12,16 +12,22 @@ import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis
 
 REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
     "GIFTGENIUS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 REQUIRE_SERVICES = (
-    os.environ.get("CI", "").lower() == "true" or os.environ.get("GIFTGENIUS_REQUIRE_SERVICES") == "1"
+    os.environ.get("CI", "").lower() == "true"
+    or os.environ.get("GIFTGENIUS_REQUIRE_SERVICES") == "1"
 )
+KEEP_ENV = ("GIFTGENIUS_TEST_", "GIFTGENIUS_REQUIRE_SERVICES")
+
+WIPE_DBS = range(8, 16)  # FLUSHDB runs on one of these, never on the db other tests share
 
 _real_connect = socket.socket.connect
 
@@ -49,9 +55,8 @@ def _no_network() -> Iterator[None]:
 def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets its own GIFTGENIUS_HOME and no stray configuration."""
     for name in list(os.environ):
-        if name.startswith("GIFTGENIUS_") and not name.startswith("GIFTGENIUS_TEST_"):
-            if name != "GIFTGENIUS_REQUIRE_SERVICES":
-                monkeypatch.delenv(name)
+        if name.startswith("GIFTGENIUS_") and not name.startswith(KEEP_ENV):
+            monkeypatch.delenv(name)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
@@ -89,6 +94,32 @@ def redis_prefix() -> Iterator[str]:
             client.delete(*keys)
     except redis.RedisError:
         pass
+
+
+@pytest.fixture
+def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
+    """A client on a spare, empty db claimed by a lock key, so FLUSHDB hurts no other test."""
+    shared = redis.Redis.from_url(redis_url)
+    for db in WIPE_DBS:
+        lock = f"ggtest-wipe-db-lock:{db}"
+        if not shared.set(lock, uuid.uuid4().hex, nx=True, px=60_000):
+            continue
+        # from_url ignores db= when the URL names a db, so the path itself is rewritten.
+        client = redis.Redis.from_url(urlunsplit(urlsplit(redis_url)._replace(path=f"/{db}")))
+        assert client.connection_pool.connection_kwargs["db"] == db
+        if client.dbsize() == 0:
+            try:
+                yield client
+            finally:
+                client.flushdb()
+                client.close()
+                shared.delete(lock)
+                shared.close()
+            return
+        client.close()
+        shared.delete(lock)
+    shared.close()
+    pytest.skip(f"no empty Redis db among {list(WIPE_DBS)} to flush safely")
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The session store contract: live working copies of runs, under a sliding TTL.
 
 Every backend (Redis in production, a SQLite file embedded) passes the same contract
-suite in ``tests/storage/test_session_contract.py``.
+suite in ``tests/storage/test_sessions_contract.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -18,7 +17,6 @@ from giftgenius.storage.sessions import make_session_store
 
 TTL = 60
 OPTIONS = {"session_ttl": TTL, "max_lifetime": 600, "lease_ttl": 2.0}
-WIPE_DBS = range(8, 16)  # FLUSHDB runs on one of these, never on the db other tests share
 
 
 def new_session() -> Session:
@@ -132,32 +130,6 @@ def test_decoding_client_is_supported(redis_url: str, redis_prefix: str) -> None
             lease.check()
     finally:
         client.close()
-
-
-@pytest.fixture
-def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
-    """A client on a spare, empty db claimed by a lock key, so FLUSHDB hurts no other test."""
-    shared = redis.Redis.from_url(redis_url)
-    for db in WIPE_DBS:
-        lock = f"ggtest-wipe-db-lock:{db}"
-        if not shared.set(lock, uuid.uuid4().hex, nx=True, px=60_000):
-            continue
-        # from_url ignores db= when the URL names a db, so the path itself is rewritten.
-        client = redis.Redis.from_url(urlunsplit(urlsplit(redis_url)._replace(path=f"/{db}")))
-        assert client.connection_pool.connection_kwargs["db"] == db
-        if client.dbsize() == 0:
-            try:
-                yield client
-            finally:
-                client.flushdb()
-                client.close()
-                shared.delete(lock)
-                shared.close()
-            return
-        client.close()
-        shared.delete(lock)
-    shared.close()
-    pytest.skip(f"no empty Redis db among {list(WIPE_DBS)} to flush safely")
 
 
 @pytest.mark.redis

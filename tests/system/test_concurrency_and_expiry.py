@@ -132,12 +132,14 @@ def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in
     assert "restored from checkpoint" in resumed.err
 
 
-def test_a_wiped_redis_is_rebuilt_not_silently_empty(prod_env, cli_in) -> None:
-    cli_in("chat", "--user", "wipe", stdin="gift for my sister, she's into yoga, 60 USD\n")
-    before = json.loads(cli_in("state", "--user", "wipe", "--json").out)
-    client = redis.Redis.from_url(prod_env["GIFTGENIUS_REDIS_URL"])
-    client.flushdb()
-    after = json.loads(cli_in("state", "--user", "wipe", "--json").out)
+def test_a_wiped_redis_is_rebuilt_not_silently_empty(prod_env, cli_in, wipe_db) -> None:
+    db = wipe_db.connection_pool.connection_kwargs["db"]
+    env = {"GIFTGENIUS_REDIS_URL": prod_env["GIFTGENIUS_REDIS_URL"].rsplit("/", 1)[0] + f"/{db}"}
+    cli_in("chat", "--user", "wipe", stdin="gift for my sister, she's into yoga, 60 USD\n", env=env)
+    before = json.loads(cli_in("state", "--user", "wipe", "--json", env=env).out)
+    assert before["source"] == "live" and wipe_db.dbsize() > 0
+    wipe_db.flushdb()
+    after = json.loads(cli_in("state", "--user", "wipe", "--json", env=env).out)
     assert after["source"] in ("checkpoint", "transcript")
     assert after["state"] == before["state"]
     assert after["session_version"] == before["session_version"]
