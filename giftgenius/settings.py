@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     redis_prefix: str = "giftgenius"
     session_ttl: int = Field(1800, ge=1)
     session_max_lifetime: int = Field(7 * 24 * 3600, ge=1)
-    lease_ttl: float = Field(15.0, gt=0)
+    lease_ttl: float = Field(8.0, gt=0)
     lease_wait: float = Field(5.0, ge=0)
     model: str = "offline"
     openai_api_key: str | None = Field(

@@ -17,6 +17,7 @@ from giftgenius.domain import (
     RunInfo,
     Session,
     SessionState,
+    Step,
     Summary,
     TranscriptEntry,
 )
@@ -79,6 +80,10 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
         if entry.seq >= next_seq:
             rolled = state_from_tool_result(entry)
             if rolled is not None:
+                # The model's view omits the search pool; every search writes a checkpoint,
+                # so the base's pool is the latest one while candidates are still in play.
+                if rolled.step in (Step.filtering, Step.finalizing):
+                    rolled.search_pool = state.search_pool or list(rolled.candidate_ids)
                 state, source = rolled, "transcript" if source == "new" else source
     if source == "new" and entries:
         source = "transcript"

@@ -201,8 +201,14 @@ class Agent:
         turn_id = new_id()
         user_msg = Message(role="user", content=scrub(text), seq=session.next_seq)
         # Step 2: the accepted message is durable before anything else can fail.
-        with self.db.write() as repos:
-            repos.transcript.append([_entry(run.id, turn_id, user_msg)])
+        try:
+            with self.db.write() as repos:
+                repos.transcript.append([_entry(run.id, turn_id, user_msg)])
+        except VersionConflict as exc:
+            raise VersionConflict(
+                "Another window changed this conversation just as your message arrived, so "
+                "it was not taken. Send it again."
+            ) from exc
         session.next_seq += 1
         log.info("turn accepted", extra={"event": "turn_accepted", "run_id": run.id})
         fault("before_model")

@@ -9,6 +9,7 @@ import sys
 import time
 from collections import defaultdict
 
+import pytest
 import redis
 
 from giftgenius.agent.runner import Agent
@@ -81,6 +82,19 @@ def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env) -> None
         other.close()
 
 
+class _Interleaving:
+    """A model that lets another holder run a whole turn while this one waits on it."""
+
+    def __init__(self, inner, during) -> None:
+        self.inner, self.during, self.name = inner, during, inner.name
+
+    def complete(self, request, on_text=None):
+        if self.during is not None:
+            during, self.during = self.during, None
+            during()
+        return self.inner.complete(request, on_text)
+
+
 def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env) -> None:
     settings = load_settings()
     slow: Agent = build_agent(settings)
@@ -89,16 +103,18 @@ def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env) -> None:
         run = slow.open("lapsed").run
         stale = slow.inspect("lapsed")
         assert stale is not None
-        fast.turn(run.id, "lapsed", "gift for my dad, he loves coffee")
-        try:
+        # slow's lease "lapsed" mid-turn: fast takes the run and commits a whole turn.
+        slow.model = _Interleaving(
+            slow.model, lambda: fast.turn(run.id, "lapsed", "gift for my dad, he loves coffee")
+        )
+        with pytest.raises(VersionConflict, match="Another window changed this conversation"):
             slow._turn(run, stale.loaded, "gift for my sister instead", None)
-        except VersionConflict as exc:
-            assert "Another window changed this conversation" in str(exc)
-        else:
-            raise AssertionError("a stale holder committed over a newer version")
         state = fast.inspect("lapsed")
         assert state is not None
         assert state.loaded.session.state.profile.recipient == "father"
+        with fast.db.read() as repos:
+            said = [e.content for e in repos.transcript.for_run(run.id) if e.role == "user"]
+        assert sorted(said) == ["gift for my dad, he loves coffee", "gift for my sister instead"]
     finally:
         slow.close()
         fast.close()

@@ -8,6 +8,8 @@ import pytest
 
 from giftgenius.faults import FAULT_POINTS
 
+# A SIGKILLed holder cannot release its lease; it lapses after the lease TTL.
+FAST_LEASE = {"GIFTGENIUS_LEASE_TTL": "1", "GIFTGENIUS_LEASE_WAIT": "3"}
 SETUP = [
     "Gift for my colleague, he loves board games and coffee, budget 50 dollars",
     "the first one",
@@ -31,7 +33,7 @@ def test_confirming_turn_killed_then_resumed(fault: str, cli_in, database) -> No
     ready = cli_in("chat", "--user", user, stdin="\n".join(SETUP) + "\n")
     assert ready.code == 0, ready.err
     killed = cli_in(
-        "chat", "--user", user, stdin=CONFIRM + "\n", env={"GIFTGENIUS_FAULT": fault}
+        "chat", "--user", user, stdin=CONFIRM + "\n", env={"GIFTGENIUS_FAULT": fault, **FAST_LEASE}
     )
     assert killed.code == -signal.SIGKILL, (killed.code, killed.err)
     step, orders, _, said = _counts(database, user)
@@ -40,7 +42,7 @@ def test_confirming_turn_killed_then_resumed(fault: str, cli_in, database) -> No
 
     state = cli_in("state", "--user", user, "--json")
     assert state.code == 0, state.err
-    resumed = cli_in("resume", "--user", user, stdin=CONFIRM + "\n")
+    resumed = cli_in("resume", "--user", user, stdin=CONFIRM + "\n", env=FAST_LEASE)
     if step == "done":  # the commit landed before the kill: nothing left to resume
         assert resumed.code == 3
     else:
@@ -56,9 +58,11 @@ def test_saving_a_profile_twice_after_a_crash_keeps_one(fault: str, cli_in, data
     user = f"save-{fault}".replace("_", "-")
     cli_in("chat", "--user", user, stdin=SETUP[0] + "\n")
     save = "Save this profile as boss"
-    killed = cli_in("chat", "--user", user, stdin=save + "\n", env={"GIFTGENIUS_FAULT": fault})
+    killed = cli_in(
+        "chat", "--user", user, stdin=save + "\n", env={"GIFTGENIUS_FAULT": fault, **FAST_LEASE}
+    )
     assert killed.code == -signal.SIGKILL
-    again = cli_in("resume", "--user", user, stdin=save + "\n")
+    again = cli_in("resume", "--user", user, stdin=save + "\n", env=FAST_LEASE)
     assert again.code == 0, again.err
     _, _, profiles, _ = _counts(database, user)
     assert profiles == 1
