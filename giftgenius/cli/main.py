@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     dsub.add_parser("current", parents=[common])
 
     bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
-    bench.add_argument("what", choices=["context"])
+    bench.add_argument("what", choices=["context", "state"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
@@ -357,9 +357,9 @@ class Cli:
         return 0
 
     def bench(self) -> int:
-        from giftgenius import bench
+        from giftgenius import bench, soak
 
-        return bench.main(self.args.rest)
+        return (bench if self.args.what == "context" else soak).main(self.args.rest)
 
 
 def product_json(product: Product) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from giftgenius.demos import get_demo
+from giftgenius.demos import PriceCap, get_demo
 
 PRODUCT_KEYS = {
     "id", "title", "description", "price", "currency", "prices", "tags", "recipients",
@@ -50,7 +50,7 @@ def test_come_back_later_demo_resumes_from_the_checkpoint(cli) -> None:
 def test_a_wrong_expectation_exits_5_and_still_prints_json(cli, tmp_path: Path) -> None:
     demo = get_demo("coworker-fr").model_copy(deep=True)
     demo.expect.not_tags = ["board-game", "coffee", "chocolate", "tea", "puzzle", "card-game"]
-    demo.expect.max_price = {"amount": 1, "currency": "USD"}  # type: ignore[assignment]
+    demo.expect.max_price = PriceCap(amount=1, currency="USD")
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(demo.model_dump(mode="json")))
     ran = cli("demo", "--file", str(path), "--json")
