@@ -85,7 +85,13 @@ def create_db_engine(url: str) -> Engine:
 def _sqlite_engine(url: sa.URL) -> Engine:
     path = _sqlite_file(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(
+                f"Cannot create the folder for the database file {path} ({exc}); set "
+                "GIFTGENIUS_HOME (or GIFTGENIUS_DATABASE_URL) to a writable place."
+            ) from exc
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
     else:  # one in-memory database shared by every session of this engine
         engine = sa.create_engine(
@@ -163,7 +169,7 @@ class Database:
             from giftgenius.storage import migrate
 
             with self._errors():
-                with self.engine.connect() as conn:
+                with self._read_engine.connect() as conn:  # no write lock just to look
                     current = migrate.current_on(conn)
                 head = migrate.head()
                 if current != head:

@@ -7,7 +7,7 @@ other instead of racing to create the same tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import sqlalchemy as sa
@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 
 from giftgenius.errors import StorageError
 from giftgenius.resources import resource_dir
-from giftgenius.storage.db import connection_error, create_db_engine, mask_url
+from giftgenius.storage.db import connection_error, create_db_engine
 
 _PG_MIGRATION_LOCK = 0x6766_6D69  # "gfmi": any constant shared by every GiftGenius process
 
@@ -80,9 +80,9 @@ def downgrade(url: str | Engine, revision: str = "-1") -> None:
         _run(lambda: command.downgrade(_config(conn), revision), "downgrade", revision)
 
 
-def _run(action: object, verb: str, revision: str) -> None:
+def _run(action: Callable[[], None], verb: str, revision: str) -> None:
     try:
-        action()  # type: ignore[operator]
+        action()
     except CommandError as exc:
         raise StorageError(
             f"Cannot {verb} the database schema to {revision!r}: {exc}. Check the revision "
@@ -125,6 +125,5 @@ __all__ = [
     "head",
     "is_at_head",
     "is_known",
-    "mask_url",
     "upgrade",
 ]

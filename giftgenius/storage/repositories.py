@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 USER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 CATALOG_VERSION_KEY = "catalog_version"
+_T = TypeVar("_T")
 _STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
 
 
@@ -72,6 +73,13 @@ def _insert(session: Session, table: type[Any]) -> Any:
 
 def _money(value: float) -> Decimal:
     return Decimal(str(round(value, 2)))
+
+
+def _written(value: _T | None, what: str) -> _T:
+    """The row just upserted in this transaction; missing means the database misbehaved."""
+    if value is None:
+        raise StorageError(f"The {what} just saved cannot be read back; check the database.")
+    return value
 
 
 class _Repo:
@@ -422,9 +430,7 @@ class ProfileRepo(_Repo):
             set_={"profile": stmt.excluded.profile, "updated_at": stmt.excluded.updated_at},
         )
         self._s.execute(stmt)
-        saved = self.get(profile.user_id, label)
-        assert saved is not None  # just written in this transaction
-        return saved
+        return _written(self.get(profile.user_id, label), "recipient profile")
 
 
 def _order(row: OrderDraftRow) -> OrderDraft:
@@ -473,9 +479,7 @@ class OrderRepo(_Repo):
             },
         )
         self._s.execute(stmt)
-        saved = self.for_run(draft.run_id)
-        assert saved is not None  # just written in this transaction
-        return saved
+        return _written(self.for_run(draft.run_id), "order draft")
 
     def list_for(self, user_id: str) -> list[OrderDraft]:
         rows = self._s.scalars(
