@@ -114,4 +114,6 @@ def load_settings(**overrides: Any) -> Settings:
             f"GIFTGENIUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
             for err in exc.errors()
         )
-        raise ConfigError(f"Invalid settings — {problems}. Fix the variable or config file.") from exc
+        raise ConfigError(
+            f"Invalid settings — {problems}. Fix the variable or config file."
+        ) from exc

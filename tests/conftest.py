@@ -140,9 +140,7 @@ def postgres_url() -> Iterator[str]:
     yield url
     with admin.connect() as conn:
         conn.execute(
-            sa.text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n"
-            ),
+            sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n"),
             {"n": name},
         )
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))

@@ -273,7 +273,9 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     rejected: dict[str, list[str]] = {}
     for gift_id in ctx.state.search_pool:
         product = products.get(gift_id)
-        reasons = ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
+        reasons = (
+            ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
+        )
         if reasons:
             rejected[gift_id] = reasons
         else:
@@ -364,7 +366,8 @@ def list_recipient_profiles(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     with ctx.db.read() as repos:
         saved = repos.profiles.list(ctx.user_id)
     return _ok(
-        ctx, profiles=[{"label": p.label, "profile": p.profile.model_dump(mode="json")} for p in saved]
+        ctx,
+        profiles=[{"label": p.label, "profile": p.profile.model_dump(mode="json")} for p in saved],
     )
 
 

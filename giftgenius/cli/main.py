@@ -273,7 +273,9 @@ class Cli:
         agent = self.agent()
         try:
             with agent.db.write() as repos:
-                removed = repos.checkpoints.prune(utcnow() - self.args.older_than, self.args.keep_last)
+                removed = repos.checkpoints.prune(
+                    utcnow() - self.args.older_than, self.args.keep_last
+                )
         finally:
             agent.close()
         self.out.print(f"Pruned {removed} checkpoints.", markup=False)

@@ -125,7 +125,9 @@ def run_demo(demo: Demo, make_agent: AgentFactory, say: Say) -> DemoReport:
             agent = make_agent(clock)
             resumed = agent.resume(demo.user_id)
             run_id, resumed_from = resumed.run.id, resumed.loaded.source
-            say("note", f"({step.days_later} days later, a new process resumes from {resumed_from})")
+            say(
+                "note", f"({step.days_later} days later, a new process resumes from {resumed_from})"
+            )
         if step.say:
             say("you", step.say)
             result = agent.turn(run_id, demo.user_id, step.say)

@@ -26,9 +26,7 @@ class SessionStore(Protocol):
     def delete(self, run_id: str) -> None:
         """Remove the live session and its lease (used by /restart and forget)."""
 
-    def lease(
-        self, run_id: str, owner: str, *, wait: float
-    ) -> AbstractContextManager[Lease]:
+    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[Lease]:
         """Hold the run's lease for one turn; waits up to ``wait`` s then ``SessionBusy``.
 
         While held, the lease is renewed in the background so a slow model call does not

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from giftgenius.domain import CheckpointStep, ProfileDraft, Step
@@ -17,7 +19,7 @@ FORWARD = [
 
 def test_forward_path_is_legal_and_checkpoints_in_order() -> None:
     reached = []
-    for current, target in zip(FORWARD, FORWARD[1:], strict=False):
+    for current, target in itertools.pairwise(FORWARD):
         check_transition(current, target)
         reached.append(checkpoint_for(current, target))
     assert reached == [

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from giftgenius.catalog import load_rates, price_in
-from giftgenius.catalog import load_products
+from giftgenius.catalog import load_products, load_rates, price_in
 
 SEED = [
     "J'ai besoin d'un cadeau pour un collègue développeur, budget jusqu'à 50 $, "
@@ -66,8 +65,19 @@ def test_slash_commands_in_piped_chat(cli) -> None:
         "chat",
         "--user",
         "u3",
-        stdin="\n".join(["gift for my dad who loves coffee, 60 dollars", "/state", "/usage",
-                         "/checkpoints", "/bogus", "/restart", "/state", "/quit"]) + "\n",
+        stdin="\n".join(
+            [
+                "gift for my dad who loves coffee, 60 dollars",
+                "/state",
+                "/usage",
+                "/checkpoints",
+                "/bogus",
+                "/restart",
+                "/state",
+                "/quit",
+            ]
+        )
+        + "\n",
     )
     assert ran.code == 0
     assert "step: filtering" in ran.out or "step: finalizing" in ran.out

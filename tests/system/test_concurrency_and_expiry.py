@@ -37,8 +37,10 @@ def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
     a_lines = [f"she loves hiking number {i}" for i in range(6)]
     b_lines = [f"she loves photography number {i}" for i in range(6)]
     procs = [_spawn(prod_env, user, a_lines), _spawn(prod_env, user, b_lines)]
-    outputs = [p.communicate("\n".join(lines) + "\n", timeout=180) for p, lines in
-               zip(procs, (a_lines, b_lines), strict=True)]
+    outputs = [
+        p.communicate("\n".join(lines) + "\n", timeout=180)
+        for p, lines in zip(procs, (a_lines, b_lines), strict=True)
+    ]
     assert all(p.returncode == 0 for p in procs), outputs
     with database.read() as repos:
         run = repos.runs.active_for(user)
