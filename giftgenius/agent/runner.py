@@ -21,6 +21,7 @@ from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
 from giftgenius.agent.protocol import CandidateView, StateView, state_block, tool_specs
 from giftgenius.agent.restore import Loaded, load_session
+from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
 from giftgenius.catalog import load_rates
 from giftgenius.domain import (
@@ -84,6 +85,7 @@ class Opened:
     run: RunInfo
     loaded: Loaded
     continued: bool  # an unfinished run was picked up rather than a new one started
+    notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
 
 
 @dataclass
@@ -95,6 +97,7 @@ class TurnResult:
     tools_called: list[str] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     summarized: bool = False
+    notices: list[str] = field(default_factory=list)
 
 
 class Agent:
@@ -138,7 +141,7 @@ class Agent:
             run = repos.runs.start(user_id, proposed)
         if new and active is not None:
             self.sessions.delete(active.id)
-        return Opened(run, load_session(run, self.sessions, self.db), run.id != proposed)
+        return self._opened(run, continued=run.id != proposed)
 
     def resume(self, user_id: str, run_id: str | None = None) -> Opened:
         check_user_id(user_id)
@@ -150,7 +153,21 @@ class Agent:
                 f"No {what} to resume for user {user_id!r}. "
                 f"Start one with: giftgenius chat --user {user_id}"
             )
-        return Opened(run, load_session(run, self.sessions, self.db), True)
+        return self._opened(run, continued=True)
+
+    def _opened(self, run: RunInfo, *, continued: bool) -> Opened:
+        """Load the run and say which candidates today's catalog no longer allows.
+
+        Only a preview on a copy: the state itself changes in the next turn's commit.
+        """
+        loaded = load_session(run, self.sessions, self.db)
+        notices: list[str] = []
+        if continued and loaded.session.state.step == Step.finalizing:
+            with self.db.read() as repos:
+                products = {p.id: p for p in repos.catalog.all()}
+            preview = loaded.session.state.model_copy(deep=True)
+            notices = revalidate(preview, products, self.rates, self.clock().date())
+        return Opened(run, loaded, continued, notices)
 
     def inspect(self, user_id: str) -> Opened | None:
         """The unfinished run (else the latest) and its state, without taking the lease."""
@@ -226,6 +243,11 @@ class Agent:
             default_currency=self.settings.currency,
             summary=session.summary,
             next_seq=session.next_seq,
+        )
+        notices = (
+            revalidate(ctx.state, ctx.products(), self.rates, today)
+            if state.step == Step.finalizing
+            else []
         )
         summarized = self._summarize(session)
         block = state_block(StateView.of(state, today))
@@ -309,6 +331,7 @@ class Agent:
             tools_called=called,
             usage=session.usage,
             summarized=summarized,
+            notices=notices,
         )
 
     def _numbered(self, session: Session, message: Message) -> Message:

@@ -43,6 +43,8 @@ def where_left_off(opened: Opened) -> str:
         f"Continuing your unfinished gift search (run {run.id[:8]}, started "
         f"{run.created_at:%Y-%m-%d}, restored from {loaded.source}): {', '.join(facts)}."
     )
+    for notice in opened.notices:
+        line += f"\nSince you left: {notice}."
     if loaded.interrupted is not None:
         line += (
             f'\nYour last message "{(loaded.interrupted.content or "")[:80]}" was interrupted '
@@ -66,6 +68,7 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
         ui.notice(where_left_off(opened))
     run = opened.run
     locale = opened.loaded.session.state.locale
+    told = set(opened.notices)
     for raw in lines:
         text = raw.strip()
         if not text:
@@ -115,6 +118,9 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
             continue
         locale = result.state.locale
         budget = result.state.profile.budget
+        for notice in result.notices:
+            if notice not in told:
+                ui.notice(f"Since you left: {notice}.")
         ui.reply(result.reply)
         ui.candidates(result.candidates, locale, budget.currency if budget else None)
     return 0

@@ -1,0 +1,59 @@
+"""An endpoint that still answers context_length_exceeded: shrink once, then say so plainly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from giftgenius.agent.runner import CONTEXT_TOO_LARGE
+from giftgenius.app import build_agent
+from giftgenius.errors import ContextLengthExceeded
+from giftgenius.settings import load_settings
+
+
+class Refusing:
+    """Refuses the first ``refusals`` requests as too long, then defers to the real model."""
+
+    def __init__(self, inner, refusals: int) -> None:
+        self.inner, self.refusals, self.name = inner, refusals, inner.name
+        self.sizes: list[int] = []
+
+    def complete(self, request, on_text=None):
+        self.sizes.append(len(str(request.messages)))
+        if self.refusals:
+            self.refusals -= 1
+            raise ContextLengthExceeded("This model's maximum context length is 10 tokens.")
+        return self.inner.complete(request, on_text)
+
+
+def _agent(tmp_path: Path, refusals: int):
+    agent = build_agent(load_settings(home=tmp_path / "home", context_window=2400))
+    agent.model = Refusing(agent.model, refusals)
+    return agent
+
+
+def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, refusals=1)
+    try:
+        run = agent.open("cl").run
+        for i in range(12):  # some history, so shrinking has something to drop
+            agent.model.refusals = 0
+            agent.turn(run.id, "cl", f"she likes tea, and tell me about option {i}")
+        agent.model.refusals, agent.model.sizes = 1, []
+        result = agent.turn(run.id, "cl", "gift for my sister, 30 EUR")
+        assert result.reply != CONTEXT_TOO_LARGE["en"]
+        assert agent.model.sizes[1] < agent.model.sizes[0]
+    finally:
+        agent.close()
+
+
+def test_persistent_refusal_tells_the_user_and_keeps_the_message(tmp_path: Path) -> None:
+    agent = _agent(tmp_path, refusals=99)
+    try:
+        run = agent.open("cl2").run
+        result = agent.turn(run.id, "cl2", "gift for my sister, 30 EUR")
+        assert result.reply == CONTEXT_TOO_LARGE["en"]
+        with agent.db.read() as repos:
+            said = [e.content for e in repos.transcript.for_run(run.id)]
+        assert said == ["gift for my sister, 30 EUR", CONTEXT_TOO_LARGE["en"]]
+    finally:
+        agent.close()
