@@ -116,11 +116,12 @@ class Cli:
             model=getattr(args, "model", None),
         )
 
-    def agent(self) -> Agent:
+    def agent(self, *, talks: bool = False) -> Agent:
+        """Build the agent; ``talks`` commands (chat, resume, demo) announce the offline model."""
         from giftgenius.logs import configure_logging
 
         configure_logging(self.settings)
-        if self.settings.is_offline_model:
+        if talks and self.settings.is_offline_model:
             self.err.print(
                 "Using the offline model (deterministic, no network). "
                 "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one.",
@@ -140,7 +141,7 @@ class Cli:
 
     def chat(self) -> int:
         check_user_id(self.args.user)
-        agent = self.agent()
+        agent = self.agent(talks=True)
         try:
             opened = agent.open(self.args.user, new=self.args.new)
             lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
@@ -150,7 +151,7 @@ class Cli:
 
     def resume(self) -> int:
         check_user_id(self.args.user)
-        agent = self.agent()
+        agent = self.agent(talks=True)
         try:
             opened = agent.resume(self.args.user, self.args.run_id)
             if not opened.continued:  # pragma: no cover - resume always continues
@@ -175,7 +176,7 @@ class Cli:
         else:
             raise UsageError("Name a demo (see `giftgenius demo --list`) or pass --file.")
         text = self.err if self.args.json else self.out
-        self.agent().close()  # prints the model notice once and migrates the store
+        self.agent(talks=True).close()  # the model notice, once; migrates the store
 
         def say(speaker: str, line: str) -> None:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]

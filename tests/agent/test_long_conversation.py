@@ -22,7 +22,7 @@ def test_300_turns_stay_inside_the_budget_and_remember_the_early_dislike(tmp_pat
     # and the run could not have reached its end.
     assert last["step"] == "done"
     assert last["summarizations"] >= 1
-    assert last["truncations"] >= 50
+    assert last["truncations"] >= 30
     assert all(r["last_prompt_tokens"] <= 4000 - settings.completion_reserve_tokens for r in rows)
     # Checkpoints and the live session stay small however long the conversation runs.
     assert max(r["checkpoint_bytes"] for r in rows) < 4096

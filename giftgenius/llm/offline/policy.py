@@ -327,13 +327,21 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         candidates = filtered.result.get("candidates") or []
         budget = (state.get("profile") or {}).get("budget")
         if candidates:
-            return r.candidate_list(candidates, budget, loc)
+            return _noted(turn) + r.candidate_list(candidates, budget, loc)
         rejected = filtered.result.get("rejected") or {}
         reasons = r.say("reason.sep", loc).join(f"{k}: {v}" for k, v in rejected.items())
         return r.say("none", loc, reasons=reasons or "—")
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)
+
+
+def _noted(turn: Turn) -> str:
+    """Echo the recorded profile after an update, so the user sees what was understood."""
+    profile = turn.state.get("profile") or {}
+    if profile and any(res.name == "update_profile" and res.ok for res in turn.results):
+        return r.say("noted", turn.locale, facts=r.profile_facts(profile, turn.locale)) + " "
+    return ""
 
 
 def _next_step(turn: Turn) -> str:
@@ -343,10 +351,7 @@ def _next_step(turn: Turn) -> str:
     profile = state.get("profile") or {}
     missing = state.get("missing") or []
     step = turn.step
-    noted = ""
-    updated = [res for res in turn.results if res.name in ("update_profile",) and res.ok]
-    if updated and profile:
-        noted = r.say("noted", loc, facts=r.profile_facts(profile, loc)) + " "
+    noted = _noted(turn)
     if step == "done":
         return r.say("next.done", loc)
     if missing:

@@ -128,6 +128,28 @@ def join(items: list[str], locale: str) -> str:
     return ", ".join(items[:-1]) + say("and", locale) + items[-1]
 
 
+RECIPIENT_FR = {
+    "colleague": "un·e collègue",
+    "friend": "un·e ami·e",
+    "partner": "votre conjoint·e",
+    "mother": "votre mère",
+    "father": "votre père",
+    "sister": "votre sœur",
+    "brother": "votre frère",
+    "child": "un enfant",
+    "teen": "un·e ado",
+    "grandparent": "un grand-parent",
+    "boss": "votre patron·ne",
+    "teacher": "un·e enseignant·e",
+    "neighbor": "un·e voisin·e",
+    "anyone": "quelqu'un",
+}
+
+
+def recipient(value: str, locale: str) -> str:
+    return RECIPIENT_FR.get(value, value) if locale == "fr" else value
+
+
 def tags(values: list[str], locale: str) -> str:
     return ", ".join(describe(v, locale) for v in values)
 
@@ -136,7 +158,7 @@ def profile_facts(profile: dict[str, Any], locale: str) -> str:
     """A one-line recap of the recorded profile, in the user's language."""
     parts: list[str] = []
     if profile.get("recipient"):
-        parts.append(say("fact.recipient", locale, v=profile["recipient"]))
+        parts.append(say("fact.recipient", locale, v=recipient(profile["recipient"], locale)))
     budget = profile.get("budget")
     if budget:
         top = money(budget["amount"], budget.get("currency", "USD"))
