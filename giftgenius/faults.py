@@ -1,6 +1,8 @@
 """Named fault points for crash tests: ``GIFTGENIUS_FAULT=NAME`` SIGKILLs the process there.
 
 SIGKILL, not an exception: nothing gets to clean up, exactly like a power cut.
+``GIFTGENIUS_FAULT_SIGNAL=TERM`` (or ``INT``) sends that signal instead, to test the
+orderly paths of ``kill`` and Ctrl-C at the same points.
 """
 
 from __future__ import annotations
@@ -16,4 +18,5 @@ FAULT_POINTS = frozenset(
 def fault(name: str) -> None:
     assert name in FAULT_POINTS, name
     if os.environ.get("GIFTGENIUS_FAULT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+        which = os.environ.get("GIFTGENIUS_FAULT_SIGNAL", "KILL").upper()
+        os.kill(os.getpid(), getattr(signal, f"SIG{which}"))

@@ -64,7 +64,7 @@ def terminal_lines(console: Console) -> Iterator[str]:
 def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
     """Play a conversation; returns the exit code. Bad input never ends the chat."""
     user_id = opened.run.user_id
-    if opened.continued:
+    if opened.continued and opened.loaded.source != "new":  # an empty run needs no recap
         ui.notice(where_left_off(opened))
     run = opened.run
     locale = opened.loaded.session.state.locale

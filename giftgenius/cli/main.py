@@ -66,7 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     state.add_argument("--json", action="store_true")
 
     prune = sub.add_parser("prune", parents=[common], help="delete old checkpoints")
-    prune.add_argument("--older-than", required=True, type=_duration)
+    prune.add_argument(
+        "--older-than", type=_duration, help="e.g. 90d (default: GIFTGENIUS_RETENTION_DAYS)"
+    )
     prune.add_argument("--keep-last", type=int, default=None)
 
     forget = sub.add_parser("forget", parents=[common], help="erase a user everywhere")
@@ -274,9 +276,10 @@ class Cli:
         agent = self.agent()
         try:
             with agent.db.write() as repos:
-                removed = repos.checkpoints.prune(
-                    utcnow() - self.args.older_than, self.args.keep_last
-                )
+                age = self.args.older_than
+                if age is None:
+                    age = timedelta(days=self.settings.retention_days)
+                removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
         finally:
             agent.close()
         self.out.print(f"Pruned {removed} checkpoints.", markup=False)

@@ -66,3 +66,29 @@ def test_saving_a_profile_twice_after_a_crash_keeps_one(fault: str, cli_in, data
     assert again.code == 0, again.err
     _, _, profiles, _ = _counts(database, user)
     assert profiles == 1
+
+
+@pytest.mark.parametrize("sig", ["TERM", "INT"])
+def test_sigterm_or_ctrl_c_mid_turn_releases_the_run_at_once(sig: str, cli_in, database) -> None:
+    user = f"term-{sig.lower()}"
+    cli_in("chat", "--user", user, stdin=SETUP[0] + "\n")
+    stopped = cli_in(
+        "chat",
+        "--user",
+        user,
+        stdin="the first one\n",
+        env={"GIFTGENIUS_FAULT": "after_tool_call", "GIFTGENIUS_FAULT_SIGNAL": sig},
+    )
+    assert stopped.code == 130, stopped.err
+    assert "Interrupted" in stopped.err and "Traceback" not in stopped.err
+    # The lease was released on the way out: no waiting for it to lapse.
+    resumed = cli_in(
+        "resume", "--user", user, stdin="the first one\n", env={"GIFTGENIUS_LEASE_WAIT": "0"}
+    )
+    assert resumed.code == 0, resumed.err
+    assert "interrupted before it was answered" in resumed.err
+    assert "busy" not in resumed.err
+    with database.read() as repos:
+        run = repos.runs.latest_for(user)
+        said = [e.content for e in repos.transcript.for_run(run.id) if e.role == "user"]
+    assert said.count("the first one") == 2  # kept when interrupted, and once more when resent
