@@ -149,6 +149,17 @@ class StateView(BaseModel):
             today=today,
         )
 
+    def to_state(self) -> SessionState:
+        """Back from the view (restore from a transcript); the search pool is not in it."""
+        return SessionState(
+            step=self.step,
+            profile=self.profile,
+            candidate_ids=self.candidate_ids,
+            selected_gift_id=self.selected_gift_id,
+            order_draft_id=self.order_draft_id,
+            locale=self.locale if self.locale in ("en", "fr") else "en",
+        )
+
 
 def state_block(view: StateView) -> str:
     return STATE_BLOCK_PREFIX + view.model_dump_json(exclude_none=True)

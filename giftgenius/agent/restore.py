@@ -20,6 +20,7 @@ from giftgenius.domain import (
     Step,
     Summary,
     TranscriptEntry,
+    Usage,
 )
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import SessionStore
@@ -45,15 +46,7 @@ def state_from_tool_result(entry: TranscriptEntry) -> SessionState | None:
         return None
     if not isinstance(payload, dict) or not payload.get("ok") or "state" not in payload:
         return None
-    view = StateView.model_validate(payload["state"])
-    return SessionState(
-        step=view.step,
-        profile=view.profile,
-        candidate_ids=view.candidate_ids,
-        selected_gift_id=view.selected_gift_id,
-        order_draft_id=view.order_draft_id,
-        locale=view.locale if view.locale in ("en", "fr") else "en",
-    )
+    return StateView.model_validate(payload["state"]).to_state()
 
 
 def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
@@ -95,7 +88,7 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
         state=state,
         messages=messages,
         summary=summary,
-        usage=live.usage if live is not None else Session(run_id="", user_id="").usage,
+        usage=live.usage if live is not None else Usage(),
         next_seq=(entries[-1].seq + 1) if entries else max(next_seq, summary.through_seq + 1),
         created_at=live.created_at if live is not None else run.created_at,
     )

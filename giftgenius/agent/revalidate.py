@@ -10,8 +10,23 @@ from __future__ import annotations
 import datetime as dt
 
 from giftgenius.catalog import FilterSpec, Product, Rates, check
-from giftgenius.domain import SessionState, Step
+from giftgenius.domain import ProfileDraft, SessionState, Step
 from giftgenius.workflow import check_transition
+
+
+def filter_spec(profile: ProfileDraft, today: dt.date) -> FilterSpec:
+    """The catalog filters a complete profile asks for (the budget is required)."""
+    if profile.budget is None:
+        raise ValueError("filters need a budget; the profile is not complete")
+    return FilterSpec(
+        budget_max=profile.budget.amount,
+        budget_min=profile.budget.min_amount,
+        currency=profile.budget.currency,
+        country=profile.country,
+        deadline=profile.deadline,
+        today=today,
+        dislikes=profile.dislikes,
+    )
 
 
 def revalidate(
@@ -24,16 +39,7 @@ def revalidate(
     """
     if state.step != Step.finalizing or state.profile.budget is None:
         return []
-    budget = state.profile.budget
-    spec = FilterSpec(
-        budget_max=budget.amount,
-        budget_min=budget.min_amount,
-        currency=budget.currency,
-        country=state.profile.country,
-        deadline=state.profile.deadline,
-        today=today,
-        dislikes=state.profile.dislikes,
-    )
+    spec = filter_spec(state.profile, today)
     notes: list[str] = []
     kept: list[str] = []
     for gift_id in state.candidate_ids:

@@ -27,6 +27,7 @@ from giftgenius.agent.protocol import (
     StateView,
     UpdateProfileArgs,
 )
+from giftgenius.agent.revalidate import filter_spec
 from giftgenius.catalog import (
     FilterSpec,
     Product,
@@ -112,17 +113,7 @@ class TurnContext:
         return json.loads(StateView.of(self.state, self.today).model_dump_json(exclude_none=True))
 
     def filter_spec(self) -> FilterSpec:
-        profile = self.state.profile
-        assert profile.budget is not None
-        return FilterSpec(
-            budget_max=profile.budget.amount,
-            budget_min=profile.budget.min_amount,
-            currency=profile.budget.currency,
-            country=profile.country,
-            deadline=profile.deadline,
-            today=self.today,
-            dislikes=profile.dislikes,
-        )
+        return filter_spec(self.state.profile, self.today)
 
     def candidate_view(self, product: Product) -> CandidateView:
         budget = self.state.profile.budget
