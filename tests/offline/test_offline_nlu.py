@@ -94,6 +94,23 @@ def test_corrections_use_the_known_profile(text: str, expected: dict[str, Any]) 
     assert extract(text, today=TODAY, profile=KNOWN_BUDGET).facts == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "recipient"),
+    [
+        ("Is the third one good for someone who plays with friends on weekends?", None),
+        ("would my sister like the second one?", None),
+        ("Actually it's for my brother", "brother"),
+        ("no, my brother not my sister", "brother"),
+        ("finalement c'est pour ma mère", "mother"),
+    ],
+)
+def test_a_known_recipient_changes_only_when_the_gift_is_retargeted(
+    text: str, recipient: str | None
+) -> None:
+    facts = extract(text, today=TODAY, profile={"recipient": "colleague"}).facts
+    assert facts.get("recipient") == recipient
+
+
 def test_a_bare_number_is_not_a_budget_without_one() -> None:
     assert extract("actually 70", today=TODAY).facts == {}
     assert extract("actually 70", today=TODAY, profile=KNOWN_BUDGET).facts == {"budget_max": 70}

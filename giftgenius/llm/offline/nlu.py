@@ -41,6 +41,11 @@ _POS = (
 )
 _MARKER = re.compile(rf"\b(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))\b")
 _SENTENCE = re.compile(r"[.;!?\n]+")
+_RETARGET = re.compile(
+    r"\b(?:for|pour)\s+(?:my|mon|ma|mes|a|an|un|une|our|notre|his|her|son|sa)\b"
+    r"|\b(?:not|pas)\s+(?:my|mon|ma|mes)\b"
+    r"|\b(?:actually|instead|rather|en fait|finalement|plutot)\b"
+)
 
 _ORDINALS = {
     "first": 1, "1st": 1, "premier": 1, "premiere": 1, "1er": 1, "1ere": 1,
@@ -317,7 +322,11 @@ def _preferences(t: _Text, facts: dict[str, Any], profile: dict[str, Any], loadi
     if loading:
         return
     recipient = _recipient(" ".join(positive_text), " ".join(negative_text))
-    if recipient and recipient != profile.get("recipient"):
+    current = profile.get("recipient")
+    # Once known, the recipient changes only when the user re-targets the gift:
+    # "someone who plays with friends" in a question about a gift is not a new recipient.
+    retargeted = current is None or (recipient != "anyone" and _RETARGET.search(folded))
+    if recipient and recipient != current and retargeted:
         facts["recipient"] = recipient
 
 
