@@ -41,6 +41,7 @@ from giftgenius.domain import (
 from giftgenius.errors import (
     ContextLengthExceeded,
     NothingToResume,
+    StorageError,
     UsageError,
     VersionConflict,
 )
@@ -195,15 +196,14 @@ class Agent:
                 f"{self.settings.max_input_chars} (GIFTGENIUS_MAX_INPUT_CHARS). "
                 "It was not taken: please shorten it."
             )
-        with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait) as lease:
+        # The lease serializes turns; correctness under a lapsed lease rests on the fence.
+        with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait):
             with self.db.read() as repos:
                 run = repos.runs.get(run_id)
             if run is None or run.user_id != user_id:
                 raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
             loaded = load_session(run, self.sessions, self.db)
-            result = self._turn(run, loaded, text, on_text)
-            lease.check()
-            return result
+            return self._turn(run, loaded, text, on_text)
 
     def _turn(
         self,
@@ -312,7 +312,15 @@ class Agent:
         session.messages = (session.messages + turn_msgs)[-MAX_SESSION_MESSAGES:]
         session.updated_at = self.clock()
         fault("before_session_save")
-        self.sessions.save(session, expected_version=loaded.stored_version)
+        try:
+            self.sessions.save(session, expected_version=loaded.stored_version)
+        except StorageError as exc:
+            # The turn is committed; the database is the truth. A live copy that could not
+            # be saved (expired meanwhile, store unreachable) is rebuilt on the next load.
+            log.warning(
+                "live session not saved; it will be rebuilt from the database",
+                extra={"event": "session_save_failed", "run_id": run.id, "error": str(exc)},
+            )
         log.info(
             "turn committed",
             extra={
