@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from giftgenius.agent.protocol import CandidateView
@@ -39,7 +40,7 @@ class ChatUI:
 
     def error(self, text: str) -> None:
         if self.rich:
-            self.err.print(f"[bold red]![/] {text}", highlight=False)
+            self.err.print(f"[bold red]![/] {escape(text)}", highlight=False)
         else:
             self.err.print(text, markup=False, highlight=False)
 
