@@ -177,6 +177,7 @@ class Usage(BaseModel):
     last_completion_tokens: int = 0
     truncations: int = 0
     summarizations: int = 0
+    refusals: int = 0  # requests the endpoint refused as too long (then shrunk and retried)
 
 
 class Session(BaseModel):

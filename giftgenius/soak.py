@@ -73,6 +73,7 @@ def figures(agent: Agent, run_id: str, turn: int, reply: str, elapsed: float) ->
         "prompt_tokens_total": usage.prompt_tokens,
         "truncations": usage.truncations,
         "summarizations": usage.summarizations,
+        "refusals": usage.refusals,
         "seconds": round(elapsed, 2),
         "reply": reply[:60],
     }

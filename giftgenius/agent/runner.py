@@ -379,6 +379,7 @@ class Agent:
                     ChatRequest(messages=built.messages, tools=self.tool_specs), on_text=on_text
                 )
             except ContextLengthExceeded:
+                session.usage.refusals += 1
                 log.warning("context too long, shrinking", extra={"event": "context_shrink"})
                 continue
             usage = session.usage

@@ -123,7 +123,8 @@ def render_usage(usage: Usage, cost: float | None, model: str) -> str:
         f"{usage.completion_tokens} completion tokens",
         f"summaries: {usage.summary_requests} calls, {usage.summary_prompt_tokens} prompt + "
         f"{usage.summary_completion_tokens} completion tokens",
-        f"context: {usage.truncations} truncated requests, {usage.summarizations} summarizations",
+        f"context: {usage.truncations} truncated requests, {usage.summarizations} "
+        f"summarizations, {usage.refusals} refused as too long",
         "estimated cost: " + ("unknown for this model" if cost is None else f"${cost:.4f}"),
     ]
     return "\n".join(lines)

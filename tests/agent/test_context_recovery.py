@@ -42,6 +42,7 @@ def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path) -> None:
         result = agent.turn(run.id, "cl", "gift for my sister, 30 EUR")
         assert result.reply != CONTEXT_TOO_LARGE["en"]
         assert agent.model.sizes[1] < agent.model.sizes[0]
+        assert result.usage.refusals == 1
     finally:
         agent.close()
 
