@@ -63,10 +63,10 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _unavailable(what: str, why: object) -> None:
-    message = f"{what} is not reachable ({why}); start it or unset CI to skip these tests"
+    message = f"{what} is not reachable ({why})"
     if REQUIRE_SERVICES:
-        pytest.fail(message)
-    pytest.skip(message)
+        pytest.fail(f"{message}; start it, or unset CI to skip these tests")
+    pytest.skip(f"{message}; start it to run these tests")
 
 
 @pytest.fixture(scope="session")
