@@ -7,12 +7,15 @@ stays small however long the conversation runs. Every stored blob carries a sche
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from giftgenius.errors import UsageError
 
 SESSION_SCHEMA_VERSION = 1
 CHECKPOINT_FORMAT_VERSION = 2
@@ -24,6 +27,18 @@ MAX_SUMMARY_CHARS = 2400
 
 Currency = Literal["USD", "EUR", "GBP"]
 Locale = Literal["en", "fr"]
+
+
+USER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def check_user_id(user_id: str) -> str:
+    """User ids name keys and rows everywhere; anything else is refused before any I/O."""
+    if not isinstance(user_id, str) or not USER_ID.fullmatch(user_id):
+        raise UsageError(
+            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
+        )
+    return user_id
 
 
 def utcnow() -> datetime:

@@ -56,7 +56,6 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
         return _with_uncommitted(live, db, stored)
     with db.read() as repos:
         checkpoint = repos.checkpoints.latest(run.id)
-        base_summary = Summary()
         if checkpoint is not None and (live is None or checkpoint.session_version > live.version):
             state, summary, next_seq, source = (
                 checkpoint.state,
@@ -67,7 +66,7 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
         elif live is not None:
             state, summary, next_seq, source = live.state, live.summary, live.next_seq, "live"
         else:
-            state, summary, next_seq, source = SessionState(), base_summary, 1, "new"
+            state, summary, next_seq, source = SessionState(), Summary(), 1, "new"
         entries = repos.transcript.for_run(run.id, after_seq=summary.through_seq)
     for entry in entries:
         if entry.seq >= next_seq:

@@ -12,7 +12,6 @@ import datetime as dt
 import json
 import logging
 import os
-import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,9 +31,9 @@ from giftgenius.domain import (
     Session,
     SessionState,
     Step,
-    ToolCall,
     TranscriptEntry,
     Usage,
+    check_user_id,
     new_id,
     utcnow,
 )
@@ -57,7 +56,6 @@ from giftgenius.tokens import TokenCounter
 
 log = logging.getLogger("giftgenius.agent")
 
-USER_ID_RE = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_SESSION_MESSAGES = 120
 SHRINK_FACTOR = 0.6
 
@@ -71,14 +69,6 @@ CONTEXT_TOO_LARGE = {
     "fr": "Cette conversation est trop longue pour le modèle, même raccourcie. "
     "Votre message est enregistré ; essayez un message plus court ou /restart.",
 }
-
-
-def check_user_id(user_id: str) -> str:
-    if not USER_ID_RE.fullmatch(user_id or ""):
-        raise UsageError(
-            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
-        )
-    return user_id
 
 
 @dataclass
@@ -390,9 +380,6 @@ class Agent:
             usage.last_completion_tokens = response.usage.completion_tokens
             message = response.message
             message.content = scrub(message.content) if message.content else message.content
-            message.tool_calls = [
-                ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls
-            ]
             return self._numbered(session, message)
         return None
 

@@ -19,12 +19,14 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
-from giftgenius.agent.runner import Agent, check_user_id
+from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
 from giftgenius.catalog import Product, load_rates, price_in
 from giftgenius.cli.chat import run_chat, terminal_lines
 from giftgenius.cli.render import ChatUI, render_state
+from giftgenius.domain import check_user_id
 from giftgenius.errors import GiftGeniusError, NotFound, UsageError
+from giftgenius.logs import configure_logging
 from giftgenius.settings import Settings, load_settings
 
 EXIT_DEMO_FAILED = 5
@@ -117,20 +119,22 @@ class Cli:
             redis_url=getattr(args, "redis_url", None),
             model=getattr(args, "model", None),
         )
+        configure_logging(self.settings)
 
     def agent(self, *, talks: bool = False) -> Agent:
         """Build the agent; ``talks`` commands (chat, resume, demo) announce the offline model."""
-        from giftgenius.logs import configure_logging
+        if talks:
+            self.announce_model()
+        return build_agent(self.settings)
 
-        configure_logging(self.settings)
-        if talks and self.settings.is_offline_model:
+    def announce_model(self) -> None:
+        if self.settings.is_offline_model:
             self.err.print(
                 "Using the offline model (deterministic, no network). "
                 "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one.",
                 markup=False,
                 highlight=False,
             )
-        return build_agent(self.settings)
 
     def emit_json(self, data: Any) -> None:
         self.out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
@@ -156,8 +160,6 @@ class Cli:
         agent = self.agent(talks=True)
         try:
             opened = agent.resume(self.args.user, self.args.run_id)
-            if not opened.continued:  # pragma: no cover - resume always continues
-                return 3
             ui = self.ui()
             lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
             return run_chat(agent, opened, lines, ui)
@@ -178,7 +180,7 @@ class Cli:
         else:
             raise UsageError("Name a demo (see `giftgenius demo --list`) or pass --file.")
         text = self.err if self.args.json else self.out
-        self.agent(talks=True).close()  # the model notice, once; migrates the store
+        self.announce_model()
 
         def say(speaker: str, line: str) -> None:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]

@@ -7,7 +7,6 @@ the row is theirs; a row of another user is treated as absent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -29,6 +28,7 @@ from giftgenius.domain import (
     Step,
     ToolCall,
     TranscriptEntry,
+    check_user_id,
     utcnow,
 )
 from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
@@ -47,18 +47,9 @@ from giftgenius.storage.tables import (
 if TYPE_CHECKING:
     from giftgenius.catalog import Product
 
-USER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 CATALOG_VERSION_KEY = "catalog_version"
 _T = TypeVar("_T")
 _STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
-
-
-def check_user_id(user_id: str) -> str:
-    if not isinstance(user_id, str) or not USER_ID.match(user_id):
-        raise UsageError(
-            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
-        )
-    return user_id
 
 
 def _insert(session: Session, table: type[Any]) -> Any:
