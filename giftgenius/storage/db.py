@@ -8,7 +8,9 @@ waiting). Postgres never migrates itself: an old schema is refused with the comm
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -107,7 +109,7 @@ def _sqlite_engine(url: sa.URL) -> Engine:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA foreign_keys = ON")
             if path is not None:
-                cursor.execute("PRAGMA journal_mode = WAL")
+                _ensure_wal(cursor)
                 cursor.execute("PRAGMA synchronous = NORMAL")
         finally:
             cursor.close()
@@ -123,6 +125,28 @@ def _sqlite_engine(url: sa.URL) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def _ensure_wal(cursor: Any) -> None:
+    """Switch a new file to WAL once; WAL is stored in the file, so later opens skip it.
+
+    Changing the journal mode needs an exclusive lock and SQLite does not always wait on
+    its busy handler for it: processes opening a brand-new file at once get "database is
+    locked" at once. So retry, within the same budget as the busy timeout.
+    """
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    delay = 0.01
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
 
 
 def connection_error(url: str, exc: BaseException) -> StorageError:
