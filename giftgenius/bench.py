@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from giftgenius.agent.context import build_context
-from giftgenius.agent.protocol import tool_specs
-from giftgenius.agent.summary import MESSAGES_HEADER, maybe_summarize
+from giftgenius.agent.summary import maybe_summarize
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.protocol import MESSAGES_HEADER, tool_specs
 from giftgenius.settings import load_settings
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from giftgenius.errors import ConfigError
+from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.settings import Settings
-from giftgenius.storage.pii import scrub, scrub_obj
 
 __all__ = [
     "APP_LOGGER",

@@ -12,7 +12,6 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from giftgenius.agent.protocol import StateView
 from giftgenius.domain import (
     RunInfo,
     Session,
@@ -22,6 +21,7 @@ from giftgenius.domain import (
     TranscriptEntry,
     Usage,
 )
+from giftgenius.protocol import StateView
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import SessionStore
 

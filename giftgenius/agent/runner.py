@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
-from giftgenius.agent.protocol import CandidateView, StateView, state_block, tool_specs
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
@@ -47,10 +46,11 @@ from giftgenius.errors import (
 from giftgenius.faults import fault
 from giftgenius.lang import detect_locale
 from giftgenius.llm.base import ChatModel, ChatRequest
+from giftgenius.privacy import scrub
+from giftgenius.protocol import CandidateView, StateView, state_block, tool_specs
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
-from giftgenius.storage.pii import scrub
 from giftgenius.storage.session_store import SessionStore
 from giftgenius.tokens import TokenCounter
 

@@ -6,11 +6,9 @@ few messages stay verbatim, whole tool groups never split. ``Summary.through_seq
 last folded transcript seq, so nothing is summarized twice. A failed call changes nothing:
 history is never dropped because a summary could not be written.
 
-The request the model sees (the offline engine parses it): the system message is
-``prompts/summarize.md`` (its first line starts with ``SUMMARY_MARKER``); the user message
-is ``PREVIOUS_HEADER``, the previous summary (or ``(none)``), a blank line,
-``MESSAGES_HEADER``, then one line per folded message: ``user: …``, ``assistant: …``,
-``assistant called NAME(ARGS)`` and ``tool NAME result: …``, then the word limit line.
+The request: the system message is ``prompts/summarize.md``; the user message is laid out
+as ``giftgenius.protocol`` describes (plain lines any model reads), then the word limit line.
+The request's ``purpose`` is "summary", which the model client sends as a header.
 """
 
 from __future__ import annotations
@@ -22,14 +20,12 @@ from giftgenius.agent.context import ensure_tokens
 from giftgenius.domain import MAX_SUMMARY_CHARS, Message, Session, Summary
 from giftgenius.errors import ModelError
 from giftgenius.llm.base import ChatModel, ChatRequest
+from giftgenius.protocol import MESSAGES_HEADER, NO_SUMMARY, PREVIOUS_HEADER
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 PROMPT_FILE = "summarize.md"
-PREVIOUS_HEADER = "Previous summary:"
-MESSAGES_HEADER = "Messages to fold (oldest first):"
-NO_SUMMARY = "(none)"
 # Fold when history holds more messages than this, whatever their size.
 MAX_HISTORY_MESSAGES = 40
 # One folded line is clipped to this many characters: a summary needs the gist, not a dump.

@@ -17,16 +17,6 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from giftgenius import AGENT_VERSION
-from giftgenius.agent.protocol import (
-    TOOL_ARGS,
-    CandidateView,
-    GiftIdArgs,
-    NoArgs,
-    ProfileLabelArgs,
-    SearchCandidatesArgs,
-    StateView,
-    UpdateProfileArgs,
-)
 from giftgenius.agent.revalidate import filter_spec
 from giftgenius.catalog import (
     FilterSpec,
@@ -53,8 +43,18 @@ from giftgenius.domain import (
     new_id,
 )
 from giftgenius.errors import ToolError
+from giftgenius.privacy import scrub
+from giftgenius.protocol import (
+    TOOL_ARGS,
+    CandidateView,
+    GiftIdArgs,
+    NoArgs,
+    ProfileLabelArgs,
+    SearchCandidatesArgs,
+    StateView,
+    UpdateProfileArgs,
+)
 from giftgenius.storage.db import Database
-from giftgenius.storage.pii import scrub
 from giftgenius.storage.repositories import Repos
 from giftgenius.workflow import check_transition, checkpoint_for
 

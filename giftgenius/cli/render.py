@@ -15,8 +15,8 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from giftgenius.agent.protocol import CandidateView
 from giftgenius.domain import Checkpoint, SessionState, Usage
+from giftgenius.protocol import CandidateView
 
 HEADERS = {
     "en": ("#", "Gift", "Price", "Delivery", "Why it fits"),

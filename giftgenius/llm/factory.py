@@ -11,9 +11,9 @@ import openai
 
 from giftgenius.errors import ConfigError
 from giftgenius.llm.base import ChatModel
-from giftgenius.llm.offline.engine import MODEL_NAME, OfflineEngine
-from giftgenius.llm.offline.transport import OfflineTransport
 from giftgenius.llm.openai_chat import OpenAIChatModel
+from giftgenius.offline.engine import MODEL_NAME, OfflineEngine
+from giftgenius.offline.transport import OfflineTransport
 from giftgenius.settings import Settings
 from giftgenius.tokens import TokenCounter, context_window_for
 

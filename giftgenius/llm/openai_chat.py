@@ -16,6 +16,7 @@ import openai
 from giftgenius.domain import Message, ToolCall
 from giftgenius.errors import ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.protocol import PURPOSE_HEADER
 
 
 class OpenAIChatModel:
@@ -42,6 +43,8 @@ class OpenAIChatModel:
             "messages": request.messages,
             "stream": True,
             "stream_options": {"include_usage": True},
+            # Says what the request is for without a word in the prompt; endpoints ignore it.
+            "extra_headers": {PURPOSE_HEADER: request.purpose},
         }
         if request.tools:
             kwargs["tools"] = request.tools

@@ -4,8 +4,8 @@ import io
 
 from rich.console import Console
 
-from giftgenius.agent.protocol import CandidateView
 from giftgenius.cli.render import ChatUI
+from giftgenius.protocol import CandidateView
 
 
 def _ui(rich: bool) -> tuple[ChatUI, io.StringIO]:

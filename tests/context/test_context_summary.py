@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 import pytest
 
-from giftgenius.agent.protocol import SUMMARY_MARKER
-from giftgenius.agent.summary import MESSAGES_HEADER, bound_summary, maybe_summarize
+from giftgenius.agent.summary import bound_summary, maybe_summarize
 from giftgenius.domain import MAX_SUMMARY_CHARS, Message, Session, Summary, ToolCall
 from giftgenius.errors import ModelError
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.protocol import MESSAGES_HEADER
+from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings, load_settings
 from giftgenius.tokens import TokenCounter
 
@@ -90,7 +91,7 @@ def test_over_threshold_folds_oldest_and_keeps_recent_groups_whole(settings: Set
     assert request.purpose == "summary" and request.tools == []
     assert request.max_tokens == settings.summary_max_tokens
     assert request.messages[0]["role"] == "system"
-    assert request.messages[0]["content"].splitlines()[0].startswith(SUMMARY_MARKER)
+    assert request.messages[0]["content"] == prompt_text("summarize.md")
     user = request.messages[1]["content"]
     assert (
         MESSAGES_HEADER in user and "turn 1:" in user and "assistant called update_profile(" in user

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from giftgenius.lang import detect_locale
-from giftgenius.llm.offline.nlu import extract
-from giftgenius.llm.offline.numbers import words_to_digits
+from giftgenius.offline.nlu import extract
+from giftgenius.offline.numbers import words_to_digits
 
 TODAY = dt.date(2026, 11, 29)  # a Sunday
 KNOWN_BUDGET = {"budget": {"amount": 50, "currency": "USD"}, "interests": ["tea"]}

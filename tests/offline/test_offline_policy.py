@@ -15,11 +15,11 @@ import httpx2
 import openai
 import pytest
 
-from giftgenius.agent.protocol import STATE_BLOCK_PREFIX, SUMMARY_MARKER, tool_specs
 from giftgenius.llm.base import ChatRequest
-from giftgenius.llm.offline.engine import OfflineEngine
-from giftgenius.llm.offline.transport import OfflineTransport
 from giftgenius.llm.openai_chat import OpenAIChatModel
+from giftgenius.offline.engine import OfflineEngine
+from giftgenius.offline.transport import OfflineTransport
+from giftgenius.protocol import STATE_BLOCK_PREFIX, tool_specs
 from giftgenius.tokens import TokenCounter
 
 TODAY = "2026-11-29"
@@ -350,7 +350,7 @@ def test_summary_is_extractive_deterministic_and_bounded(max_tokens: int | None)
         'assistant called select_gift({"gift_id": "g-7"})',
     ]
     messages = [
-        {"role": "system", "content": SUMMARY_MARKER + " Summarize."},
+        {"role": "system", "content": "Summarize."},
         {"role": "user", "content": summary_request(lines)},
     ]
     request = ChatRequest(messages=messages, max_tokens=max_tokens, purpose="summary")
@@ -362,7 +362,7 @@ def test_summary_is_extractive_deterministic_and_bounded(max_tokens: int | None)
     assert TokenCounter.for_model("offline").count_text(first) <= limit
     # folding again keeps the facts of the previous summary
     again = [
-        {"role": "system", "content": SUMMARY_MARKER},
+        {"role": "system", "content": "Summarize."},
         {"role": "user", "content": summary_request(["user: thanks"], previous=first)},
     ]
     second = model.complete(ChatRequest(messages=again, purpose="summary")).message.content or ""

@@ -8,8 +8,8 @@ import httpx2
 import openai
 import pytest
 
-from giftgenius.llm.offline.engine import OfflineEngine
-from giftgenius.llm.offline.transport import OfflineTransport
+from giftgenius.offline.engine import OfflineEngine
+from giftgenius.offline.transport import OfflineTransport
 
 TOOL = {"type": "function", "function": {"name": "update_profile", "parameters": {}}}
 CALL = {

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from giftgenius.storage.pii import PLACEHOLDERS, contains_pii, scrub
+from giftgenius.privacy import PLACEHOLDERS, contains_pii, scrub
 
 CORPUS: dict[str, Any] = json.loads(
     (Path(__file__).with_name("pii_corpus.json")).read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from giftgenius.storage.pii import ADDRESS, CARD, EMAIL, PHONE, contains_pii, scrub, scrub_obj
+from giftgenius.privacy import ADDRESS, CARD, EMAIL, PHONE, contains_pii, scrub, scrub_obj
 
 FAST = settings(max_examples=150, deadline=None)
 

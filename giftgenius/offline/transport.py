@@ -15,8 +15,9 @@ from typing import Any
 
 import httpx2
 
-from giftgenius.llm.offline.engine import Completion, OfflineEngine
-from giftgenius.llm.offline.wire import WireError
+from giftgenius.offline.engine import Completion, OfflineEngine
+from giftgenius.offline.wire import WireError
+from giftgenius.protocol import PURPOSE_HEADER
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,8 @@ class OfflineTransport(httpx2.BaseTransport):
                 "We could not parse the JSON body of your request. (HINT: This likely means "
                 "you aren't using your HTTP library correctly.)",
             ) from exc
-        completion = self.engine.complete(body)
+        purpose = request.headers.get(PURPOSE_HEADER, "chat")
+        completion = self.engine.complete(body, purpose=purpose)
         ident = "chatcmpl-" + hashlib.sha256(request.content).hexdigest()[:29]
         created = int(time.time())
         headers = {"x-request-id": "req_" + secrets.token_hex(16)}

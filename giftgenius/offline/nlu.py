@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
-from giftgenius.llm.offline.dates import extract_deadline
-from giftgenius.llm.offline.money import extract_budget
-from giftgenius.llm.offline.numbers import words_to_digits
-from giftgenius.llm.offline.places import extract_country
+from giftgenius.offline.dates import extract_deadline
+from giftgenius.offline.money import extract_budget
+from giftgenius.offline.numbers import words_to_digits
+from giftgenius.offline.places import extract_country
 
 _NEG = (
     r"n'aime (?:pas|plus|guere)|ne supporte pas|ne veut pas|ne boit pas|ne mange pas|"

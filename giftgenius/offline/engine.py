@@ -12,10 +12,9 @@ import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from giftgenius.agent.protocol import SUMMARY_MARKER
-from giftgenius.llm.offline.policy import decide
-from giftgenius.llm.offline.summarize import summarize
-from giftgenius.llm.offline.wire import WireError, bad_request, message_text, validate_request
+from giftgenius.offline.policy import decide
+from giftgenius.offline.summarize import summarize
+from giftgenius.offline.wire import WireError, bad_request, message_text, validate_request
 from giftgenius.tokens import TokenCounter
 
 MODEL_NAME = "offline"
@@ -54,8 +53,12 @@ class OfflineEngine:
         self.model = model
         self.counter = counter or TokenCounter.for_model(model)
 
-    def complete(self, body: Any) -> Completion:
-        """Validate ``body`` as the API does (raising ``WireError``), then answer it."""
+    def complete(self, body: Any, *, purpose: str = "chat") -> Completion:
+        """Validate ``body`` as the API does (raising ``WireError``), then answer it.
+
+        ``purpose`` is what the client said the request is for (the purpose header):
+        "summary" gets an extractive summary of the folded lines, anything else a turn.
+        """
         validate_request(body)
         if body["model"] != self.model:
             raise WireError(
@@ -69,9 +72,7 @@ class OfflineEngine:
         prompt_tokens = self.counter.count_request(messages, tools)
         limit = body.get("max_completion_tokens") or body.get("max_tokens")
         self._check_window(prompt_tokens, tools, limit)
-        if messages[0].get("role") == "system" and message_text(messages[0]).startswith(
-            SUMMARY_MARKER
-        ):
+        if purpose == "summary":
             text = summarize(_last_user_text(messages), self.counter, limit)
             return self._text(text, prompt_tokens, limit)
         offered = {t["function"]["name"] for t in tools}

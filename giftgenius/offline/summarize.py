@@ -1,7 +1,8 @@
 """Extractive summaries for summarization requests: the facts, decisions and latest words.
 
-The request (see ``giftgenius/agent/summary.py``) holds the previous summary and the folded
-messages as lines (``user: …``, ``assistant called NAME(ARGS)``, ``tool NAME result: …``).
+The request (laid out as ``giftgenius.protocol`` describes) holds the previous summary and
+the folded messages as lines (``user: …``, ``assistant called NAME(ARGS)``, ``tool NAME
+result: …``).
 Facts come from the recorded ``update_profile`` calls — exact values, dates already
 resolved — on top of the facts line of the previous summary, so folding twice loses
 nothing. Deterministic: the same request gives the same summary.
@@ -14,6 +15,7 @@ import re
 from typing import Any
 
 from giftgenius.lang import detect_locale
+from giftgenius.protocol import MESSAGES_HEADER, NO_SUMMARY, PREVIOUS_HEADER
 from giftgenius.tokens import TokenCounter
 
 DEFAULT_MAX_TOKENS = 300
@@ -95,9 +97,9 @@ def _facts_line(facts: dict[str, Any], locale: str) -> str:
 
 def summarize(request_text: str, counter: TokenCounter, max_tokens: int | None) -> str:
     """The new running summary for one summarization request."""
-    previous, _, folded = request_text.partition("Messages to fold")
-    previous = previous.replace("Previous summary:", "").strip()
-    if previous == "(none)":
+    previous, _, folded = request_text.partition(MESSAGES_HEADER)
+    previous = previous.replace(PREVIOUS_HEADER, "").strip()
+    if previous == NO_SUMMARY:
         previous = ""
     lines = [line.strip() for line in folded.splitlines()[1:] if line.strip()]
     facts = _previous_facts(previous)

@@ -9,7 +9,14 @@ reads the tool schemas and the state block.
 - The compact state block is a system message whose content is
   ``STATE_BLOCK_PREFIX + <StateView JSON>`` on one line; it comes just before the new user
   message, so the model always sees the authoritative state however much history was cut.
-- A summarization request's system message starts with ``SUMMARY_MARKER``.
+- A summarization request is told apart by the ``PURPOSE_HEADER`` HTTP header the client
+  sends (``summary`` or ``chat``; harmless to any real endpoint), never by prompt text. Its
+  user message is ``PREVIOUS_HEADER``, the previous summary (or ``NO_SUMMARY``), a blank
+  line, ``MESSAGES_HEADER``, then one plain line per folded message: ``user: …``,
+  ``assistant: …``, ``assistant called NAME(ARGS)``, ``tool NAME result: …``.
+
+This module sits in the bottom layer: the agent, the model clients and the offline model
+all import it, and it imports only ``domain``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from giftgenius.domain import Currency, ProfileDraft, SessionState, Step
 
 STATE_BLOCK_PREFIX = "[giftgenius-state] "
-SUMMARY_MARKER = "[giftgenius-summary-request]"
+PURPOSE_HEADER = "X-GiftGenius-Purpose"
+PREVIOUS_HEADER = "Previous summary:"
+MESSAGES_HEADER = "Messages to fold (oldest first):"
+NO_SUMMARY = "(none)"
 
 
 class _Args(BaseModel):
