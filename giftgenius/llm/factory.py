@@ -6,9 +6,6 @@ code path (request building, streaming, error mapping) is the one every test run
 
 from __future__ import annotations
 
-import httpx2
-import openai
-
 from giftgenius.errors import ConfigError
 from giftgenius.llm.base import ChatModel
 from giftgenius.llm.openai_chat import OpenAIChatModel
@@ -45,14 +42,15 @@ def _offline(settings: Settings) -> OpenAIChatModel:
         currency=settings.currency,
         counter=TokenCounter.for_model(MODEL_NAME),
     )
-    client = openai.OpenAI(
+    return OpenAIChatModel.connect(
+        MODEL_NAME,
         api_key="offline",
         base_url=OFFLINE_BASE_URL,
-        http_client=httpx2.Client(transport=OfflineTransport(engine)),
+        transport=OfflineTransport(engine),
         max_retries=settings.model_max_retries,
         timeout=settings.model_timeout,
+        context_window=window,
     )
-    return OpenAIChatModel(client, MODEL_NAME, context_window=window)
 
 
 def _openai(settings: Settings, model: str) -> OpenAIChatModel:
@@ -61,10 +59,11 @@ def _openai(settings: Settings, model: str) -> OpenAIChatModel:
             f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY, or use "
             "GIFTGENIUS_MODEL=offline to run without one."
         )
-    client = openai.OpenAI(
+    return OpenAIChatModel.connect(
+        model,
         api_key=settings.openai_api_key,
         base_url=settings.openai_base_url or None,
         max_retries=settings.model_max_retries,
         timeout=settings.model_timeout,
+        context_window=model_context_window(settings),
     )
-    return OpenAIChatModel(client, model, context_window=model_context_window(settings))

@@ -35,6 +35,33 @@ class OpenAIChatModel:
         self.name = name or model
         self.context_window = context_window
 
+    @classmethod
+    def connect(
+        cls,
+        model: str,
+        *,
+        api_key: str,
+        base_url: str | None,
+        max_retries: int,
+        timeout: float,
+        transport: httpx2.BaseTransport | None = None,
+        name: str | None = None,
+        context_window: int | None = None,
+    ) -> OpenAIChatModel:
+        """Build the official client (retries and timeouts are its own) and wrap it.
+
+        ``transport`` routes the client's HTTP in-process (the offline model) instead of to
+        ``base_url`` over the network.
+        """
+        client = openai.OpenAI(
+            api_key=api_key,
+            base_url=base_url,
+            http_client=httpx2.Client(transport=transport) if transport is not None else None,
+            max_retries=max_retries,
+            timeout=timeout,
+        )
+        return cls(client, model, name=name, context_window=context_window)
+
     def complete(
         self, request: ChatRequest, on_text: Callable[[str], None] | None = None
     ) -> ChatResponse:
