@@ -184,18 +184,6 @@ class SqliteSessionStore:
         with self._write() as tx:
             tx.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
 
-    def lease_owned(self, run_id: str, owner: str) -> bool:
-        with self._lock, self._errors():
-            row = (
-                self._connection()
-                .execute(
-                    "SELECT 1 FROM leases WHERE run_id = ? AND owner = ? AND expires_at > ?",
-                    (run_id, owner, self._clock()),
-                )
-                .fetchone()
-            )
-            return row is not None
-
     # -- internals -----------------------------------------------------------------------
 
     def _expiry(self, now: float, created_at: float) -> float:
