@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from giftgenius.text import fold, spell_ligatures
+
 # tag: (English display, French display, "|"-separated synonyms in both languages).
 # The tag itself and both display words are synonyms too.
 _TAG_TABLE: dict[str, tuple[str, str, str]] = {
@@ -653,16 +655,12 @@ _AMBIGUOUS_FOLDS = frozenset({"the"})
 _WORD = re.compile(r"[^\W_]+")
 
 
-def fold(text: str) -> str:
-    """Lowercase without accents (œ → oe), so "Caféine" and "cafeine" meet."""
-    text = text.lower().replace("œ", "oe").replace("æ", "ae")
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 def tokenize(text: str) -> list[str]:
-    """Lowercased words (accents kept); hyphens and apostrophes separate words."""
-    return _WORD.findall(unicodedata.normalize("NFC", text.lower().replace("œ", "oe")))
+    """Lowercased words (accents kept, for "thé"); hyphens and apostrophes separate words.
+
+    Each word is folded later (``giftgenius.text.fold``), unless its fold is ambiguous.
+    """
+    return _WORD.findall(unicodedata.normalize("NFC", spell_ligatures(text.lower())))
 
 
 def _singulars(word: str) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +18,7 @@ from giftgenius.offline.dates import extract_deadline
 from giftgenius.offline.money import extract_budget
 from giftgenius.offline.numbers import words_to_digits
 from giftgenius.offline.places import extract_country
+from giftgenius.text import fold
 
 _NEG = (
     r"n'aime (?:pas|plus|guere)|ne supporte pas|ne veut pas|ne boit pas|ne mange pas|"
@@ -128,15 +128,6 @@ _CONTRAST = re.compile(
 )
 
 
-def fold(text: str) -> str:
-    """Lowercase, accents removed, apostrophes straightened; same length as the input."""
-    out = []
-    for ch in text.lower().replace("’", "'").replace("‘", "'"):
-        base = unicodedata.normalize("NFKD", ch)
-        out.append(base[0] if base and not unicodedata.combining(base[0]) else ch)
-    return "".join(out)
-
-
 @dataclass
 class Extraction:
     """Facts and intents of one message; ``facts`` are update_profile arguments."""
@@ -161,7 +152,7 @@ class _Text:
         digits = words_to_digits(raw.replace("’", "'").replace("‘", "'"))
         self.original = digits
         self.lower = digits.lower()
-        self.folded = fold(digits)
+        self.folded = fold(digits, keep_length=True)  # spans index all three texts
 
     def cut(self, start: int, end: int) -> None:
         pad = " " * (end - start)
@@ -275,7 +266,8 @@ _TITLE_WORD = re.compile(r"[a-z0-9]{4,}")
 
 def _title_match(folded: str, titles: list[str]) -> str | None:
     """The one title whose distinctive words (in no other title) the message names."""
-    words = [set(_TITLE_WORD.findall(fold(title))) for title in titles]
+    # Folded like the user's text (``_Text.folded``), so the two compare word for word.
+    words = [set(_TITLE_WORD.findall(fold(title, keep_length=True))) for title in titles]
     said = set(_TITLE_WORD.findall(folded))
     hits = []
     for i, own in enumerate(words):
