@@ -7,11 +7,9 @@ A cheap word-vote is enough here: the two languages share few function words, an
 from __future__ import annotations
 
 import re
-from typing import Literal
 
+from giftgenius.domain import Locale
 from giftgenius.text import fold
-
-Locale = Literal["en", "fr"]
 
 _FRENCH = frozenset(
     """

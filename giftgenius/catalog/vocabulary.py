@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
+from giftgenius.domain import Locale
 from giftgenius.text import fold, spell_ligatures
 
 # tag: (English display, French display, "|"-separated synonyms in both languages).
@@ -801,7 +801,7 @@ def canonical_recipient(text: str) -> str | None:
     return found[0][0] if found else None
 
 
-def describe(tag: str, locale: Literal["en", "fr"] | str = "en") -> str:
+def describe(tag: str, locale: Locale | str = "en") -> str:
     """A display word for a tag in the user's language; unknown tags are shown as they are."""
     entry = _TAG_TABLE.get(tag)
     if entry is None:
