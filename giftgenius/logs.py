@@ -8,6 +8,7 @@ read as they are.
 The handler sits on the root logger so warnings from libraries (SQLAlchemy, httpx, openai)
 land in the same file; the application's own level (``settings.log_level``) is set on the
 ``giftgenius`` logger only, so turning on DEBUG does not flood the file with library noise.
+Modules log through ``logging.getLogger(__name__)``, which puts them under that logger.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ __all__ = [
     "JsonLinesFormatter",
     "PiiScrubFilter",
     "configure_logging",
-    "get_logger",
     "log_file",
     "shutdown_logging",
 ]
@@ -160,14 +160,3 @@ def shutdown_logging() -> None:
             root.removeHandler(old)
             old.close()
         logging.getLogger(APP_LOGGER).setLevel(logging.NOTSET)
-
-
-def get_logger(name: str) -> logging.Logger:
-    """A logger under ``giftgenius`` (so ``settings.log_level`` applies to it).
-
-    ``get_logger(__name__)`` inside the package returns the module's own logger; any other
-    name is nested under ``giftgenius.``.
-    """
-    if name != APP_LOGGER and not name.startswith(APP_LOGGER + "."):
-        name = f"{APP_LOGGER}.{name}"
-    return logging.getLogger(name)
