@@ -118,8 +118,11 @@ def log_file(settings: Settings) -> Path:
     return settings.logs_dir / LOG_FILE_NAME
 
 
-def _our_handlers(logger: logging.Logger) -> list[logging.Handler]:
-    return [handler for handler in logger.handlers if handler.get_name() == _HANDLER_NAME]
+def _remove_our_handlers(root: logging.Logger) -> None:
+    """Close the handler(s) ``configure_logging`` added; other handlers stay."""
+    for old in [handler for handler in root.handlers if handler.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+        old.close()
 
 
 def configure_logging(settings: Settings) -> None:
@@ -145,9 +148,7 @@ def configure_logging(settings: Settings) -> None:
     handler.setFormatter(JsonLinesFormatter())
     with _lock:
         root = logging.getLogger()
-        for old in _our_handlers(root):
-            root.removeHandler(old)
-            old.close()
+        _remove_our_handlers(root)
         root.addHandler(handler)
         logging.getLogger(APP_LOGGER).setLevel(settings.log_level)
 
@@ -155,8 +156,5 @@ def configure_logging(settings: Settings) -> None:
 def shutdown_logging() -> None:
     """Remove and close the handler ``configure_logging`` added (tests, ``forget``, exit)."""
     with _lock:
-        root = logging.getLogger()
-        for old in _our_handlers(root):
-            root.removeHandler(old)
-            old.close()
+        _remove_our_handlers(logging.getLogger())
         logging.getLogger(APP_LOGGER).setLevel(logging.NOTSET)
