@@ -1,10 +1,10 @@
 """The persistent database: engine setup, schema check on first use, short sessions.
 
 SQLite is the embedded default and many processes share its file, so every connection turns
-on foreign keys and gets the shared file setup of ``sqlite_file`` (WAL, busy timeout), and
-write transactions start with ``BEGIN
-IMMEDIATE`` (a deferred one that reads first and writes later can fail at once instead of
-waiting). Postgres never migrates itself: an old schema is refused with the command to run.
+on foreign keys and gets the file setup both SQLite stores share (``sqlite_file``: WAL,
+busy timeout), and write transactions start with ``BEGIN IMMEDIATE`` (a deferred one that
+reads first and writes later can fail at once instead of waiting). Postgres never migrates
+itself: an old schema is refused with the command to run.
 """
 
 from __future__ import annotations
