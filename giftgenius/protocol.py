@@ -173,9 +173,3 @@ class StateView(BaseModel):
 
 def state_block(view: StateView) -> str:
     return STATE_BLOCK_PREFIX + view.model_dump_json(exclude_none=True)
-
-
-def parse_state_block(content: str) -> StateView | None:
-    if not content.startswith(STATE_BLOCK_PREFIX):
-        return None
-    return StateView.model_validate_json(content[len(STATE_BLOCK_PREFIX) :])

@@ -20,6 +20,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from giftgenius.domain import Currency
 from giftgenius.errors import ConfigError
 from giftgenius.resources import resource_dir
 
@@ -63,7 +64,7 @@ class Settings(BaseSettings):
     max_input_chars: int = Field(4000, ge=1)
     max_tool_rounds: int = Field(8, ge=1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    currency: Literal["USD", "EUR", "GBP"] = "USD"
+    currency: Currency = "USD"
     retention_days: int = Field(90, ge=1)
 
     @field_validator("log_level", "currency", mode="before")

@@ -7,7 +7,7 @@ the row is theirs; a row of another user is treated as absent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -84,9 +84,6 @@ class UserRepo(_Repo):
         check_user_id(user_id)
         stmt = _insert(self._s, UserRow).values(id=user_id, created_at=utcnow())
         self._s.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
-
-    def exists(self, user_id: str) -> bool:
-        return self._s.get(UserRow, user_id) is not None
 
 
 def _run_info(row: RunRow) -> RunInfo:
@@ -263,20 +260,6 @@ class TranscriptRepo(_Repo):
             .order_by(TranscriptRow.seq)
         )
         return [_entry(r) for r in rows]
-
-    def max_seq(self, run_id: str) -> int:
-        value = self._s.scalar(
-            sa.select(sa.func.max(TranscriptRow.seq)).where(TranscriptRow.run_id == run_id)
-        )
-        return int(value or 0)
-
-    def has_turn(self, run_id: str, turn_id: str) -> bool:
-        found = self._s.scalar(
-            sa.select(TranscriptRow.id)
-            .where(TranscriptRow.run_id == run_id, TranscriptRow.turn_id == turn_id)
-            .limit(1)
-        )
-        return found is not None
 
 
 def _checkpoint(row: CheckpointRow) -> Checkpoint:
@@ -505,17 +488,6 @@ class CatalogRepo(_Repo):
     def get(self, gift_id: str) -> Product | None:
         row = self._s.get(ProductRow, gift_id, populate_existing=True)
         return None if row is None else _product(row)
-
-    def get_many(self, ids: Iterable[str]) -> dict[str, Product]:
-        wanted = sorted(set(ids))
-        if not wanted:
-            return {}
-        rows = self._s.scalars(
-            sa.select(ProductRow)
-            .where(ProductRow.id.in_(wanted))
-            .execution_options(populate_existing=True)
-        )
-        return {r.id: _product(r) for r in rows}
 
     def all(self) -> list[Product]:
         """Every product, in stock or not, by id."""
