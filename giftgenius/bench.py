@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 from giftgenius.agent.context import build_context
 from giftgenius.agent.summary import maybe_summarize
+from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
-from giftgenius.protocol import MESSAGES_HEADER, tool_specs
+from giftgenius.protocol import MESSAGES_HEADER
 from giftgenius.settings import load_settings
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 

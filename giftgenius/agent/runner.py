@@ -21,6 +21,7 @@ from giftgenius.agent.context import build_context
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
+from giftgenius.agent.tools import tool_specs
 from giftgenius.catalog import load_rates
 from giftgenius.domain import (
     CheckpointStep,
@@ -47,7 +48,7 @@ from giftgenius.faults import fault
 from giftgenius.lang import detect_locale
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub
-from giftgenius.protocol import CandidateView, StateView, state_block, tool_specs
+from giftgenius.protocol import CandidateView, StateView, state_block
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
