@@ -63,7 +63,7 @@ from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import SessionStore
-from giftgenius.tokens import TokenCounter
+from giftgenius.tokens import TokenCounter, context_budget
 
 log = logging.getLogger("giftgenius.agent")
 
@@ -127,7 +127,9 @@ class Agent:
         self.sessions = sessions
         self.model = model
         self.counter = TokenCounter.for_model(model.name)
-        self.budget = window - settings.completion_reserve_tokens
+        self.budget = context_budget(
+            model.name, context_window=window, completion_reserve=settings.completion_reserve_tokens
+        )
         self.clock = clock
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
         self.system_prompt = prompt_text("system.md")
