@@ -7,7 +7,8 @@ A turn is its steps, each a method of ``Agent`` named for what it does:
    is called;
 3. ``_summarize`` folds old history into the running summary if it has grown too big, and
    only then ``_turn_context`` builds what the tools see, so the checkpoints they take
-   carry the summary the session carries;
+   carry the summary the session carries (``_revalidate`` then drops shortlisted gifts
+   today's catalog no longer allows);
 4. ``_think`` runs the model and the tools with no transaction open;
 5. ``_commit`` writes the turn's changes, transcript, checkpoints and the version fence in
    one short transaction;
@@ -31,7 +32,6 @@ from giftgenius.agent.context import build_context
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
-from giftgenius.agent.tools import tool_specs
 from giftgenius.catalog import load_rates
 from giftgenius.domain import (
     CheckpointStep,
@@ -133,7 +133,7 @@ class Agent:
         self.clock = clock
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
         self.system_prompt = prompt_text("system.md")
-        self.tool_specs = tool_specs()
+        self.tool_specs = tools.tool_specs()
         self.rates = load_rates()
 
     def close(self) -> None:
