@@ -458,8 +458,8 @@ def _render_type(schema: dict[str, Any], defs: dict[str, Any], indent: str, dept
     if kind == "object":
         if not schema.get("properties"):
             return "object"
-        inner = _render_properties(schema, defs, indent + "  ")
-        return "{\n" + "\n".join(inner) + f"\n{indent}}}"
+        lines = _render_properties(schema, defs, indent + "  ")
+        return "{\n" + "\n".join(lines) + f"\n{indent}}}"
     if kind == "integer":
         return "number"
     if kind in ("string", "number", "boolean", "null"):

@@ -105,7 +105,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         if isinstance(res.result.get("state"), dict):
             state = res.result["state"]
     user_text = message_text(messages[last_user])
-    locale = detect_locale(user_text, default=state.get("locale") or "en")  # type: ignore[arg-type]
+    locale = detect_locale(user_text, default=state.get("locale") or "en")
     today = _today(state)
     titles = [c.get("title", "") for c in seen if c.get("id") in state.get("candidate_ids", [])]
     ext = extract(

@@ -47,7 +47,7 @@ def parse_budget(text: str | None, default_currency: str = "USD") -> Budget | No
                 currency = currency_code(symbol) or currency
                 break
     low = min(amounts) if len(amounts) > 1 else None
-    return Budget(amount=max(amounts), currency=currency, min_amount=low)  # type: ignore[arg-type]
+    return Budget(amount=max(amounts), currency=currency, min_amount=low)
 
 
 def parse_age(text: str | int | None) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -71,6 +71,11 @@ def _written(value: _T | None, what: str) -> _T:
     if value is None:
         raise StorageError(f"The {what} just saved cannot be read back; check the database.")
     return value
+
+
+def _rowcount(result: sa.Result[Any]) -> int:
+    """Rows an UPDATE or DELETE touched (its result is a ``CursorResult`` at run time)."""
+    return cast("sa.CursorResult[Any]", result).rowcount
 
 
 class _Repo:
@@ -175,7 +180,7 @@ class RunRepo(_Repo):
                 f"Cannot reactivate run {run_id}: its user already has an unfinished run. "
                 "Finish or abandon that one first."
             ) from exc
-        if result.rowcount != 1:
+        if _rowcount(result) != 1:
             raise NotFound(f"No run {run_id!r}; list runs with `giftgenius state --user USER`.")
 
     def fence(
@@ -205,7 +210,7 @@ class RunRepo(_Repo):
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        if result.rowcount != 1:
+        if _rowcount(result) != 1:
             raise VersionConflict(
                 f"Run {run_id} is no longer at session version {expected_version} (another "
                 "process committed a turn first, or the run is gone); nothing of this turn "
@@ -218,7 +223,7 @@ def _entry(row: TranscriptRow) -> TranscriptEntry:
         run_id=row.run_id,
         seq=row.seq,
         turn_id=row.turn_id,
-        role=row.role,  # type: ignore[arg-type]
+        role=row.role,
         content=row.content,
         tool_calls=[ToolCall.model_validate(c) for c in row.tool_calls or []],
         tool_call_id=row.tool_call_id,
@@ -348,7 +353,7 @@ class CheckpointRepo(_Repo):
                 .where(CheckpointRow.id.in_(chunk))
                 .execution_options(synchronize_session=False)
             )
-            deleted += result.rowcount
+            deleted += _rowcount(result)
         return deleted
 
 
@@ -414,7 +419,7 @@ def _order(row: OrderDraftRow) -> OrderDraft:
         user_id=row.user_id,
         gift_id=row.gift_id,
         price=float(row.price),
-        currency=row.currency,  # type: ignore[arg-type]
+        currency=row.currency,
         created_at=row.created_at,
     )
 
@@ -586,5 +591,5 @@ class Repos:
         counts: dict[str, int] = {}
         for table, stmt in steps:
             result = self.session.execute(stmt.execution_options(synchronize_session=False))
-            counts[table] = result.rowcount
+            counts[table] = _rowcount(result)
         return counts

@@ -78,7 +78,7 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
         reasons = (
             ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
         )
-        if reasons:
+        if reasons or product is None:
             rejected[gift_id] = reasons
         else:
             passing.append(product)

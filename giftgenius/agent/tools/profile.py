@@ -85,9 +85,12 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
 
 def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Budget:
     """The new budget: given parts over the old ones; the currency defaults as configured."""
-    if args.budget_max is None and old.budget is None:
+    if args.budget_max is not None:
+        amount = args.budget_max
+    elif old.budget is not None:
+        amount = old.budget.amount
+    else:
         raise ToolError("budget_max is required the first time a budget is given.")
-    amount = args.budget_max if args.budget_max is not None else old.budget.amount
     currency = args.currency or (old.budget.currency if old.budget else ctx.default_currency)
     minimum = args.budget_min
     if minimum is not None and minimum > amount:

@@ -23,7 +23,7 @@ from giftgenius.storage.db import Database
 from giftgenius.storage.repositories import Repos
 from giftgenius.workflow import check_transition, checkpoint_for
 
-StagedChange = Callable[[Repos], None]
+StagedChange = Callable[[Repos], object]  # what it returns is ignored
 
 
 @dataclass
