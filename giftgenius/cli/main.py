@@ -27,6 +27,7 @@ from giftgenius.cli.render import ChatUI, render_state
 from giftgenius.domain import check_user_id
 from giftgenius.errors import GiftGeniusError, NotFound, UsageError
 from giftgenius.logs import configure_logging
+from giftgenius.privacy import configure_phone_regions
 from giftgenius.settings import Settings, load_settings
 
 EXIT_DEMO_FAILED = 5
@@ -119,6 +120,7 @@ class Cli:
             redis_url=getattr(args, "redis_url", None),
             model=getattr(args, "model", None),
         )
+        configure_phone_regions(self.settings.phone_regions)
         configure_logging(self.settings)
 
     def agent(self, *, talks: bool = False) -> Agent:

@@ -32,6 +32,7 @@ from giftgenius.domain import (
     utcnow,
 )
 from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.privacy import strip_controls
 from giftgenius.storage.checkpoint_codec import decode_checkpoint
 from giftgenius.storage.tables import (
     CatalogMetaRow,
@@ -380,8 +381,11 @@ def _profile(row: RecipientProfileRow) -> RecipientProfile:
 
 
 def normalize_label(label: str) -> str:
-    """Labels are matched without regard to case or surrounding spaces ("Sister" = "sister")."""
-    return " ".join(label.split()).lower()
+    """Labels are matched without regard to case or surrounding spaces ("Sister" = "sister").
+
+    A label is shown back in later runs, so terminal escapes are removed before it is stored.
+    """
+    return " ".join(strip_controls(label).split()).lower()
 
 
 class ProfileRepo(_Repo):
