@@ -12,7 +12,7 @@ import json
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,7 +22,8 @@ from rich.console import Console
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
 from giftgenius.catalog import Product, load_rates, price_in
-from giftgenius.cli.chat import run_chat, terminal_lines
+from giftgenius.cli.chat import run_chat
+from giftgenius.cli.lines import piped_lines, terminal_lines
 from giftgenius.cli.render import ChatUI, render_state
 from giftgenius.domain import check_user_id
 from giftgenius.errors import GiftGeniusError, NotFound, UsageError
@@ -142,6 +143,12 @@ class Cli:
         self.out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
         self.out.file.flush()
 
+    def lines(self) -> Iterator[str]:
+        """What the user types: prompted in a terminal, one message per line when piped."""
+        if self.stdin.isatty():
+            return terminal_lines(self.out, self.stdin)
+        return piped_lines(self.stdin)
+
     def ui(self) -> ChatUI:
         return ChatUI(self.out, self.err, rich=self.stdin.isatty())
 
@@ -152,7 +159,7 @@ class Cli:
         agent = self.agent(talks=True)
         try:
             opened = agent.open(self.args.user, new=self.args.new)
-            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            lines = self.lines()
             return run_chat(agent, opened, lines, self.ui())
         finally:
             agent.close()
@@ -163,7 +170,7 @@ class Cli:
         try:
             opened = agent.resume(self.args.user, self.args.run_id)
             ui = self.ui()
-            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            lines = self.lines()
             return run_chat(agent, opened, lines, ui)
         finally:
             agent.close()
