@@ -83,8 +83,9 @@ def terminal_lines(console: Console, stdin: TextIO) -> Iterator[str]:
     """Lines typed at the prompt until end of input (Ctrl-D).
 
     The process's own stdin is read with ``input()`` (line editing works); any other stream
-    is read from directly. A terminal in strict UTF-8 mode raises on a bad byte: the bytes
-    of that line are recovered from the error and cleaned like piped ones.
+    is read from directly. A stream in strict UTF-8 mode raises on a bad byte: the bytes it
+    was decoding (a terminal hands over one line at a time; a pasted block may hold several)
+    are recovered from the error and cleaned like piped ones.
     """
     stream = None if stdin is sys.stdin else stdin
     while True:
@@ -93,7 +94,8 @@ def terminal_lines(console: Console, stdin: TextIO) -> Iterator[str]:
         except EOFError:
             return
         except UnicodeDecodeError as exc:
-            line = bytes(exc.object).decode("utf-8", "surrogateescape")
+            yield from bytes(exc.object).decode("utf-8", "surrogateescape").splitlines()
+            continue
         if stream is not None and not line:
             return  # readline() returns "" only at end of input
         yield line

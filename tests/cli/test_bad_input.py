@@ -121,6 +121,16 @@ def test_escapes_typed_in_a_terminal_are_not_echoed(home: Path) -> None:
     assert "Unknown command /bogus" in ran.err
 
 
+def test_a_bad_byte_typed_in_a_terminal_is_replaced_and_the_chat_goes_on(home: Path) -> None:
+    ran = run_bytes(
+        ["chat", "--user", "tty2"], b"bad \xff byte\ngift for my mum, 30 EUR\n", tty=True
+    )
+    assert ran.code == 0, ran.err
+    assert "replaced by �" in ran.err and "Traceback" not in ran.err
+    texts = _stored_user_texts(f"sqlite:///{home / 'giftgenius.db'}", "tty2")
+    assert "bad � byte" in texts and "gift for my mum, 30 EUR" in texts
+
+
 def test_prune_with_an_absurd_age_is_a_usage_error(cli) -> None:
     ran = cli("prune", "--older-than", "99999999d")
     assert ran.code == 2
