@@ -27,10 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, Final
-
-if TYPE_CHECKING:
-    import phonenumbers
+from typing import Any, Final
 
 __all__ = [
     "ADDRESS",
@@ -151,9 +148,9 @@ def _iban(match: re.Match[str]) -> str:
     from stdnum import iban
 
     text = match.group()
-    ends = [len(text)] + [m.start() for m in reversed(list(re.finditer(" ", text)))]
+    ends = [len(text)] + [at for at in range(len(text) - 1, 14, -1) if text[at] == " "]
     for end in ends:
-        if end >= 15 and iban.is_valid(text[:end]):
+        if iban.is_valid(text[:end]):
             return IBAN + text[end:]
     return text
 
@@ -175,14 +172,22 @@ def _is_ssn(number: str) -> bool:
     return bool(ssn.is_valid(_NON_DIGIT_RE.sub("", number)))
 
 
+def _ssn_grouped(match: re.Match[str]) -> str:
+    return SSN if _is_ssn(match.group()) else match.group()
+
+
+def _ssn_announced(match: re.Match[str]) -> str:
+    """Keep the keyword ("SSN: "), replace the nine digits after it."""
+    if not _is_ssn(match[1]):
+        return match.group()
+    return match.group()[: match.start(1) - match.start()] + SSN
+
+
 def _ssns(text: str) -> str:
-    text = _SSN_RE.sub(lambda m: SSN if _is_ssn(m.group()) else m.group(), text)
+    text = _SSN_RE.sub(_ssn_grouped, text)
     lowered = text.lower()
     if "ssn" in lowered or "social" in lowered:  # cheaper than the keyword regex everywhere
-        text = _SSN_ANNOUNCED_RE.sub(
-            lambda m: m.group()[: m.start(1) - m.start()] + SSN if _is_ssn(m[1]) else m.group(),
-            text,
-        )
+        text = _SSN_ANNOUNCED_RE.sub(_ssn_announced, text)
     return text
 
 
@@ -337,12 +342,10 @@ def _library_phones(text: str) -> str:
         return text
     import phonenumbers
 
+    valid = phonenumbers.Leniency.VALID
     spans: list[tuple[int, int]] = []
     for region in _matcher_regions(_phone_regions):
-        matches: Iterable[phonenumbers.PhoneNumberMatch] = phonenumbers.PhoneNumberMatcher(
-            text, region, leniency=phonenumbers.Leniency.VALID
-        )
-        for found in matches:
+        for found in phonenumbers.PhoneNumberMatcher(text, region, leniency=valid):
             # "+" and trunk-prefixed ("0...") numbers are the grouped pass's to judge; it
             # keeps "SKU 0012345" on purpose, however valid some region finds it.
             if found.raw_string[0] in "123456789(" and not (
