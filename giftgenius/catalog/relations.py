@@ -121,15 +121,16 @@ colleague - = collègue|collègues|collaborateur|collaboratrice|coéquipier|coé
     client|cliente|associé|associée|binôme
 boss m = patron|chef|n+1|supérieur|directeur|pdg|manager|responsable|chef d'équipe|boss
 boss f = patronne|cheffe|supérieure|directrice|manageuse
-teacher f = maîtresse|maitresse|institutrice|enseignante|professeure|prof|éducatrice|
-    entraîneuse|monitrice|tutrice|atsem
-teacher m = maître|maitre|instituteur|instit|enseignant|professeur|éducateur|entraîneur|coach|
-    moniteur|tuteur|mentor|mentore
-anyone - = infirmière|nounou|sage-femme|aide-soignante|kiné|dentiste|médecin|docteur|véto|
-    vétérinaire|aide à domicile
-anyone m = infirmier|aide-soignant
-anyone - = propriétaire|proprio|logeuse|logeur|concierge|gardien|gardienne|facteur|factrice|
-    femme de ménage|coiffeur|coiffeuse|baby-sitter|babysitter|curé|pasteur|hôte|hôtesse
+teacher f = maîtresse|maitresse|institutrice|enseignante|professeure|éducatrice|
+    entraîneuse|monitrice|tutrice|atsem|mentore
+teacher m = maître|maitre|instituteur|instit|enseignant|professeur|éducateur|entraîneur|
+    moniteur|tuteur
+teacher - = prof|coach|mentor|profs
+anyone - = kiné|dentiste|médecin|docteur|véto|vétérinaire|aide à domicile|propriétaire|
+    proprio|concierge|baby-sitter|babysitter
+anyone f = infirmière|nounou|sage-femme|aide-soignante|logeuse|gardienne|factrice|
+    femme de ménage|coiffeuse|hôtesse
+anyone m = infirmier|aide-soignant|logeur|gardien|facteur|coiffeur|curé|pasteur|hôte
 anyone - = ex|ex-femme|ex-mari|ex-copine|ex-copain
 """
 
