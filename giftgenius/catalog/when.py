@@ -37,11 +37,11 @@ _CUE_EN = (
     r"(?:need|want) (?:it|them|this|that)(?: delivered)?|gets? there|for"
 )
 _CUE_FR = (
-    r"avant|d'ici(?: a| au| le| la)?|pour|au plus tard(?: le)?|jusqu'(?:a|au)|sous|"
+    r"avant|d'ici(?: a| au)?|pour|au plus tard|jusqu'(?:a|au)|sous|"
     r"dans les|d'ici a|"
     r"(?:doit|doivent|faut qu'(?:il|elle|ils|elles|ca)|faut que (?:ca|ce soit|le cadeau)) "
     r"(?:arriver|arrive|etre livre|etre la|soit la|soit livre)|"
-    r"arrive|arriver|livre|livree|livraison(?: le| pour| avant)?|date limite(?: est| le)?"
+    r"arrive|arriver|livre|livree|livraison(?: pour| avant)?|date limite(?: est)?"
 )
 _CUE = re.compile(rf"(?<![\w'])(?:{_CUE_EN}|{_CUE_FR})(?![\w'])")
 _DAY_ONLY_CUES = frozenset({"for", "pour"})
@@ -85,8 +85,8 @@ _DATE_WORD = re.compile(
 )
 # "the 12th", "le 15": a day of this month, or of the next once this one's has passed.
 _DAY_OF_MONTH = re.compile(
-    rf"^(\d{{1,2}})(?:st|nd|rd|th|er|eme|e)?(?!\s*(?:[/.\-]\d|(?:of\s+)?(?:{_MONTH_WORDS})\b|"
-    r"(?:day|week|month|jour|semaine|mois)))\b"
+    r"^(?P<article>(?:on )?(?:the|le) )?(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th|er|eme|e)?"
+    rf"(?!\s*(?:[/.\-]\d|(?:of\s+)?(?:{_MONTH_WORDS})\b|(?:day|week|month|jour|semaine|mois)))\b"
 )
 _FILLER = re.compile(r"^(?:(?:on|the|le|la|l'|this|that|at the latest|au plus tard)\s+)*")
 
@@ -211,13 +211,14 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
     """The date that starts the text following a cue, if one does."""
     from text_to_num import alpha2digit
 
-    rest = _FILLER.sub("", fold(alpha2digit(original, locale, threshold=0)).strip())
+    said = fold(alpha2digit(original, locale, threshold=0)).strip()
+    rest = _FILLER.sub("", said)
     special = _special(rest, today, locale)
     if special is not None:
         return special
-    day = _DAY_OF_MONTH.match(rest)
-    if day is not None:
-        return _day_of_month(today, int(day[1]))
+    day = _DAY_OF_MONTH.match(said)
+    if day is not None and (day["article"] or day["suffix"]):  # "the 12th", "le 15"; not "2 people"
+        return _day_of_month(today, int(day["day"]))
     duration = _DURATION.match(rest)
     if duration is not None:
         if cue in _DAY_ONLY_CUES:
