@@ -95,7 +95,10 @@ _ABOUT_BEFORE = (
     r"give or take|more or less|~|environ|autour de|aux alentours de|a peu pres|"
     r"dans les|quelque chose comme|grosso modo|plus ou moins|genre|a peu pres|vers les"
 )
-_ABOUT_AFTER = r"-?ish|or so|give or take|environ|a peu pres|plus ou moins|grosso modo|ou pas loin"
+_ABOUT_AFTER = (
+    r"-?ish|or so|or thereabouts|give or take|and change|environ|a peu pres|plus ou moins|"
+    r"grosso modo|ou pas loin|et des poussieres|et quelques"
+)
 _MAX_BEFORE = (
     r"no more than|not more than|nothing over|not over|no higher than|up to|upto|under|below|"
     r"less than|at most|at the most|a max(?:imum)? of|max(?:imum)?|maxi|tops|cap(?: of| is)?|"
@@ -173,7 +176,7 @@ def _number(text: str) -> Decimal | None:
 
 _CUES: dict[Kind, tuple[re.Pattern[str], re.Pattern[str]]] = {
     kind: (
-        re.compile(rf"(?<![\w'])(?:{before})\s*:?\s*$"),
+        re.compile(rf"(?<![\w'])(?:{before})\s*:?\s*(?:an?\s+|une?\s+)?$"),
         re.compile(rf"^\s*(?:{after})(?![\w])"),
     )
     for kind, before, after in (

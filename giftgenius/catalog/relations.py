@@ -144,6 +144,9 @@ _QUALIFIERS = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _TEEN_QUALIFIERS = frozenset({"teenage", "teenaged", "ado", "adolescent", "adolescente"})
+# An age decides between child and teen: "my 15-year-old nephew", "mon neveu de 8 ans".
+_AGE = re.compile(r"(?<!\d)(\d{1,2})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|yo|y/o|ans)\b")
+_AGE_WORDS = frozenset({"year", "years", "old", "yo", "yr", "yrs"})
 _POSSESSIVES = frozenset(
     """
     my our your his her their mon ma mes ton ta tes son sa ses notre nos votre vos leur
@@ -382,13 +385,18 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         between = {t.folded for t in words[head.end : following.start]}
         if between and between <= _POSSESSIVES | {"de", "d", "du", "des"}:
             last = following.end - 1
-    while first > 0 and words[first - 1].folded in _QUALIFIERS:
-        first -= 1
+    while first > 0 and (
+        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS or words[first - 1].text.isdigit()
+    ):
+        first -= 1  # "little sister", "12-year-old nephew"
     audience, gender = head.term.audience, head.term.gender
     if last + 1 < len(words) and words[last + 1].folded in _TEEN_QUALIFIERS:
         last += 1  # "mon fils ado"
     if any(words[i].folded in _TEEN_QUALIFIERS for i in range(first, last + 1)):
         audience = "teen"
+    age = _AGE.search(text)
+    if age is not None and audience in ("child", "teen"):
+        audience = "teen" if 13 <= int(age[1]) <= 19 else "child" if int(age[1]) < 13 else "anyone"
     name = _name_after(words, text, last + 1) or _name_before(words, first, text)
     return Relation(
         said=_said(words, text, first, last),

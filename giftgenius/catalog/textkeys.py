@@ -19,7 +19,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 def key(text: str) -> str:
     """The comparable form of a phrase: folded, punctuation and spaces collapsed to one space."""
-    return _NON_WORD.sub(" ", fold(text.replace("’", "'"))).strip()
+    folded = text.lower() if text.isascii() else fold(text)  # most place names are ASCII
+    return _NON_WORD.sub(" ", folded).strip()
 
 
 @dataclass(frozen=True)

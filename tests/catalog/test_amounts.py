@@ -39,6 +39,16 @@ CASES = [
     ("I can spend 80", "en", "USD", "80", "USD", "at_most", None, False),
     ("49.99", "en", "USD", "49.99", "USD", "at_most", None, False),
     ("50 — no, make it 60", "en", "USD", "60", "USD", "at_most", None, False),
+    ("about a hundred bucks", "en", "USD", "100", "USD", "about", None, True),
+    ("my budget is around fifty pounds", "en", "USD", "50", "GBP", "about", None, True),
+    ("50 bucks for my sister who is 12", "en", "USD", "50", "USD", "at_most", None, False),
+    ("€30-€50", "en", "EUR", "50", "EUR", "between", "30", False),
+    ("$20–$40", "en", "USD", "40", "USD", "between", "20", False),
+    ("between 20 and 40 dollars", "en", "CAD", "40", "CAD", "between", "20", False),
+    ("50 USD or less", "en", "USD", "50", "USD", "at_most", None, False),
+    ("50 bucks or more", "en", "USD", "50", "USD", "at_least", "50", False),
+    ("USD 40", "en", "EUR", "40", "USD", "at_most", None, False),
+    ("twenty five quid", "en", "USD", "25", "GBP", "at_most", None, False),
     # French
     ("pas plus de cinquante balles", "fr", "EUR", "50", "EUR", "at_most", None, False),
     ("cent balles", "fr", "CHF", "100", "CHF", "at_most", None, False),
@@ -64,6 +74,15 @@ CASES = [
     ("au moins 30 euros", "fr", "EUR", "30", "EUR", "at_least", "30", False),
     ("moins de 60 balles", "fr", "EUR", "60", "EUR", "at_most", None, False),
     ("septante francs", "fr", "CHF", "70", "CHF", "at_most", None, False),
+    ("une centaine d'euros", "fr", "EUR", "100", "EUR", "about", None, True),
+    ("genre 30 balles", "fr", "EUR", "30", "EUR", "about", None, True),
+    ("trente euros et des poussières", "fr", "EUR", "30", "EUR", "about", None, True),
+    ("pas plus de 50 balles, elle a 12 ans", "fr", "EUR", "50", "EUR", "at_most", None, False),
+    ("un budget de 2 000 €", "fr", "EUR", "2000", "EUR", "at_most", None, False),
+    ("deux mille euros", "fr", "EUR", "2000", "EUR", "at_most", None, False),
+    ("40 dollars US", "fr", "EUR", "40", "USD", "at_most", None, False),
+    ("40 $ US", "fr", "CAD", "40", "USD", "at_most", None, False),
+    ("vingt-cinq euros", "fr", "EUR", "25", "EUR", "at_most", None, False),
 ]
 
 
@@ -125,6 +144,9 @@ def test_a_figure_without_currency_says_the_default_was_assumed():
         ("un cadeau pour ma sœur", "fr"),
         ("livraison le 12/12", "fr"),
         ("50% off", "en"),
+        ("0 euros", "fr"),
+        ("it costs 3 times more", "en"),
+        ("the 3 of us", "en"),
     ],
 )
 def test_numbers_that_are_not_money(text, locale):

@@ -68,6 +68,14 @@ CASES = [
     ("It's for my uncle", "en", "uncle", None, "anyone", "male"),
     ("For my boss", "en", "boss", None, "boss", None),
     ("a niece named lily", "en", "niece", "lily", "child", "female"),
+    ("my 12-year-old nephew", "en", "12-year-old nephew", None, "child", "male"),
+    ("my 15 year old niece", "en", "15 year old niece", None, "teen", "female"),
+    ("my 40-year-old sister", "en", "40-year-old sister", None, "sister", "female"),
+    ("Mrs Smith, my son's teacher", "en", "son's teacher", "Mrs Smith", "teacher", None),
+    ("my colleague's daughter", "en", "colleague's daughter", None, "child", "female"),
+    ("my dad's birthday", "en", "dad", None, "father", "male"),
+    ("for the nurse who looked after my mum", "en", "nurse", None, "anyone", None),
+    ("my uncle, he loves golf", "en", "uncle", None, "anyone", "male"),
     # French: kinship
     ("votre marraine", "fr", "marraine", None, "anyone", "female"),
     ("mon parrain", "fr", "parrain", None, "anyone", "male"),
@@ -122,6 +130,12 @@ CASES = [
     ("ma nièce qui s'appelle Léa", "fr", "nièce", "Léa", "child", "female"),
     ("Léa (ma nièce)", "fr", "nièce", "Léa", "child", "female"),
     ("un ami nommé Hugo", "fr", "ami", "Hugo", "friend", "male"),
+    ("mon neveu de 15 ans", "fr", "neveu", None, "teen", "male"),
+    ("ma fille de 8 ans", "fr", "fille", None, "child", "female"),
+    ("la fille de mon collègue", "fr", "fille de mon collègue", None, "child", "female"),
+    ("mon tonton Jojo", "fr", "tonton", "Jojo", "anyone", "male"),
+    ("mon n+1", "fr", "n+1", None, "boss", "male"),
+    ("ma moitié", "fr", "moitié", None, "partner", None),
 ]
 
 
