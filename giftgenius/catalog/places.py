@@ -46,9 +46,10 @@ _COUNTRY_ALIASES: dict[str, str] = {
     "les states": "US", "etats unis": "US", "etats unis d amerique": "US", "les usa": "US",
     "holland": "NL", "hollande": "NL", "the netherlands": "NL",
     "czech republic": "CZ", "republique tcheque": "CZ", "ivory coast": "CI",
-    "uae": "AE", "emirates": "AE", "emirats": "AE", "south korea": "KR", "coree": "KR",
-    "north korea": "KP", "russia": "RU", "vatican": "VA", "turkey": "TR", "turquie": "TR",
-    "macedonia": "MK", "macedoine": "MK", "burma": "MM", "birmanie": "MM", "swaziland": "SZ",
+    "uae": "AE", "emirates": "AE", "emirats": "AE", "south korea": "KR", "korea": "KR",
+    "coree": "KR", "north korea": "KP", "russia": "RU", "vatican": "VA", "turkey": "TR",
+    "turquie": "TR", "macedonia": "MK", "macedoine": "MK", "burma": "MM", "birmanie": "MM",
+    "swaziland": "SZ",
     # "LA" is Los Angeles to anyone shopping for a gift, not Laos's ISO code.
     "la": "US",
 }  # fmt: skip
@@ -57,7 +58,7 @@ _COUNTRY_ALIASES: dict[str, str] = {
 _CITY_ALIASES: dict[str, str] = {
     "nyc": "US", "ny": "US", "big apple": "US", "sf": "US", "san fran": "US",
     "philly": "US", "vegas": "US", "dc": "US", "washington dc": "US", "washington d c": "US",
-    "frisco": "US", "mtl": "CA", "the big smoke": "GB",
+    "frisco": "US", "mtl": "CA",
 }  # fmt: skip
 
 # pycountry's Canadian subdivision codes → geonames admin1 codes, so "Paris, Ontario" can
@@ -70,20 +71,30 @@ _CA_ADMIN1 = {
 # Leading words that only say "somewhere": dropped before looking a phrase up.
 _LEADING = frozenset(
     """
-    in to at near around from the a an en au aux a à le la les l de du des d vers chez  pour
-    for ship ships shipping deliver delivered delivery livraison livrer livre  send sent
-    envoyer envoi city ville of
+    in to at near around from of the a an city ship ships shipping send sent deliver delivered
+    delivery en au aux à le la les l de du des d vers chez pour ville livraison livrer envoi
+    envoyer
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
 # Capitalised sentence words that are also city names somewhere ("Nice to meet you").
 _COMMON_WORDS = frozenset(
     """
-    nice bath reading mobile orange split sale gift best of university union march may  mon
-    ma son sa nous vous est tours sens lens pau ales laval bon bonne merci hello  thanks
-    please
+    nice bath reading mobile orange split sale gift best of university union march may mon ma
+    son sa nous vous est tours sens lens pau ales laval bon bonne merci hello thanks please
+    i she he we they it my our your his her their this that there here hi hey dear love so
+    also just but and or if when what who how why yes no ok okay sorry maybe christmas
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+
+# Country names that are also common words: inside a sentence only when capitalised.
+_COUNTRY_WORDS = frozenset(
+    """
+    turkey china chad jordan guinea georgia jersey guernsey man niger chile cuba malta
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# Codes understood in lowercase inside a sentence ("ship it to usa"); "us" stays a pronoun.
+_LOWERCASE_CODES = frozenset({"usa", "uk"})
 
 
 @dataclass
@@ -94,7 +105,6 @@ class _Index:
     regions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # key → [(population, country, admin1)], most populous first.
     cities: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
-    codes: frozenset[str] = frozenset()
 
     def add_country(self, name: str, code: str, language: str) -> None:
         k = key(name)
@@ -103,8 +113,10 @@ class _Index:
 
     def add_region(self, name: str, country: str, admin1: str) -> None:
         k = key(name)
+        if not k:
+            return
         entries = self.regions.setdefault(k, [])
-        if k and (country, admin1) not in entries:
+        if (country, admin1) not in entries:
             entries.append((country, admin1))
 
 
@@ -129,6 +141,7 @@ def _add_countries(index: _Index) -> None:
 
     french = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=["fr"])
     codes = set()
+    derived: list[tuple[str, str, str]] = []  # added last: a real name wins over a derived one
     for country in pycountry.countries:
         code = country.alpha_2
         codes.add(code)
@@ -138,21 +151,23 @@ def _add_countries(index: _Index) -> None:
                 continue
             for language, text in (("en", name), ("fr", french.gettext(name))):
                 index.add_country(text, code, language)
-                if ", " in text:  # "Korea, Republic of" → "Republic of Korea" and "Korea"
-                    head, _, tail = text.partition(", ")
-                    index.add_country(f"{tail} {head}", code, language)
-                    index.add_country(head, code, language)
+                head, _, tail = text.partition(", ")
+                if re.search(r"\b(?:of|de|du|des)\b", tail):
+                    # "Korea, Republic of" → "Republic of Korea", "Korea"; not "Christmas, Île"
+                    derived += [(f"{tail} {head}", code, language), (head, code, language)]
                 if " " in key(text):  # "Viet Nam" → "Vietnam"
-                    index.add_country(key(text).replace(" ", ""), code, language)
+                    derived.append((key(text).replace(" ", ""), code, language))
         index.add_country(code, code, "")
         index.add_country(country.alpha_3, code, "")
     for language in ("en", "fr"):
         for code, name in BabelLocale.parse(language).territories.items():
             if code in codes:
                 index.add_country(name, code, language)
+    for name, code, language in derived:
+        if key(name) not in index.countries:
+            index.add_country(name, code, language)
     for alias, code in _COUNTRY_ALIASES.items():
         index.countries[alias] = {"": code}
-    index.codes = frozenset(codes)
 
 
 def _add_regions(index: _Index) -> None:
@@ -259,18 +274,16 @@ def _qualified(index: _Index, text: str, locale: Locale) -> str | None:
 def _scan(index: _Index, text: str, locale: Locale) -> str | None:
     """The last place named inside a longer phrase ("he lives in Toronto now").
 
-    Inside a sentence a name must be capitalised and a code written in capitals, so "a nice
-    mug", "a turkey" or "send it to us" name no place; in a sentence typed all in lowercase
-    only country names count.
+    Inside a sentence a city or region must be capitalised, a code written in capitals, and
+    a country name that is also a word ("turkey") capitalised, so "a nice mug", "a turkey"
+    or "send it to us" name no place while "i live in germany" does.
     """
     words = tokens(text)
-    lowercase = text == text.lower()
     found: str | None = None
     i = 0
     while i < len(words):
         for size in range(min(4, len(words) - i), 0, -1):
-            span = words[i : i + size]
-            code = _scan_span(index, span, locale, lowercase)
+            code = _scan_span(index, words[i : i + size], locale)
             if code is not None:
                 found = code
                 i += size
@@ -280,21 +293,22 @@ def _scan(index: _Index, text: str, locale: Locale) -> str | None:
     return found
 
 
-def _scan_span(index: _Index, span: list[Token], locale: Locale, lowercase: bool) -> str | None:
+def _scan_span(index: _Index, span: list[Token], locale: Locale) -> str | None:
     """The place these words name, if they may name one inside a sentence."""
     k = " ".join(t.folded for t in span)
-    if not (span[0].capitalized or lowercase):
-        return None
+    first = span[0]
     if len(span) == 1 and (k in _LEADING or k in _COMMON_WORDS):
         return None
-    if len(k) <= 3 and " " not in k:
-        if not span[0].text.isupper():
+    if len(k) <= 3:
+        if not (first.text.isupper() or k in _LOWERCASE_CODES):
             return None
         regions = index.regions.get(k)
         return _country(index, k, locale) or (regions[0][0] if regions else None)
     code = _country(index, k, locale)
-    if code is not None or lowercase:
+    if code is not None and (first.capitalized or k not in _COUNTRY_WORDS):
         return code
+    if not first.capitalized:
+        return None
     if k in index.regions:
         return index.regions[k][0][0]
     if k in index.cities:

@@ -27,6 +27,12 @@ COUNTRIES = [
     ("Holland", "en", "NL"),
     ("the Netherlands", "en", "NL"),
     ("South Korea", "en", "KR"),
+    ("Korea", "en", "KR"),
+    ("North Korea", "en", "KP"),
+    ("Iran", "en", "IR"),
+    ("Bolivia", "en", "BO"),
+    ("Tanzania", "en", "TZ"),
+    ("Congo", "en", "CG"),
     ("Vietnam", "en", "VN"),
     ("Russia", "en", "RU"),
     ("Turkey", "en", "TR"),
@@ -63,6 +69,9 @@ COUNTRIES = [
     ("Irlande", "fr", "IE"),
     ("Grèce", "fr", "GR"),
     ("Grece", "fr", "GR"),
+    ("Russie", "fr", "RU"),
+    ("Bolivie", "fr", "BO"),
+    ("Syrie", "fr", "SY"),
 ]
 
 CITIES = [
@@ -136,6 +145,9 @@ SENTENCES = [
     ("She moved to Munich last year", "en", "DE"),
     ("ship it to the US please", "en", "US"),
     ("i live in germany", "en", "DE"),
+    ("I live in germany", "en", "DE"),
+    ("ship it to usa", "en", "US"),
+    ("we're sending it to Turkey", "en", "TR"),
     ("elle habite à Bruxelles", "fr", "BE"),
     ("livraison en Belgique", "fr", "BE"),
     ("from Paris to Toronto", "en", "CA"),  # the last place named
@@ -148,6 +160,10 @@ NOWHERE = [
     ("my uncle", "en"),
     ("a nice mug", "en"),  # a city's name, not capitalised, inside a sentence
     ("send it to us", "en"),  # a code, not written as one
+    ("We're having turkey for Christmas", "en"),  # a country that is also a word
+    ("a china teapot", "en"),
+    ("She loves tea", "en"),  # "She" is a city in China
+    ("Christmas", "en"),
     ("something cosy", "en"),
     ("je ne sais pas", "fr"),
 ]
