@@ -165,6 +165,7 @@ _NOT_NAMES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _SPACES = re.compile(r"\s+")
+_MAX_SAID = 60  # as ProfileDraft.recipient
 
 
 class Relation(BaseModel):
@@ -173,7 +174,7 @@ class Relation(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     said: str | None = Field(
-        None, max_length=60, description='The relation in the person\'s words: "uncle"'
+        None, max_length=_MAX_SAID, description='The relation in the person\'s words: "uncle"'
     )
     name: str | None = Field(None, max_length=60, description='A name they gave: "Dave"')
     audience: str = Field("anyone", description="One of the catalog's recipients values")
@@ -288,6 +289,13 @@ def _head(matches: list[_Match], words: list[Token], text: str, locale: Locale) 
     return n
 
 
+def _joined(words: list[Token], modifier: _Match, head: _Match) -> bool:
+    """Whether ``modifier`` qualifies ``head`` directly: only "'s", articles or adjectives
+    stand between them ("wife's sister", "chef friend", "kid's piano teacher")."""
+    between = {t.folded for t in words[modifier.end : head.start]}
+    return between <= {"s"} | _POSSESSIVES | _QUALIFIERS
+
+
 def _name_after(words: list[Token], text: str, index: int) -> str | None:
     """A capitalised name right after the relation ("my uncle Dave", "mon oncle Jean-Pierre")."""
     if index < len(words) and words[index].folded in _NAMING:
@@ -334,9 +342,9 @@ def _name_before(words: list[Token], index: int, text: str) -> str | None:
     while (
         start > 0
         and words[start - 1].capitalized
-        and words[start - 1].end + 1 == (words[start].start)
+        and words[start - 1].end + 1 == words[start].start
     ):
-        start -= 1
+        start -= 1  # "Mary Jane, my sister"
     return _name_at(words, text, start, any_case=False)
 
 
@@ -351,14 +359,14 @@ def _fallback(words: list[Token], text: str) -> Relation | None:
             noun = words[n + 1]
             if noun.text.isalpha() and noun.folded not in _NOT_NAMES:
                 return Relation(
-                    said=noun.text.lower() if not noun.text.isupper() else noun.text,
+                    said=(noun.text if noun.text.isupper() else noun.text.lower())[:_MAX_SAID],
                     name=_name_after(words, text, n + 2),
                     known=False,
                 )
     if len(words) == 1 and words[0].text.isalpha() and words[0].folded not in _NOT_NAMES:
         if words[0].capitalized:
             return Relation(name=words[0].text, known=False)
-        return Relation(said=words[0].text, known=False)
+        return Relation(said=words[0].text[:_MAX_SAID], known=False)
     return None
 
 
@@ -377,8 +385,11 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         return _fallback(words, text)
     head_index = _head(matches, words, text, locale)
     head = matches[head_index]
-    first = matches[0].start if locale != "fr" and head_index > 0 else head.start
-    last = head.end - 1
+    first, last = head.start, head.end - 1
+    n = head_index
+    while locale != "fr" and n > 0 and _joined(words, matches[n - 1], matches[n]):
+        n -= 1  # "my wife's sister", "my chef friend": the modifiers come first
+        first = matches[n].start
     if locale == "fr" and head_index + 1 < len(matches):
         # "la sœur de ma femme": the modifiers follow the head, joined by "de".
         following = matches[head_index + 1]
@@ -398,8 +409,11 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
     if age is not None and audience in ("child", "teen"):
         audience = "teen" if 13 <= int(age[1]) <= 19 else "child" if int(age[1]) < 13 else "anyone"
     name = _name_after(words, text, last + 1) or _name_before(words, first, text)
+    said = _said(words, text, first, last)
+    if len(said) > _MAX_SAID:
+        said = _said(words, text, head.start, head.end - 1)
     return Relation(
-        said=_said(words, text, first, last),
+        said=said[:_MAX_SAID],
         name=name,
         audience=audience,
         gender=gender,

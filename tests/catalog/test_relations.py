@@ -76,6 +76,9 @@ CASES = [
     ("my dad's birthday", "en", "dad", None, "father", "male"),
     ("for the nurse who looked after my mum", "en", "nurse", None, "anyone", None),
     ("my uncle, he loves golf", "en", "uncle", None, "anyone", "male"),
+    ("Mary Jane, my sister", "en", "sister", "Mary Jane", "sister", "female"),
+    ("my kid's piano teacher", "en", "kid's piano teacher", None, "teacher", None),
+    ("my mum and dad", "en", "mum", None, "mother", "female"),
     # French: kinship
     ("votre marraine", "fr", "marraine", None, "anyone", "female"),
     ("mon parrain", "fr", "parrain", None, "anyone", "male"),
@@ -172,6 +175,12 @@ def test_a_word_of_the_other_language_is_still_understood():
 def test_an_unknown_relation_word_falls_back_to_anyone(text, locale, said):
     relation = resolve_relation(text, locale)
     assert relation == Relation(said=said, audience="anyone", known=False)
+
+
+def test_said_stays_the_relation_in_a_long_sentence():
+    text = "my uncle, who lives far away and never calls, and also my boss's wife"
+    relation = resolve_relation(text, "en")
+    assert (relation.said, relation.audience) == ("uncle", "anyone")
 
 
 def test_a_bare_name_is_a_name():
