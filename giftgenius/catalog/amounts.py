@@ -22,6 +22,7 @@ French "balles" mean euros, or francs when the default is CHF.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Literal
@@ -93,7 +94,7 @@ _NUM = r"\d{1,3}(?:[ \u00a0\u202f,.']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?
 _ABOUT_BEFORE = (
     r"about|around|approximately|approx\.?|roughly|something like|in the region of|circa|ca\.|"
     r"give or take|more or less|~|environ|autour de|aux alentours de|a peu pres|"
-    r"dans les|quelque chose comme|grosso modo|plus ou moins|genre|a peu pres|vers les"
+    r"dans les|quelque chose comme|grosso modo|plus ou moins|genre|vers les"
 )
 _ABOUT_AFTER = (
     r"-?ish|or so|or thereabouts|give or take|and change|environ|a peu pres|plus ou moins|"
@@ -220,11 +221,67 @@ def _kind(before: str, after: str) -> Kind | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Mention:
+    """A figure in the text, with the currency word written next to it, if any."""
+
+    match: re.Match[str]
+    value: Decimal
+    word: str | None
+
+
+def _mentions(folded: str) -> list[_Mention]:
+    found = []
+    for m in _amount_pattern().finditer(folded):
+        value = _number(m["n1"] or m["n2"])
+        word = m["pre"] or m["post"]
+        if value is not None and (word or not _NOT_MONEY_AFTER.match(folded[m.end() :])):
+            found.append(_Mention(m, value, word))
+    return found
+
+
+def _range(first: _Mention, second: _Mention, folded: str, default: str) -> Amount | None:
+    """Two figures joined as a range: "between 20 and 40", "de 20 à 40 balles", "20-40€"."""
+    gap = folded[first.match.end() : second.match.start()]
+    if not _RANGE_BETWEEN.match(gap):
+        return None
+    led = _LEAD.search(folded[max(0, first.match.start() - 10) : first.match.start()])
+    if not (led or first.word or second.word or "-" in gap):
+        return None  # "2 or 3 of them, 40" is not a range
+    code = _currency(second.word or first.word, default)
+    low, high = sorted((first.value, second.value))
+    return Amount(
+        amount=high,
+        minimum=low,
+        kind="between",
+        currency=code or default,
+        currency_assumed=code is None,
+    )
+
+
+def _single(mention: _Mention, folded: str, default: str, alone: bool) -> Amount | None:
+    """One figure: money when a currency or a cue goes with it, or when it is all there is."""
+    m = mention.match
+    kind = "about" if m["ish"] else _kind(folded[: m.start()], folded[m.end() :])
+    if kind is None and mention.word is None and not alone:
+        return None
+    code = _currency(mention.word, default)
+    return Amount(
+        amount=mention.value,
+        minimum=mention.value if kind == "at_least" else None,
+        kind=kind or "at_most",
+        approximate=kind == "about",
+        currency=code or default,
+        currency_assumed=code is None,
+    )
+
+
 def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD") -> Amount | None:
     """The budget ``text`` names, or None when it names no money.
 
     ``default_currency`` is the conversation's currency: what "$" means, and the currency of
-    a figure said without one (``currency_assumed`` then says so).
+    a figure said without one (``currency_assumed`` then says so). The last amount named
+    wins: a correction comes after.
     """
     from text_to_num import alpha2digit
 
@@ -232,47 +289,22 @@ def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD"
         return None
     text = _ISH.sub(" ish", text.replace("’", "'"))
     text = _ROUND_NUMBER.sub(lambda m: f"environ {_ROUND_NUMBERS[fold(m[1])]}", text)
-    digits = alpha2digit(text, locale)
-    folded = fold(digits)
-    mentions = []
-    for m in _amount_pattern().finditer(folded):
-        value = _number(m["n1"] or m["n2"])
-        word = m["pre"] or m["post"]
-        if value is not None and (word or not _NOT_MONEY_AFTER.match(folded[m.end() :])):
-            mentions.append((m, value, word))
-    if not mentions:
-        return None
+    folded = fold(alpha2digit(text, locale))
+    mentions = _mentions(folded)
+    alone = len(mentions) == 1 and not re.sub(
+        r"[\W_]", "", folded.replace(mentions[0].match[0], "")
+    )
     found: Amount | None = None
     n = 0
-    alone = len(mentions) == 1 and not re.sub(r"[\W_]", "", folded.replace(mentions[0][0][0], ""))
     while n < len(mentions):
-        m, value, word = mentions[n]
-        if n + 1 < len(mentions):
-            m2, value2, word2 = mentions[n + 1]
-            joined = _RANGE_BETWEEN.match(folded[m.end() : m2.start()])
-            led = _LEAD.search(folded[max(0, m.start() - 10) : m.start()])
-            if joined and (led or word or word2 or "-" in folded[m.end() : m2.start()]):
-                code = _currency(word2 or word, default_currency)
-                low, high = sorted((value, value2))
-                found = Amount(
-                    amount=high,
-                    minimum=low,
-                    kind="between",
-                    currency=code or default_currency,
-                    currency_assumed=code is None,
-                )
-                n += 2
-                continue
-        kind = "about" if m["ish"] else _kind(folded[: m.start()], folded[m.end() :])
-        if kind is not None or word is not None or alone:
-            code = _currency(word, default_currency)
-            found = Amount(
-                amount=value,
-                minimum=value if kind == "at_least" else None,
-                kind=kind or "at_most",
-                approximate=kind == "about",
-                currency=code or default_currency,
-                currency_assumed=code is None,
-            )
+        pair = (
+            _range(mentions[n], mentions[n + 1], folded, default_currency)
+            if n + 1 < len(mentions)
+            else None
+        )
+        if pair is not None:
+            found, n = pair, n + 2
+            continue
+        found = _single(mentions[n], folded, default_currency, alone) or found
         n += 1
     return found

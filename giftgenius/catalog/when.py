@@ -38,7 +38,7 @@ _CUE_EN = (
 )
 _CUE_FR = (
     r"avant|d'ici(?: a| au)?|pour|au plus tard|jusqu'(?:a|au)|sous|"
-    r"dans les|d'ici a|"
+    r"dans les|"
     r"(?:doit|doivent|faut qu'(?:il|elle|ils|elles|ca)|faut que (?:ca|ce soit|le cadeau)) "
     r"(?:arriver|arrive|etre livre|etre la|soit la|soit livre)|"
     r"arrive|arriver|livre|livree|livraison(?: pour| avant)?|date limite(?: est)?"
