@@ -77,13 +77,29 @@ _LEADING = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
-# Capitalised sentence words that are also city names somewhere ("Nice to meet you").
-_COMMON_WORDS = frozenset(
+# Words that open a sentence capitalised and are also a city somewhere ("Nice to meet you";
+# "She" is a city in China), per conversation language: "Nice" opening a French sentence is
+# the city. Inside a sentence a capitalised word is a name, except these always-capitalised
+# words ("by May", "for Christmas").
+_SENTENCE_OPENERS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        """
+        nice bath reading mobile orange split sale gift best university union she he we they
+        it my our your his her their this that there here hi hey dear love so also just but
+        and or if when what who how why yes no ok okay sorry maybe please thanks hello of
+        """.split()  # noqa: SIM905 - a word list reads better as text
+    ),
+    "fr": frozenset(
+        """
+        mon ma son sa nous vous est tours sens lens pau ales laval bon bonne merci bonjour
+        salut elle il on je tu oui non of
+        """.split()  # noqa: SIM905 - a word list reads better as text
+    ),
+}
+_ALWAYS_CAPITALISED = frozenset(
     """
-    nice bath reading mobile orange split sale gift best of university union march may mon ma
-    son sa nous vous est tours sens lens pau ales laval bon bonne merci hello thanks please
-    i she he we they it my our your his her their this that there here hi hey dear love so
-    also just but and or if when what who how why yes no ok okay sorry maybe christmas
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter noel paques
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -282,8 +298,9 @@ def _scan(index: _Index, text: str, locale: Locale) -> str | None:
     found: str | None = None
     i = 0
     while i < len(words):
+        opener = i == 0 or any(ch in ".!?" for ch in text[words[i - 1].end : words[i].start])
         for size in range(min(4, len(words) - i), 0, -1):
-            code = _scan_span(index, words[i : i + size], locale)
+            code = _scan_span(index, words[i : i + size], locale, opener)
             if code is not None:
                 found = code
                 i += size
@@ -293,11 +310,13 @@ def _scan(index: _Index, text: str, locale: Locale) -> str | None:
     return found
 
 
-def _scan_span(index: _Index, span: list[Token], locale: Locale) -> str | None:
+def _scan_span(index: _Index, span: list[Token], locale: Locale, opener: bool) -> str | None:
     """The place these words name, if they may name one inside a sentence."""
     k = " ".join(t.folded for t in span)
     first = span[0]
-    if len(span) == 1 and (k in _LEADING or k in _COMMON_WORDS):
+    if len(span) == 1 and (
+        k in _LEADING or k in _ALWAYS_CAPITALISED or (opener and k in _SENTENCE_OPENERS[locale])
+    ):
         return None
     if len(k) <= 3:
         if not (first.text.isupper() or k in _LOWERCASE_CODES):
@@ -322,7 +341,8 @@ def resolve_country(text: str, locale: Locale = "en") -> str | None:
     ``text`` is what the person said for the destination: a country ("Allemagne", "the
     States"), a US state or Canadian province ("Texas", "Ontario"), a city ("München",
     "NYC"), "City, Region" ("Paris, Texas"), or a short sentence holding one of them.
-    ``locale`` breaks ties between an English and a French name.
+    ``locale`` is the conversation's language: its names are read first, and it tells a
+    capitalised word from a city inside a sentence ("Nice idea" is no place in English).
     """
     if not text or not text.strip():
         return None

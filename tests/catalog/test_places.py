@@ -151,6 +151,9 @@ SENTENCES = [
     ("elle habite à Bruxelles", "fr", "BE"),
     ("livraison en Belgique", "fr", "BE"),
     ("from Paris to Toronto", "en", "CA"),  # the last place named
+    ("Nice est sa ville", "fr", "FR"),
+    ("She lives in Nice", "en", "FR"),
+    ("Nice. She lives in Reading", "en", "GB"),
 ]
 
 NOWHERE = [
@@ -164,6 +167,8 @@ NOWHERE = [
     ("a china teapot", "en"),
     ("She loves tea", "en"),  # "She" is a city in China
     ("Christmas", "en"),
+    ("Nice idea", "en"),
+    ("It has to arrive by May", "en"),
     ("something cosy", "en"),
     ("je ne sais pas", "fr"),
 ]
