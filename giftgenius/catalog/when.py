@@ -45,6 +45,11 @@ _CUE_FR = (
 )
 _CUE = re.compile(rf"(?<![\w'])(?:{_CUE_EN}|{_CUE_FR})(?![\w'])")
 _DAY_ONLY_CUES = frozenset({"for", "pour"})
+# Cues that follow the date: "Friday at the latest", "vendredi au plus tard".
+_TRAILING_CUE = re.compile(
+    r"(?<![\w'])(?:at the latest|latest|tops|max|au plus tard|dernier delai|grand max|"
+    r"maximum|au maximum)\W*$"
+)
 
 # Leaving, on folded text: "I'll think about it", "je reviens demain".
 _LEAVING = re.compile(
@@ -67,22 +72,42 @@ _LEAVING = re.compile(
     r")(?![\w'])"
 )
 
-_CLAUSE = re.compile(r"[.;!?]+|,\s+(?=[^\W\d])|\s+(?:but|mais|though|cependant)\s+")
+# Clauses: sentences, comma-separated parts (not "December 20, 2027", not ", at the latest").
+_CLAUSE = re.compile(
+    r"[.;!?]+|,\s+(?=[^\W\d])(?!at the latest|au plus tard|dernier d)|"
+    r"\s+(?:but|mais|though|cependant)\s+"
+)
 _DURATION = re.compile(r"^(?:the next |les? )?(\d+|a|an|one|une?)\s+(day|week|jour|semaine)s?\b")
-_NEXT = re.compile(r"\b(?:next|this|coming|prochaine?|qui vient)\b")
+_WEEKDAYS = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+)
+# "next Friday", "vendredi prochain": dateparser, preferring the future, reads the bare weekday
+# as the coming one, which is what people mean; "next week" stays as it is.
+_NEXT = re.compile(
+    rf"\b(?:(?:next|this|coming)\s+({_WEEKDAYS})|({_WEEKDAYS})\s+(?:prochain|qui vient))\b",
+    re.IGNORECASE,
+)
+# "Friday next week", "vendredi de la semaine prochaine": that weekday in the coming week.
+_WEEKDAY_NEXT_WEEK = re.compile(
+    rf"^({_WEEKDAYS}) (?:of )?(?:next week|de la semaine prochaine|la semaine prochaine)\b"
+)
+_FEW = re.compile(r"^(?:(?:a )?couple (?:of )?|a few |quelques )")
 _MONTH_WORDS = (
     r"jan|january|janv|janvier|feb|february|fev|fevrier|mar|march|mars|apr|april|avr|avril|"
     r"may|mai|jun|june|juin|jul|july|juil|juillet|aug|august|aout|sep|sept|september|"
     r"septembre|oct|october|octobre|nov|november|novembre|dec|december|decembre"
 )
-# A date dateparser finds must hold a digit or one of these: it reads "ma" (in "ma sœur") or
-# "mon" (in "mon frère") as weekday abbreviations.
+# What a date dateparser may read holds: a month, a weekday, a relative day or unit word…
 _DATE_WORD = re.compile(
-    rf"\d|(?<!\w)(?:{_MONTH_WORDS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    rf"(?<!\w)(?:{_MONTH_WORDS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|today|tonight|tomorrow|"
     r"aujourd'hui|ce soir|demain|week|weeks|semaine|semaines|month|mois|jour|jours|"
     r"day|days)(?!\w)"
 )
+# …or numbers written as a date: "12/20", "2026-12-20", "20.12".
+_NUMERIC_DATE = re.compile(r"\d[/.\-]\d")
+_MAX_DATE_WORDS = 6  # "the 24th of December 2026" is five
 # "the 12th", "le 15": a day of this month, or of the next once this one's has passed.
 _DAY_OF_MONTH = re.compile(
     r"^(?P<article>(?:on )?(?:the|le) )?(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th|er|eme|e)?"
@@ -157,9 +182,9 @@ _HOLIDAY = re.compile(
     + r")(?![\w])"
 )
 _PERIOD_END = re.compile(
-    r"^(?:the |la |le )?(?:(end of (?:the |this )?month|fin (?:du|de ce) mois)|"
-    r"(end of (?:the |this )?week|fin de (?:la|cette) semaine)|"
-    r"((?:this |the )?week-?end|(?:ce |le )?week-?end))\b"
+    r"^(?:the |la |le )?(?:(end of (?:the |this |next )?month|fin (?:du|de ce) mois(?: prochain)?)|"
+    r"(end of (?:the |this |next )?week|fin de (?:la|cette) semaine(?: prochaine)?)|"
+    r"((?:this |the |next )?week-?end|(?:ce |le )?week-?end(?: prochain)?))\b"
 )
 
 
@@ -170,8 +195,8 @@ def _fold_in_place(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _dateparser() -> Any:
-    """dateparser, imported on first use (about 0.1 s, plus its language data per language)."""
-    import dateparser.search
+    """dateparser, imported on first use (about 0.2 s, plus its language data per language)."""
+    import dateparser
 
     return dateparser
 
@@ -198,20 +223,32 @@ def _special(rest: str, today: dt.date, locale: Locale) -> dt.date | None:
     if holiday is not None:
         rule = _HOLIDAYS[holiday[1]]
         return _roll(today, lambda year: rule(year, locale))
+    weekday = _WEEKDAY_NEXT_WEEK.match(rest)
+    if weekday is not None:
+        index = _WEEKDAYS.split("|").index(weekday[1]) % 7
+        return today + dt.timedelta(days=7 - today.weekday() + index)
     period = _PERIOD_END.match(rest)
     if period is None:
         return None
+    following = "next" in period[0] or "prochain" in period[0]
     if period[1]:
-        return today.replace(day=calendar.monthrange(today.year, today.month)[1])
+        year, month = today.year, today.month
+        if following:
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        return dt.date(year, month, calendar.monthrange(year, month)[1])
     weekday = 4 if period[2] else 5  # end of the week: Friday; the weekend: Saturday
-    return today + dt.timedelta(days=(weekday - today.weekday()) % 7)
+    ahead = (weekday - today.weekday()) % 7 + (7 if following else 0)
+    return today + dt.timedelta(days=ahead)
 
 
 def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.date | None:
     """The date that starts the text following a cue, if one does."""
     from text_to_num import alpha2digit
 
-    said = fold(alpha2digit(original, locale, threshold=0)).strip()
+    said = _FEW.sub(
+        lambda m: "3 " if "few" in m[0] or "quelques" in m[0] else "2 ",
+        fold(alpha2digit(original, locale, threshold=0)).strip(),
+    )
     rest = _FILLER.sub("", said)
     special = _special(rest, today, locale)
     if special is not None:
@@ -226,13 +263,36 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
         count = int(duration[1]) if duration[1].isdigit() else 1
         unit = 7 if duration[2] in ("week", "semaine") else 1
         return today + dt.timedelta(days=count * unit)
-    text = alpha2digit(_NEXT.sub(" ", original.strip()), locale)
+    text = alpha2digit(_NEXT.sub(lambda m: m[1] or m[2], original.strip()), locale, threshold=0)
+    return _parsed_prefix(text, today, locale)
+
+
+def _date_before(original: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """The date that ends the text before a trailing cue ("vendredi au plus tard")."""
+    words = original.split()
+    for size in range(min(_MAX_DATE_WORDS, len(words)), 0, -1):
+        when = _date_after("", " ".join(words[-size:]), today, locale)
+        if when is not None:
+            return when
+    return None
+
+
+def _parsed_prefix(text: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """The longest run of words, from the start of ``text``, that dateparser reads as a date.
+
+    Only runs that look like a date are tried: dateparser alone would take "ma" (in "ma
+    sœur") or "mon" (in "mon frère") for weekdays, and a bare "2" for a day.
+    """
+    parser = _dateparser()
     other: Locale = "en" if locale == "fr" else "fr"
-    found = _dateparser().search.search_dates(
-        text[:60], languages=[locale, other], settings=_settings(today, locale)
-    )
-    for said, when in found or []:
-        if text.lower().find(said.lower()) <= 12 and _DATE_WORD.search(fold(said)):
+    settings = _settings(today, locale)
+    words = text.split()[:_MAX_DATE_WORDS]
+    for size in range(len(words), 0, -1):
+        prefix = " ".join(words[:size]).strip(",;:!?")
+        if not (_DATE_WORD.search(fold(prefix)) or _NUMERIC_DATE.search(prefix)):
+            continue
+        when = parser.parse(prefix, languages=[locale, other], settings=settings)
+        if when is not None:
             return when.date()
     return None
 
@@ -261,6 +321,11 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
             continue
         for cue in _CUE.finditer(folded):
             when = _date_after(cue[0], clause[cue.end() :], today, locale)
+            if when is not None and when >= today:
+                found = when
+        trailing = _TRAILING_CUE.search(folded)
+        if found is None and trailing is not None:
+            when = _date_before(clause[: trailing.start()], today, locale)
             if when is not None and when >= today:
                 found = when
     return found

@@ -63,6 +63,33 @@ DEADLINES = [
     ("date limite le 20", "fr", D(2026, 12, 20)),
     ("d'ici au 20 décembre", "fr", D(2026, 12, 20)),
     ("delivery on the 9th", "en", D(2026, 12, 9)),
+    ("by next week", "en", D(2026, 12, 8)),
+    ("by next month", "en", D(2027, 1, 1)),
+    ("by the end of next week", "en", D(2026, 12, 11)),
+    ("by the end of next month", "en", D(2027, 1, 31)),
+    ("by Friday next week", "en", D(2026, 12, 11)),
+    ("by next weekend", "en", D(2026, 12, 12)),
+    ("within a few days", "en", D(2026, 12, 4)),
+    ("by Friday please", "en", D(2026, 12, 4)),
+    ("by Dec 24th", "en", D(2026, 12, 24)),
+    ("by the 24th of December", "en", D(2026, 12, 24)),
+    ("by 2026-12-20", "en", D(2026, 12, 20)),
+    ("by Thanksgiving", "en", D(2027, 11, 25)),
+    ("by tonight", "en", D(2026, 12, 1)),
+    ("d'ici la semaine prochaine", "fr", D(2026, 12, 8)),
+    ("avant la fin du mois prochain", "fr", D(2027, 1, 31)),
+    ("vendredi de la semaine prochaine, au plus tard", "fr", D(2026, 12, 11)),
+    ("d'ici quelques jours", "fr", D(2026, 12, 4)),
+    ("avant le 1er janvier", "fr", D(2027, 1, 1)),
+    ("pour le premier janvier", "fr", D(2027, 1, 1)),
+    ("avant le 20 décembre, elle a 12 ans", "fr", D(2026, 12, 20)),
+    ("pour Pâques", "fr", D(2027, 3, 28)),
+    ("pour ce week-end", "fr", D(2026, 12, 5)),
+    ("pour aujourd'hui", "fr", D(2026, 12, 1)),
+    # a cue after the date
+    ("il me le faut vendredi au plus tard", "fr", D(2026, 12, 4)),
+    ("Friday at the latest", "en", D(2026, 12, 4)),
+    ("le 20 décembre au plus tard", "fr", D(2026, 12, 20)),
 ]
 
 NO_DEADLINE = [
@@ -87,6 +114,10 @@ NO_DEADLINE = [
     ("elle a 12 ans", "fr"),
     # a date in the past
     ("by yesterday", "en"),
+    ("in a couple of days", "en"),  # "in" alone is no deadline cue
+    ("no rush", "en"),
+    ("before my birthday", "en"),
+    ("she is 12 tops", "en"),
     ("", "en"),
 ]
 
