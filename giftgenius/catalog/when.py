@@ -25,8 +25,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from giftgenius.catalog.vocabulary import fold
-from giftgenius.lang import Locale
+from giftgenius.catalog.textkeys import fold
+from giftgenius.domain import Locale
 
 # Cues, on folded text. "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
 _CUE_EN = (
@@ -223,9 +223,9 @@ def _special(rest: str, today: dt.date, locale: Locale) -> dt.date | None:
     if holiday is not None:
         rule = _HOLIDAYS[holiday[1]]
         return _roll(today, lambda year: rule(year, locale))
-    weekday = _WEEKDAY_NEXT_WEEK.match(rest)
-    if weekday is not None:
-        index = _WEEKDAYS.split("|").index(weekday[1]) % 7
+    next_week = _WEEKDAY_NEXT_WEEK.match(rest)
+    if next_week is not None:
+        index = _WEEKDAYS.split("|").index(next_week[1]) % 7
         return today + dt.timedelta(days=7 - today.weekday() + index)
     period = _PERIOD_END.match(rest)
     if period is None:
