@@ -321,17 +321,18 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         gift = selected.result.get("selected") or {}
         return r.say(
             "selected", loc, title=gift.get("title", state.get("selected_gift_id")),
-            price=r.money(gift.get("price", 0), gift.get("currency", "")),
+            price=r.money(gift.get("price", 0), gift.get("currency", ""), loc),
         )  # fmt: skip
     filtered = by_name.get("filter_candidates")
     if filtered and filtered.ok:
         candidates = filtered.result.get("candidates") or []
         budget = (state.get("profile") or {}).get("budget")
+        unserved = r.unserved_note(filtered.result.get("unserved") or [], loc)
+        note = unserved + "\n\n" if unserved else ""
         if candidates:
-            return _noted(turn) + r.candidate_list(candidates, budget, loc)
-        rejected = filtered.result.get("rejected") or {}
-        reasons = r.say("reason.sep", loc).join(f"{k}: {v}" for k, v in rejected.items())
-        return r.say("none", loc, reasons=reasons or "—")
+            return _noted(turn) + note + r.candidate_list(candidates, budget, loc)
+        reasons = r.rejection_reasons(filtered.result.get("rejected") or {}, loc)
+        return note + r.say("none", loc, reasons=reasons or "—")
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)
@@ -364,5 +365,5 @@ def _next_step(turn: Turn) -> str:
         shown = [c for c in turn.seen_candidates if c.get("id") in ids]
         if shown and len(shown) == len(ids):
             return noted + r.candidate_list(shown, profile.get("budget"), loc)
-        return noted + r.say("next.choose", loc, n=len(ids))
+        return noted + r.choose_prompt(len(ids), loc)
     return noted + r.say("next.more", loc)
