@@ -274,7 +274,8 @@ class Agent:
     def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
         """What the tools of this turn work on: a copy of the state, in the message's language."""
         state = session.state.model_copy(deep=True)
-        state.locale = detect_locale(text, default=state.locale)
+        settled = bool(session.summary.text) or any(m.role == "user" for m in session.messages)
+        state.locale = detect_locale(text, default=state.locale, settled=settled)
         return tools.TurnContext(
             user_id=run.user_id,
             run_id=run.id,

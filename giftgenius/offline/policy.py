@@ -105,7 +105,11 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         if isinstance(res.result.get("state"), dict):
             state = res.result["state"]
     user_text = message_text(messages[last_user])
-    locale = detect_locale(user_text, default=state.get("locale") or "en")
+    # Under way (earlier words, or facts the state already holds): its language is settled.
+    settled = any(m.get("role") == "user" for m in messages[:last_user]) or any(
+        (start_state.get("profile") or {}).get(key) for key in ("recipient", "budget")
+    )
+    locale = detect_locale(user_text, default=state.get("locale") or "en", settled=settled)
     today = _today(state)
     titles = [c.get("title", "") for c in seen if c.get("id") in state.get("candidate_ids", [])]
     ext = extract(
