@@ -8,10 +8,10 @@ Written as a person would write them: prices, numbers and dates through ``format
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from giftgenius import formats
+from giftgenius.catalog import phrasing
 from giftgenius.catalog.vocabulary import describe
 
 # key → (English, French). A pair of dicts "one"/"other" is a plural (see ``count``).
@@ -130,78 +130,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Hello! Who is the gift for, what's your budget, and what do they enjoy?",
         "fr": "Bonjour ! Pour qui est le cadeau, quel est votre budget et qu'aime la personne ?",
     },
-    "fact.recipient": {"en": "for {v}", "fr": "pour {v}"},
-    "fact.budget": {"en": "budget up to {v}", "fr": "budget jusqu'à {v}"},
-    "fact.budget_range": {"en": "budget from {lo} to {v}", "fr": "budget de {lo} à {v}"},
-    "fact.interests": {"en": "likes {v}", "fr": "centres d'intérêt : {v}"},
-    "fact.dislikes": {"en": "avoid {v}", "fr": "à éviter : {v}"},
-    "fact.age.one": {"en": "{n} year old", "fr": "{n} an"},
-    "fact.age.other": {"en": "{n} years old", "fr": "{n} ans"},
-    "fact.country": {"en": "delivery to {v}", "fr": "pays de livraison : {v}"},
-    "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir avant le {v}"},
     "reason.sep": {"en": "; ", "fr": " ; "},
     "days.one": {"en": "{n} day", "fr": "{n} jour"},
     "days.other": {"en": "{n} days", "fr": "{n} jours"},
-    # Why candidates were rejected (the filters' stable reasons, counted).
-    "reason.stock": {"en": "{n} out of stock", "fr": "{n} en rupture de stock"},
-    "reason.over": {"en": "{n} over {v}", "fr": "{n} au-dessus de {v}"},
-    "reason.under": {"en": "{n} under {v}", "fr": "{n} en dessous de {v}"},
-    "reason.ship": {
-        "en": "{n} not delivered to {v}",
-        "fr": "{n} non livrables dans ce pays : {v}",
-    },
-    "reason.late": {"en": "{n} too late for {v}", "fr": "{n} trop tard pour le {v}"},
-    "reason.dislike": {"en": "{n} matching “{v}”", "fr": "{n} contraires à « {v} »"},
-    "reason.gone": {"en": "{n} no longer in the catalog", "fr": "{n} retirés du catalogue"},
 }
-
-# How the offline model names a recipient kind (the catalog's audience) when the person's
-# own words for them are not in the profile.
-_KIND = {
-    "en": {
-        "colleague": "your colleague",
-        "friend": "your friend",
-        "partner": "your partner",
-        "mother": "your mother",
-        "father": "your father",
-        "sister": "your sister",
-        "brother": "your brother",
-        "child": "a child",
-        "teen": "a teenager",
-        "grandparent": "your grandparent",
-        "boss": "your boss",
-        "teacher": "a teacher",
-        "neighbor": "your neighbour",
-        "anyone": "someone",
-    },
-    "fr": {
-        "colleague": "votre collègue",
-        "friend": "votre ami",
-        "partner": "votre partenaire",
-        "mother": "votre mère",
-        "father": "votre père",
-        "sister": "votre sœur",
-        "brother": "votre frère",
-        "child": "un enfant",
-        "teen": "un ado",
-        "grandparent": "votre grand-parent",
-        "boss": "votre patron",
-        "teacher": "un enseignant",
-        "neighbor": "votre voisin",
-        "anyone": "quelqu'un",
-    },
-}
-
-# The person's own words turned to the listener's side: "my uncle" → "your uncle".
-_POSSESSIVES = {
-    "en": {"my": "your", "our": "your", "mine": "yours"},
-    "fr": {"mon": "votre", "ma": "votre", "mes": "vos", "notre": "votre", "nos": "vos"},
-}
-_DETERMINERS = {
-    "en": {"a", "an", "the", "your", "his", "her", "their", "some", "this", "that"},
-    "fr": {"un", "une", "le", "la", "les", "votre", "vos", "son", "sa", "ses", "leur", "ce"},
-}
-_ELIDED = re.compile(r"^(l|d)['’]", re.IGNORECASE)
 
 
 def _lang(locale: str) -> str:
@@ -232,62 +164,11 @@ def join(items: list[str], locale: str) -> str:
     return formats.join(items, locale)
 
 
-def recipient(value: str, locale: str, *, name: str | None = None) -> str:
-    """The recipient as a phrase to follow "for"/"pour": "your sister", "votre oncle Dave".
-
-    A catalog kind reads as the kind ("colleague" → "your colleague"); anything else is the
-    person's own words, turned to the listener's side ("ma marraine" → "votre marraine").
-    """
-    lang = _lang(locale)
-    text = _KIND[lang].get(value.strip().lower()) or _as_said(value.strip(), lang)
-    if name and name.lower() not in text.lower():
-        text = f"{text} {name}"
-    return text
-
-
-def _as_said(text: str, lang: str) -> str:
-    words = text.split()
-    if not words:
-        return _KIND[lang]["anyone"]
-    first = words[0].lower()
-    if first in _POSSESSIVES[lang]:
-        return " ".join([_POSSESSIVES[lang][first], *words[1:]])
-    if first in _DETERMINERS[lang] or _ELIDED.match(first) or text[0].isupper():
-        return text  # "the Smiths", "l'oncle de Léa", "Marco": already a whole phrase
-    return ("your " if lang == "en" else "votre ") + text
-
-
-def tags(values: list[str], locale: str) -> str:
-    return join([describe(v, locale) for v in values], locale)
-
-
-def profile_facts(profile: dict[str, Any], locale: str) -> str:
-    """A one-line recap of the recorded profile, in the user's language."""
-    parts: list[str] = []
-    said = profile.get("relation") or profile.get("recipient")
-    if said:
-        who = recipient(str(said), locale, name=profile.get("name"))
-        parts.append(say("fact.recipient", locale, v=who))
-    budget = profile.get("budget")
-    if budget:
-        currency = budget.get("currency", "USD")
-        top = money(budget["amount"], currency, locale)
-        if budget.get("min_amount"):
-            low = money(budget["min_amount"], currency, locale)
-            parts.append(say("fact.budget_range", locale, lo=low, v=top))
-        else:
-            parts.append(say("fact.budget", locale, v=top))
-    if profile.get("interests"):
-        parts.append(say("fact.interests", locale, v=tags(profile["interests"], locale)))
-    if profile.get("dislikes"):
-        parts.append(say("fact.dislikes", locale, v=tags(profile["dislikes"], locale)))
-    if profile.get("age"):
-        parts.append(count("fact.age", int(profile["age"]), locale))
-    if profile.get("country"):
-        parts.append(say("fact.country", locale, v=formats.country(profile["country"], locale)))
-    if profile.get("deadline"):
-        parts.append(say("fact.deadline", locale, v=formats.date(profile["deadline"], locale)))
-    return say("reason.sep", locale).join(parts)
+# The profile and the filters' reasons are phrased where the terminal's recaps phrase them too.
+recipient = phrasing.recipient
+tags = phrasing.tags
+profile_facts = phrasing.profile_facts
+rejection_reasons = phrasing.reasons
 
 
 def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:
@@ -350,41 +231,3 @@ def unserved_note(unserved: list[dict[str, Any]], locale: str) -> str:
         if names:
             sentences.append(say("unserved.closest", locale, names=join(names, locale)))
     return " ".join(sentences)
-
-
-_REASONS = [
-    (re.compile(r"^out of stock$"), "reason.stock"),
-    (re.compile(r"^over budget \(max (?P<amount>[\d.]+) (?P<cur>[A-Z]{3})\)$"), "reason.over"),
-    (re.compile(r"^under budget \(min (?P<amount>[\d.]+) (?P<cur>[A-Z]{3})\)$"), "reason.under"),
-    (re.compile(r"^does not ship to (?P<country>[A-Z]{2})$"), "reason.ship"),
-    (re.compile(r"^cannot arrive by (?P<date>\d{4}-\d{2}-\d{2})$"), "reason.late"),
-    (re.compile(r"^matches dislike '(?P<dislike>.*)'$"), "reason.dislike"),
-    (re.compile(r"^removed from the catalog$"), "reason.gone"),
-]
-
-
-def rejection_reasons(rejected: dict[str, int], locale: str) -> str:
-    """The filters' counted reasons ("over budget (max 50.00 USD)": 3) in the person's words:
-    "3 over $50" / "3 au-dessus de 50 $US"."""
-    out: list[str] = []
-    for reason, n in rejected.items():
-        out.append(_reason(reason, int(n), locale))
-    return say("reason.sep", locale).join(out)
-
-
-def _reason(reason: str, n: int, locale: str) -> str:
-    for pattern, key in _REASONS:
-        match = pattern.match(reason)
-        if match is None:
-            continue
-        found = match.groupdict()
-        if "amount" in found:
-            value = money(float(found["amount"]), found["cur"], locale)
-        elif "country" in found:
-            value = formats.country(found["country"], locale)
-        elif "date" in found:
-            value = formats.date(found["date"], locale)
-        else:
-            value = describe(found.get("dislike", ""), locale)
-        return say(key, locale, n=formats.number(n, locale), v=value)
-    return f"{reason}: {n}"
