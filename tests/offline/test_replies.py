@@ -109,11 +109,12 @@ def test_rejection_reasons_are_told_in_the_persons_words() -> None:
         "matches dislike 'mug'": 1,
     }
     assert r.rejection_reasons(rejected, "en") == (
-        "3 over $50; 2 not delivered to France; 1 too late for December 20, 2026; 1 matching “mugs”"
+        "over $50: 3; not delivered to France: 2; too late for December 20, 2026: 1; "
+        "matching “mugs”: 1"
     )
     fr = r.rejection_reasons(rejected, "fr")
-    assert fr.startswith(f"3 au-dessus de 50{NBSP}$US ; 2 non livrables dans ce pays : France")
-    assert "1 trop tard pour le 20 décembre 2026" in fr
+    assert fr.startswith(f"au-dessus de 50{NBSP}$US : 3 ; livraison impossible (France) : 2")
+    assert "trop tard pour le 20 décembre 2026 : 1" in fr
 
 
 def test_unserved_interests_are_said_plainly_with_alternatives() -> None:
