@@ -88,6 +88,10 @@ class Opened:
     loaded: Loaded
     continued: bool  # an unfinished run was picked up rather than a new one started
     notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
+    # For the "welcome back" recap: the shortlist as today's catalog still allows it, and
+    # the gift chosen (pending confirmation, or confirmed when the run is done).
+    shortlist: list[CandidateView] = field(default_factory=list)
+    selected: CandidateView | None = None
 
 
 @dataclass
@@ -174,22 +178,28 @@ class Agent:
         Only a preview on a copy: the state itself changes in the next turn's commit.
         """
         loaded = load_session(run, self.sessions, self.db)
-        notices: list[str] = []
+        opened = Opened(run, loaded, continued)
         if continued and loaded.session.state.step == Step.finalizing:
-            with self.db.read() as repos:
-                products = {p.id: p for p in repos.catalog.all()}
-            preview = loaded.session.state.model_copy(deep=True)
-            notices = revalidate(preview, products, self.rates, self.clock().date())
-        return Opened(run, loaded, continued, notices)
+            preview = self._turn_context(run, loaded.session, "")
+            opened.notices = self._revalidate(preview)
+            opened.shortlist = self._candidates(preview)
+            opened.selected = self._selected(preview)
+        return opened
 
     def inspect(self, user_id: str) -> Opened | None:
-        """The unfinished run (else the latest) and its state, without taking the lease."""
+        """The unfinished run (else the latest) and its state, without taking the lease.
+
+        ``selected`` is filled in, so a finished search can say which gift it ended with.
+        """
         check_user_id(user_id)
         with self.db.read() as repos:
             run = repos.runs.active_for(user_id) or repos.runs.latest_for(user_id)
         if run is None:
             return None
-        return Opened(run, load_session(run, self.sessions, self.db), True)
+        loaded = load_session(run, self.sessions, self.db)
+        opened = Opened(run, loaded, True)
+        opened.selected = self._selected(self._turn_context(run, loaded.session, ""))
+        return opened
 
     # -- one turn -----------------------------------------------------------------------
 
@@ -449,6 +459,11 @@ class Agent:
     def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
         products = ctx.products()
         return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
+
+    def _selected(self, ctx: tools.TurnContext) -> CandidateView | None:
+        gift_id = ctx.state.selected_gift_id
+        product = ctx.products().get(gift_id) if gift_id else None
+        return ctx.candidate_view(product) if product is not None else None
 
 
 def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:

@@ -124,13 +124,26 @@ def tags(values: list[str], locale: str) -> str:
     return formats.join([describe(v, locale) for v in values], locale)
 
 
-def profile_facts(profile: dict[str, Any], locale: str) -> str:
-    """A one-line recap of the recorded profile, in the user's language."""
-    parts: list[str] = []
+def for_whom(profile: dict[str, Any], locale: str) -> str | None:
+    """ "for your uncle Dave" / "pour votre marraine", or None when nobody is named yet.
+
+    The person's own word for the recipient (``relation``, with ``name``) wins over the
+    catalog's audience kind (``recipient``).
+    """
     said = profile.get("relation") or profile.get("recipient")
-    if said:
-        who = recipient(str(said), locale, name=profile.get("name"))
-        parts.append(_say("fact.recipient", locale, v=who))
+    if not said:
+        return None
+    who = recipient(str(said), locale, name=profile.get("name"))
+    return _say("fact.recipient", locale, v=who)
+
+
+def profile_facts(profile: dict[str, Any], locale: str, *, whom: bool = True) -> str:
+    """A one-line recap of the recorded profile, in the user's language (``whom=False``
+    leaves out the recipient, for a sentence that names them already)."""
+    parts: list[str] = []
+    who = for_whom(profile, locale) if whom else None
+    if who:
+        parts.append(who)
     budget = profile.get("budget")
     if budget:
         currency = budget.get("currency", "USD")
