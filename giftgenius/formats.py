@@ -55,11 +55,14 @@ def number(value: float, locale: str) -> str:
 
 
 def date(value: dt.date | str, locale: str) -> str:
-    """A calendar date in words: "24 décembre 2026" / "December 24, 2026"."""
+    """A calendar date in words: "24 décembre 2026" / "December 24, 2026" ("1er mai")."""
     from babel.dates import format_date
 
     day = dt.date.fromisoformat(value) if isinstance(value, str) else value
-    return format_date(day, format="long", locale=cldr(locale))
+    text = format_date(day, format="long", locale=cldr(locale))
+    if locale == "fr" and day.day == 1:
+        text = "1er" + text[1:]  # French writes the first of the month as an ordinal
+    return text
 
 
 def country(code: str, locale: str) -> str:

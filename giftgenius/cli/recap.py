@@ -72,9 +72,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Lequel vous plaît ? Répondez avec son numéro.",
     },
     "ask.confirm": {
-        "en": "You had picked **{title}** ({price}). Shall I confirm it? Say yes to record the "
+        "en": "You had picked “{title}” at {price}. Shall I confirm it? Say yes to record the "
         "order draft, or pick another number.",
-        "fr": "Vous aviez choisi **{title}** ({price}). Je le confirme ? Dites oui pour "
+        "fr": "Vous aviez choisi « {title} » à {price}. Je le confirme ? Dites oui pour "
         "enregistrer le brouillon de commande, ou choisissez un autre numéro.",
     },
     "since": {"en": "Since you left: {note}.", "fr": "Depuis votre départ : {note}."},
@@ -89,10 +89,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "renvoyez-le pour reprendre à partir de là.",
     },
     "finished": {
-        "en": "Your last gift search ended on {date} with **{title}** ({price}). There is "
+        "en": "Your last gift search ended on {date} with “{title}” at {price}. There is "
         "nothing to resume. To look for another gift, run: giftgenius chat --user {user}",
-        "fr": "Votre dernière recherche de cadeau s'est terminée le {date} avec **{title}** "
-        "({price}). Il n'y a rien à reprendre. Pour chercher un autre cadeau, lancez : "
+        "fr": "Votre dernière recherche de cadeau s'est terminée le {date} avec « {title} » "
+        "à {price}. Il n'y a rien à reprendre. Pour chercher un autre cadeau, lancez : "
         "giftgenius chat --user {user}",
     },
     "finished.no_gift": {
@@ -153,7 +153,7 @@ def shortlist_lines(
 class Recap:
     """The welcome-back text, split where the shortlist goes (a table in a terminal)."""
 
-    intro: str
+    intro: list[str]  # paragraphs
     shortlist: list[CandidateView]
     outro: str
     locale: str
@@ -199,12 +199,12 @@ def welcome_back(opened: Opened) -> Recap:
         outro = say("ask.nothing_passed", loc)
     else:
         outro = say("ask.search", loc)
-    return Recap("\n".join(intro), rows, outro, loc, budget)
+    return Recap(intro, rows, outro, loc, budget)
 
 
 def recap_text(recap: Recap) -> str:
     """The whole recap as plain lines (markdown), the shortlist as a numbered list."""
-    parts = [recap.intro]
+    parts = ["\n".join(recap.intro)]
     if recap.shortlist:
         parts.append(
             "\n".join(shortlist_lines(recap.shortlist, recap.budget_currency, recap.locale))

@@ -99,7 +99,8 @@ class ChatUI:
         if not self.rich:
             self.notice(recap_text(recap))
             return
-        self.err.print(Markdown(strip_controls(recap.intro)))
+        for paragraph in recap.intro:
+            self.err.print(Markdown(strip_controls(paragraph)))
         if recap.shortlist:
             self.err.print(self.table(recap.shortlist, recap.locale, recap.budget_currency))
         if recap.outro:

@@ -318,7 +318,7 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         gift = confirmed.result.get("gift") or {}
         return r.say(
             "confirmed", loc, title=gift.get("title", state.get("selected_gift_id")),
-            draft=confirmed.result.get("order_draft_id", state.get("order_draft_id")),
+            draft=str(confirmed.result.get("order_draft_id", state.get("order_draft_id")))[:8],
         )  # fmt: skip
     selected = by_name.get("select_gift")
     if selected and selected.ok:

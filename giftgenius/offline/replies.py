@@ -71,9 +71,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "commande ?",
     },
     "confirmed": {
-        "en": "Done! **{title}** is confirmed and the order draft is recorded ({draft}).",
+        "en": "Done! **{title}** is confirmed and the order draft is recorded (ref. {draft}).",
         "fr": "C'est fait ! **{title}** est confirmé et le brouillon de commande est "
-        "enregistré ({draft}).",
+        "enregistré (réf. {draft}).",
     },
     "saved": {
         "en": 'I saved this recipient\'s profile as "{label}".',

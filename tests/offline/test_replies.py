@@ -136,3 +136,11 @@ def test_unserved_interests_are_said_plainly_with_alternatives() -> None:
 def test_choose_prompt_counts() -> None:
     assert r.choose_prompt(1, "en") == "Would you like the idea above? Reply 1 to choose it."
     assert r.choose_prompt(4, "fr").startswith("Laquelle des 4 idées vous plaît ?")
+
+
+def test_the_first_of_the_month_is_an_ordinal_in_french() -> None:
+    from giftgenius.formats import date
+
+    assert date("2026-12-01", "fr") == "1er décembre 2026"
+    assert date("2026-12-01", "en") == "December 1, 2026"
+    assert date("2026-12-24", "fr") == "24 décembre 2026"
