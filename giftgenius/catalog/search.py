@@ -258,14 +258,12 @@ def search_pool(
     cooking however many cooking items rank higher; the rest of the search fills what is left.
     """
     stated = [i for i in interests if i.strip()]
-    per_interest = []
+    per_interest: list[list[Product]] = []
     for interest in stated:
-        found = [
-            p
-            for p in search(products, [interest], recipient=recipient, age=age)
-            if _answers_one(p, interest)
-        ]
-        per_interest.append(sorted(found, key=lambda p, i=interest: _strength(p, i)))  # stable
+        found = search(products, [interest], recipient=recipient, age=age)
+        strength = {p.id: _strength(p, interest) for p in found if _answers_one(p, interest)}
+        answering = [p for p in found if p.id in strength]
+        per_interest.append(sorted(answering, key=lambda p: strength[p.id]))  # stable: rank
     pool: list[Product] = []
     seen: set[str] = set()
     for rank in range(max((len(found) for found in per_interest), default=0)):
