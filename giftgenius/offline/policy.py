@@ -335,8 +335,10 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         note = unserved + "\n\n" if unserved else ""
         if candidates:
             return _noted(turn) + note + r.candidate_list(candidates, budget, loc)
-        reasons = r.rejection_reasons(filtered.result.get("rejected") or {}, loc)
-        return note + r.say("none", loc, reasons=reasons or "—")
+        rejected = filtered.result.get("rejected") or {}
+        if unserved and not rejected:  # nothing was found at all: offer the alternatives
+            return unserved + " " + r.say("unserved.ask", loc)
+        return note + r.say("none", loc, reasons=r.rejection_reasons(rejected, loc) or "—")
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)

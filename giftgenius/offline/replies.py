@@ -65,6 +65,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "The closest I have: {names}.",
         "fr": "Ce qui s'en rapproche le plus : {names}.",
     },
+    "unserved.ask": {
+        "en": "Would one of those do, or is there something else they enjoy?",
+        "fr": "L'une de ces pistes conviendrait-elle, ou la personne aime-t-elle autre chose ?",
+    },
     "selected": {
         "en": "Good choice: **{title}** ({price}). Shall I confirm it and record the order draft?",
         "fr": "Bon choix : **{title}** ({price}). Je confirme et j'enregistre le brouillon de "

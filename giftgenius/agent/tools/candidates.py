@@ -75,11 +75,11 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
 @tool
 def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     """Filter the candidates by budget, delivery country, deadline and dislikes; returns the
-    ones that pass with details, each naming the stated interests it answers.
+    ones that pass with details.
 
-    Rejections are reported as counts per reason, so the model can suggest what to relax;
-    ``unserved`` names the interests no shortlisted gift answers (tell the user, with the
-    suggestions).
+    Each candidate names the stated interests it ``answers``. Rejections are reported as
+    counts per reason, so the model can suggest what to relax; ``unserved`` names the
+    interests no shortlisted gift answers (tell the user, with the suggestions).
     """
     require_open(ctx)
     if ctx.state.step != Step.filtering:
