@@ -119,6 +119,18 @@ def _as_said(text: str, lang: str) -> str:
     return ("your " if lang == "en" else "votre ") + text
 
 
+# Countries whose English name takes "the" ("delivery to the United States").
+_WITH_THE = frozenset({"US", "GB", "NL", "AE", "PH", "BS", "GM", "DO", "CF", "KM", "MV"})
+
+
+def country(code: str, locale: str) -> str:
+    """A country's name as it reads after "to": "the United States", "Belgique"."""
+    name = formats.country(code, locale)
+    if _lang(locale) == "en" and code.upper() in _WITH_THE:
+        return f"the {name}"
+    return name
+
+
 def tags(values: list[str], locale: str) -> str:
     """Interests or dislikes with the vocabulary's display words: "board games and coffee"."""
     return formats.join([describe(v, locale) for v in values], locale)
@@ -167,7 +179,7 @@ def profile_facts(profile: dict[str, Any], locale: str, *, whom: bool = True) ->
             )
         )
     if profile.get("country"):
-        parts.append(_say("fact.country", locale, v=formats.country(profile["country"], locale)))
+        parts.append(_say("fact.country", locale, v=country(profile["country"], locale)))
     if profile.get("deadline"):
         parts.append(_say("fact.deadline", locale, v=formats.date(profile["deadline"], locale)))
     return _say("sep", locale).join(parts)
@@ -205,7 +217,7 @@ def reason(text: str, locale: str) -> str:
         if "amount" in found:
             value = formats.money(float(found["amount"]), found["cur"], locale)
         elif "country" in found:
-            value = formats.country(found["country"], locale)
+            value = country(found["country"], locale)
         elif "date" in found:
             value = formats.date(found["date"], locale)
         else:

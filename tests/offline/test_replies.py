@@ -144,3 +144,9 @@ def test_the_first_of_the_month_is_an_ordinal_in_french() -> None:
     assert date("2026-12-01", "fr") == "1er décembre 2026"
     assert date("2026-12-01", "en") == "December 1, 2026"
     assert date("2026-12-24", "fr") == "24 décembre 2026"
+
+
+def test_country_names_read_after_to() -> None:
+    assert r.profile_facts({"country": "US"}, "en") == "delivery to the United States"
+    assert r.profile_facts({"country": "FR"}, "en") == "delivery to France"
+    assert r.profile_facts({"country": "US"}, "fr") == "pays de livraison : États-Unis"
