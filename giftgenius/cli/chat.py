@@ -19,10 +19,14 @@ from giftgenius.errors import (
 )
 from giftgenius.tokens import price_per_million
 
-HELP = (
-    "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and cost), "
-    "/restart (abandon this search, start a new one), /quit (leave; progress is saved)."
-)
+HELP = {
+    "en": "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and "
+    "cost), /restart (abandon this search, start a new one), /quit (leave; progress is saved).",
+    "fr": "Commandes : /state (où on en est), /checkpoints (étapes enregistrées), /usage "
+    "(jetons et coût), /restart (abandonner cette recherche, en commencer une autre), /quit "
+    "(partir ; la progression est enregistrée).",
+}
+UNKNOWN = {"en": "Unknown command {command}. {help}", "fr": "Commande inconnue : {command}. {help}"}
 
 
 def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
@@ -70,9 +74,9 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
                 if usage is not None:
                     ui.usage(usage, estimated_cost(agent.model.name, usage), agent.model.name)
             elif command == "/help":
-                ui.info(HELP)
+                ui.info(HELP[locale])
             else:
-                ui.error(f"Unknown command {command}. {HELP}")
+                ui.error(UNKNOWN[locale].format(command=command, help=HELP[locale]))
             continue
         try:
             with ui.working(locale):

@@ -79,3 +79,8 @@ def test_resume_after_a_finished_search_says_how_it_ended(cli, user, setup, conf
 def test_restart_is_announced_in_the_conversations_language(cli) -> None:
     ran = cli("chat", "--user", "r8", stdin="Un cadeau pour mon père\n/restart\n")
     assert "Nouvelle recherche de cadeau" in ran.err
+
+
+def test_unknown_commands_are_answered_in_the_conversations_language(cli) -> None:
+    ran = cli("chat", "--user", "r9", stdin="Un cadeau pour ma mère\n/bogus\n")
+    assert "Commande inconnue : /bogus." in ran.err and "/restart" in ran.err
