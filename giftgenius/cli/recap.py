@@ -185,13 +185,15 @@ def welcome_back(opened: Opened) -> Recap:
     rows: list[CandidateView] = []
     outro = ""
     missing = profile.missing()
-    if state.step == Step.finalizing and opened.selected is not None:
-        outro = say("ask.confirm", loc, title=opened.selected.title,
-                    price=price(opened.selected, budget, loc))  # fmt: skip
-    elif state.step == Step.finalizing and opened.shortlist:
+    if state.step == Step.finalizing and (opened.shortlist or opened.selected):
         rows = opened.shortlist
-        intro.append(count("shortlist", len(rows), loc))
-        outro = count("ask.choose", len(rows), loc)
+        if rows:
+            intro.append(count("shortlist", len(rows), loc))
+        if opened.selected is not None:  # the question pending: confirm (or pick another)
+            outro = say("ask.confirm", loc, title=opened.selected.title,
+                        price=price(opened.selected, budget, loc))  # fmt: skip
+        else:
+            outro = count("ask.choose", len(rows), loc)
     elif missing:
         parts = [say(f"missing.{name}", loc) for name in missing]
         outro = say("ask.missing", loc, parts=formats.join(parts, loc))

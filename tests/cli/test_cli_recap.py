@@ -49,6 +49,7 @@ def test_coming_back_to_a_chosen_gift_asks_for_the_confirmation(cli) -> None:
     cli("chat", "--user", "r5", stdin=FR_SETUP + "Je prends le premier\n")
     back = cli("resume", "--user", "r5", stdin="")
     assert "Vous aviez choisi « " in back.err and "Je le confirme ?" in back.err
+    assert "idées que vous aviez :" in back.err and "1. **" in back.err  # to pick another
 
 
 @pytest.mark.parametrize(
