@@ -125,6 +125,7 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
         amount = old.budget.amount
     else:
         raise ToolError("budget_max is required the first time a budget is given.")
+    currency: str  # a Currency value: read_currency's, the old budget's or the settings'
     if args.currency is not None:
         available = [code for code in BUDGET_CURRENCY_CODES if code in ctx.rates.per_usd]
         currency = read_currency(args.currency, dollar=ctx.default_currency, available=available)
