@@ -69,16 +69,18 @@ def test_the_recipient_is_kept_as_said_with_name_and_audience(
 
 
 @pytest.mark.parametrize(
-    ("locale", "said", "recipient"),
+    ("locale", "said", "recipient", "known"),
     [
-        ("en", "my hairdresser", "hairdresser"),
-        ("en", "someone special", "someone special"),
-        ("fr", "mon dentiste préféré", "dentiste"),
-        ("fr", "quelqu'un de spécial", "quelqu'un de spécial"),
+        ("en", "my plumber", "plumber", False),  # not in the lexicon
+        ("en", "someone special", "someone special", False),  # no relation word at all
+        ("en", "my hairdresser", "hairdresser", True),  # in it, telling no age or tastes
+        ("fr", "ma fleuriste", "fleuriste", False),
+        ("fr", "quelqu'un de spécial", "quelqu'un de spécial", False),
+        ("fr", "mon dentiste préféré", "dentiste", True),
     ],
 )
-def test_an_unknown_relation_is_kept_as_said_for_anyone(
-    make_ctx, locale: str, said: str, recipient: str
+def test_a_relation_that_tells_nothing_is_kept_as_said_for_anyone(
+    make_ctx, locale: str, said: str, recipient: str, known: bool
 ) -> None:
     ctx = make_ctx()
     ctx.state.locale = locale
@@ -86,6 +88,7 @@ def test_an_unknown_relation_is_kept_as_said_for_anyone(
     assert result["ok"], result
     assert ctx.state.profile.recipient == recipient
     assert ctx.state.profile.audience == "anyone"
+    assert result["understood"]["recipient"]["relation_known"] is known
     assert result["missing"] == ["budget", "interests"]
 
 

@@ -60,11 +60,12 @@ def read_recipient(text: str, locale: Locale, old: ProfileDraft) -> RecipientRea
         )
     if relation.said is None and relation.name is not None:
         if old.recipient and old.recipient_name is None:
+            described = resolve_relation(old.recipient, locale)
             return RecipientReading(
                 recipient=old.recipient,
                 recipient_name=relation.name,
                 audience=old.audience,
-                relation_known=old.audience != "anyone",
+                relation_known=described is not None and described.known,
             )
         return RecipientReading(
             recipient=relation.name,
