@@ -137,15 +137,16 @@ def tags(values: list[str], locale: str) -> str:
 
 
 def for_whom(profile: dict[str, Any], locale: str) -> str | None:
-    """ "for your uncle Dave" / "pour votre marraine", or None when nobody is named yet.
+    """The recipient after "for": "for your uncle Dave", "pour votre marraine" (None when
+    nobody is named yet).
 
-    The person's own word for the recipient (``relation``, with ``name``) wins over the
-    catalog's audience kind (``recipient``).
+    ``recipient`` is the relation as the person said it ("uncle", "marraine", or only a
+    name; older profiles hold the catalog's kind, "colleague"), ``recipient_name`` a name.
     """
-    said = profile.get("relation") or profile.get("recipient")
+    said = profile.get("recipient")
     if not said:
         return None
-    who = recipient(str(said), locale, name=profile.get("name"))
+    who = recipient(str(said), locale, name=profile.get("recipient_name"))
     return _say("fact.recipient", locale, v=who)
 
 

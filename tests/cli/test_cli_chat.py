@@ -1,4 +1,4 @@
-"""The piped chat, end to end, as a user runs it (DESIGN.md's command-line contract)."""
+"""The piped chat, end to end, as a user runs it (the command-line contract in README.md)."""
 
 from __future__ import annotations
 

@@ -90,9 +90,11 @@ def test_the_recipient_is_named_as_the_person_named_them(
 
 
 def test_a_name_joins_the_relation() -> None:
-    profile = {"recipient": "friend", "relation": "uncle", "name": "Dave"}
+    profile = {"recipient": "uncle", "recipient_name": "Dave", "audience": "anyone"}
     assert r.profile_facts(profile, "en") == "for your uncle Dave"
-    assert r.profile_facts({**profile, "relation": "oncle"}, "fr") == "pour votre oncle Dave"
+    assert r.profile_facts({**profile, "recipient": "oncle"}, "fr") == "pour votre oncle Dave"
+    only_a_name = {"recipient": "Marco", "recipient_name": "Marco"}
+    assert r.profile_facts(only_a_name, "fr") == "pour Marco"
 
 
 def test_the_budget_example_is_in_the_persons_currency() -> None:

@@ -55,7 +55,7 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         catalog,
         profile.interests,
         extra_words=args.extra_keywords,
-        recipient=profile.recipient,
+        recipient=profile.audience,  # the catalog's word; the person's is for replies
         age=profile.age,
         limit=MAX_CANDIDATES,
     )
@@ -140,7 +140,7 @@ def _reserve(ctx: TurnContext, spec: FilterSpec, passing: list[Product]) -> list
     for interest in profile.interests:
         if any(answers(p, [interest]) for p in [*passing, *extra]):
             continue
-        for product in search(catalog, [interest], recipient=profile.recipient, age=profile.age):
+        for product in search(catalog, [interest], recipient=profile.audience, age=profile.age):
             if answers(product, [interest]) and not check(product, spec, ctx.rates):
                 if product not in passing and product not in extra:
                     extra.append(product)
