@@ -7,11 +7,13 @@ the run; otherwise the tests that need one skip with the reason.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -145,3 +147,79 @@ def postgres_url() -> Iterator[str]:
         )
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
     admin.dispose()
+
+
+class ScriptFile:
+    """This test's model script (see ``giftgenius/llm/scripted.py``), rewritten on every change.
+
+    ``GIFTGENIUS_MODEL`` names it, so in-process agents and CLI subprocesses alike play it;
+    a subprocess reads the file when it starts. Keys are the user's text as the model sees
+    it: trimmed, PII already replaced by placeholders.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data: dict[str, Any] = {"turns": []}
+        self._write()
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"GIFTGENIUS_MODEL": f"scripted:{self.path}"}
+
+    @staticmethod
+    def call(name: str, **arguments: Any) -> dict[str, Any]:
+        return {"tool_calls": [{"name": name, "arguments": arguments}]}
+
+    @staticmethod
+    def reply(text: str) -> dict[str, Any]:
+        return {"reply": text}
+
+    def turn(self, user: str, *steps: dict[str, Any]) -> ScriptFile:
+        self.data["turns"].append({"user": user, "steps": list(steps)})
+        self._write()
+        return self
+
+    def says(self, user: str, text: str) -> ScriptFile:
+        return self.turn(user, self.reply(text))
+
+    def profile(self, user: str, reply: str = "Noted.", **facts: Any) -> ScriptFile:
+        """The model records ``facts`` (``update_profile`` arguments) and answers."""
+        return self.turn(user, self.call("update_profile", **facts), self.reply(reply))
+
+    def shortlist(
+        self, user: str, reply: str = "Here are gifts that fit.", **facts: Any
+    ) -> ScriptFile:
+        """Record a complete profile, search, filter: the run reaches ``finalizing``."""
+        return self.turn(
+            user,
+            self.call("update_profile", **facts),
+            self.call("search_candidates"),
+            self.call("filter_candidates"),
+            self.reply(reply),
+        )
+
+    def pick(self, user: str, index: int = 0, reply: str = "Shall I confirm it?") -> ScriptFile:
+        gift = {"$state": f"/candidate_ids/{index}"}
+        return self.turn(user, self.call("select_gift", gift_id=gift), self.reply(reply))
+
+    def confirm(
+        self, user: str, reply: str = "Confirmed; the order draft is recorded."
+    ) -> ScriptFile:
+        return self.turn(user, self.call("confirm_choice"), self.reply(reply))
+
+    def summary(self, text: str) -> ScriptFile:
+        self.data["summary"] = text
+        self._write()
+        return self
+
+    def _write(self) -> None:
+        self.path.write_text(json.dumps(self.data, ensure_ascii=False, indent=1))
+
+
+@pytest.fixture
+def script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ScriptFile:
+    """An empty model script this test fills in; GIFTGENIUS_MODEL points at it."""
+    scripted = ScriptFile(tmp_path / "model-script.json")
+    for name, value in scripted.env.items():
+        monkeypatch.setenv(name, value)
+    return scripted

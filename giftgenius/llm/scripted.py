@@ -61,6 +61,8 @@ from giftgenius.protocol import STATE_BLOCK_PREFIX
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 MODEL_NAME = "scripted"
+# Every error of a ScriptedModel begins with this, so a test can spot one in a CLI's output.
+SCRIPTED_LABEL = "Scripted model"
 SCRIPTED_PREFIX = "scripted:"
 # The offline model's window; GIFTGENIUS_CONTEXT_WINDOW overrides it as for any model.
 SCRIPTED_CONTEXT_WINDOW = 16384
@@ -205,14 +207,22 @@ class _CheckedModel:
         self.counter = TokenCounter.for_model(MODEL_NAME)
         self.requests: list[ChatRequest] = []  # every request seen, for tests to inspect
 
+    @property
+    def label(self) -> str:
+        """How every error of this model begins, so a test can spot one in any output."""
+        return f"The {self.name} model"
+
     def complete(
         self, request: ChatRequest, on_text: Callable[[str], None] | None = None
     ) -> ChatResponse:
         self.requests.append(request)
-        _check_protocol(request)
-        prompt_tokens = self._prompt_tokens(request)
-        message = self._answer(request)
-        self._check_answer(request, message)
+        try:
+            _check_protocol(request)
+            prompt_tokens = self._prompt_tokens(request)
+            message = self._answer(request)
+            self._check_answer(request, message)
+        except ModelError as exc:
+            raise self._failed(exc) from exc
         if on_text is not None and message.content:
             on_text(message.content)
         completion = self.counter.count_message(message.to_openai()) - self._framing
@@ -223,11 +233,18 @@ class _CheckedModel:
             model=self.name,
         )
 
+    def _failed(self, exc: ModelError) -> ModelError:
+        """The same error, its message led by the model's label."""
+        message = str(exc)
+        if not message.startswith(self.label):
+            message = f"{self.label}: {message}"
+        return type(exc)(message)
+
     def _answer(self, request: ChatRequest) -> Message:
         raise NotImplementedError
 
     def _where(self, request: ChatRequest) -> str:
-        return f"The {self.name} model"
+        return self.label
 
     @property
     def _framing(self) -> int:
@@ -314,22 +331,22 @@ class ScriptedModel(_CheckedModel):
             raise ConfigError(_invalid(str(path), exc)) from exc
         return cls(script, source=str(path), context_window=context_window)
 
-    def complete(
-        self, request: ChatRequest, on_text: Callable[[str], None] | None = None
-    ) -> ChatResponse:
-        try:
-            return super().complete(request, on_text)
-        except ModelError as exc:
-            self.failures.append(str(exc))
-            raise
+    @property
+    def label(self) -> str:
+        return f"{SCRIPTED_LABEL} ({self.source})"
+
+    def _failed(self, exc: ModelError) -> ModelError:
+        failed = super()._failed(exc)
+        self.failures.append(str(failed))
+        return failed
 
     def _where(self, request: ChatRequest) -> str:
         if request.purpose == "summary":
-            return f"Scripted model ({self.source}), summary"
+            return f"{self.label}, summary"
         text, step = position(request)
         index = self._turns.get(text)
         turn = f"turn {index + 1} {_short(text)!r}" if index is not None else repr(_short(text))
-        return f"Scripted model ({self.source}), {turn}, step {step + 1}"
+        return f"{self.label}, {turn}, step {step + 1}"
 
     def _answer(self, request: ChatRequest) -> Message:
         where = self._where(request)

@@ -234,7 +234,9 @@ def test_a_request_that_breaks_the_protocol_is_refused() -> None:
 
 def test_a_request_over_the_window_is_refused_as_too_long() -> None:
     model = ScriptedModel.from_data(SCRIPT, context_window=50)
-    with pytest.raises(ContextLengthExceeded, match="maximum context length is 50 tokens; the request has"):
+    with pytest.raises(
+        ContextLengthExceeded, match="maximum context length is 50 tokens; the request has"
+    ):
         model.complete(_request(_user("gift for my dad")))
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
 
 
@@ -47,6 +48,7 @@ def run_cli(env: dict[str, str], *argv: str, stdin: str = "", timeout: float = 1
         env={**os.environ, **env},
         timeout=timeout,
     )
+    assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
     return Proc(done.returncode, done.stdout, done.stderr)
 
 
