@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
+import sqlalchemy as sa
 
 REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -83,10 +84,9 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def redis_prefix() -> Iterator[str]:
+def redis_prefix(request: pytest.FixtureRequest) -> Iterator[str]:
     """A key prefix of this test's own; its keys are removed afterwards."""
-    import redis
-
+    _require_marker(request, "redis")
     prefix = f"ggtest-{uuid.uuid4().hex[:10]}"
     yield prefix
     try:
@@ -99,8 +99,9 @@ def redis_prefix() -> Iterator[str]:
 
 
 @pytest.fixture
-def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
+def wipe_db(redis_url: str, request: pytest.FixtureRequest) -> Iterator[redis.Redis]:
     """A client on a spare, empty db claimed by a lock key, so FLUSHDB hurts no other test."""
+    _require_marker(request, "redis")
     shared = redis.Redis.from_url(redis_url)
     for db in WIPE_DBS:
         lock = f"ggtest-wipe-db-lock:{db}"
@@ -124,22 +125,36 @@ def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
     pytest.skip(f"no empty Redis db among {list(WIPE_DBS)} to flush safely")
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh, empty Postgres database for this test, dropped afterwards."""
-    import sqlalchemy as sa
-
-    try:
-        admin = sa.create_engine(
-            POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 2}
+def _require_marker(request: pytest.FixtureRequest, marker: str) -> None:
+    """A test that uses a service carries its marker, so ``-m "not <service>"`` leaves it out."""
+    if request.node.get_closest_marker(marker) is None:
+        pytest.fail(
+            f"{request.node.nodeid} uses {marker} but is not marked: add "
+            f"@pytest.mark.{marker} (or pytestmark) to it"
         )
-        name = f"gg_test_{uuid.uuid4().hex[:12]}"
+
+
+def _admin_engine() -> sa.Engine:
+    return sa.create_engine(
+        POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 2}
+    )
+
+
+def _create_database(name: str, template: str | None = None) -> str:
+    """CREATE DATABASE (as a copy of ``template`` if given); returns its URL."""
+    copy = f' TEMPLATE "{template}"' if template else ""
+    try:
+        admin = _admin_engine()
         with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"{copy}'))
+        admin.dispose()
     except sa.exc.OperationalError as exc:
         _unavailable("PostgreSQL at " + POSTGRES_ADMIN_URL, exc.orig)
-    url = POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
-    yield url
+    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def _drop_database(name: str) -> None:
+    admin = _admin_engine()
     with admin.connect() as conn:
         conn.execute(
             sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n"),
@@ -147,6 +162,76 @@ def postgres_url() -> Iterator[str]:
         )
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
     admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _postgres_database() -> Iterator[str]:
+    """This session's own Postgres database, created once (CREATE DATABASE costs a checkpoint)."""
+    name = f"gg_test_{uuid.uuid4().hex[:12]}"
+    url = _create_database(name)
+    yield url
+    _drop_database(name)
+
+
+@pytest.fixture
+def postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str:
+    """An empty Postgres database for this test: the session's own, its schema emptied first.
+
+    To the application an empty ``public`` schema is an empty database (it creates nothing
+    elsewhere), and dropping a schema is far cheaper than dropping a database.
+    """
+    _require_marker(request, "postgres")
+    name = _postgres_database.rsplit("/", 1)[1]
+    admin = _admin_engine()
+    try:
+        with admin.connect() as conn:  # a previous test's idle pool must not hold a lock
+            conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :n AND pid <> pg_backend_pid()"
+                ),
+                {"n": name},
+            )
+    finally:
+        admin.dispose()
+    engine = sa.create_engine(_postgres_database, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+    return _postgres_database
+
+
+@pytest.fixture(scope="session")
+def _seeded_postgres_template() -> Iterator[str]:
+    """A Postgres database migrated and seeded with the catalog once per session, to copy."""
+    from giftgenius.storage import migrate
+    from giftgenius.storage.db import Database
+
+    name = f"gg_tpl_{uuid.uuid4().hex[:12]}"
+    url = _create_database(name)
+    try:
+        migrate.upgrade(url)
+        database = Database(url)
+        database.ensure_catalog()
+        database.dispose()
+        yield name
+    finally:
+        _drop_database(name)
+
+
+@pytest.fixture
+def seeded_postgres_url(
+    request: pytest.FixtureRequest, _seeded_postgres_template: str
+) -> Iterator[str]:
+    """This test's own Postgres database, already migrated and seeded (a copy of a template)."""
+    _require_marker(request, "postgres")
+    name = f"gg_test_{uuid.uuid4().hex[:12]}"
+    url = _create_database(name, template=_seeded_postgres_template)
+    yield url
+    _drop_database(name)
 
 
 class ScriptFile:

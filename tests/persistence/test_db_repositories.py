@@ -35,7 +35,7 @@ from giftgenius.storage.db import Database
 from giftgenius.storage.tables import RunRow
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'gg.db'}"
@@ -160,6 +160,7 @@ def _start_in_process(url: str, barrier: Any, results: Any) -> None:
         db.dispose()
 
 
+@pytest.mark.slow
 def test_separate_processes_on_a_fresh_database_share_one_run(db_url: str) -> None:
     ctx = multiprocessing.get_context("fork")
     barrier, results = ctx.Barrier(3), ctx.Queue()

@@ -24,18 +24,20 @@ Runner = Callable[..., Proc]
 
 @pytest.fixture
 def prod_env(
-    postgres_url: str, redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+    seeded_postgres_url: str, redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, str]:
-    """Production backends: this test's own Postgres database and Redis key prefix."""
+    """Production backends: this test's own Postgres database and Redis key prefix.
+
+    The database is a copy of one migrated and seeded once per session (``db upgrade`` on
+    Postgres is tested in tests/persistence; running it per test cost a process start).
+    """
     env = {
-        "GIFTGENIUS_DATABASE_URL": postgres_url,
+        "GIFTGENIUS_DATABASE_URL": seeded_postgres_url,
         "GIFTGENIUS_REDIS_URL": redis_url,
         "GIFTGENIUS_REDIS_PREFIX": redis_prefix,
     }
     for name, value in env.items():  # in-process agents of the test see them too
         monkeypatch.setenv(name, value)
-    upgraded = run_cli(env, "db", "upgrade")
-    assert upgraded.code == 0, upgraded.err
     return env
 
 
