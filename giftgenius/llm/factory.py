@@ -4,20 +4,24 @@
 code path (request building, streaming, error mapping) is the one the end-to-end tests run.
 "scripted:PATH" plays a script of tool calls and replies (``giftgenius.llm.scripted``), so
 tests of the loop, storage and crash recovery do not depend on the offline model's wording.
+
+The ``openai`` client and the offline engine are imported only when one is chosen: they
+cost about a second at every process start, which a scripted run never needs.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from giftgenius.errors import ConfigError
 from giftgenius.llm.base import ChatModel
-from giftgenius.llm.openai_chat import OpenAIChatModel
 from giftgenius.llm.scripted import SCRIPTED_CONTEXT_WINDOW, SCRIPTED_PREFIX, ScriptedModel
-from giftgenius.offline.engine import MODEL_NAME, OfflineEngine
-from giftgenius.offline.transport import OfflineTransport
 from giftgenius.settings import Settings
-from giftgenius.tokens import TokenCounter, context_window_for
+from giftgenius.tokens import OFFLINE_MODEL, TokenCounter, context_window_for
+
+if TYPE_CHECKING:
+    from giftgenius.llm.openai_chat import OpenAIChatModel
 
 OFFLINE_BASE_URL = "http://offline.giftgenius.invalid/v1"
 OPENAI_PREFIX = "openai:"
@@ -38,7 +42,7 @@ def model_context_window(settings: Settings) -> int:
 
 def make_model(settings: Settings) -> ChatModel:
     spec = settings.model.strip()
-    if spec == MODEL_NAME:
+    if spec == OFFLINE_MODEL:
         return _offline(settings)
     if spec.startswith(SCRIPTED_PREFIX) and spec[len(SCRIPTED_PREFIX) :].strip():
         path = Path(spec[len(SCRIPTED_PREFIX) :].strip()).expanduser()
@@ -51,6 +55,10 @@ def make_model(settings: Settings) -> ChatModel:
 
 
 def _offline(settings: Settings) -> OpenAIChatModel:
+    from giftgenius.llm.openai_chat import OpenAIChatModel
+    from giftgenius.offline.engine import MODEL_NAME, OfflineEngine
+    from giftgenius.offline.transport import OfflineTransport
+
     window = model_context_window(settings)
     engine = OfflineEngine(
         context_window=window,
@@ -69,6 +77,8 @@ def _offline(settings: Settings) -> OpenAIChatModel:
 
 
 def _openai(settings: Settings, model: str) -> OpenAIChatModel:
+    from giftgenius.llm.openai_chat import OpenAIChatModel
+
     if not settings.openai_api_key:
         raise ConfigError(
             f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY, or use "
