@@ -181,19 +181,7 @@ def postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str
     elsewhere), and dropping a schema is far cheaper than dropping a database.
     """
     _require_marker(request, "postgres")
-    name = _postgres_database.rsplit("/", 1)[1]
-    admin = _admin_engine()
-    try:
-        with admin.connect() as conn:  # a previous test's idle pool must not hold a lock
-            conn.execute(
-                sa.text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = :n AND pid <> pg_backend_pid()"
-                ),
-                {"n": name},
-            )
-    finally:
-        admin.dispose()
+    _close_other_connections(_postgres_database)
     engine = sa.create_engine(_postgres_database, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as conn:
@@ -202,6 +190,50 @@ def postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str
     finally:
         engine.dispose()
     return _postgres_database
+
+
+@pytest.fixture
+def migrated_postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str:
+    """The session's Postgres database at the newest schema with every table emptied.
+
+    Migrating costs far more than emptying, so the schema is migrated only when it is not
+    at head already (a test of ``postgres_url`` may have dropped it).
+    """
+    from giftgenius.storage import migrate
+
+    _require_marker(request, "postgres")
+    _close_other_connections(_postgres_database)
+    engine = sa.create_engine(_postgres_database, isolation_level="AUTOCOMMIT")
+    try:
+        if migrate.current(engine) == migrate.head():
+            tables = set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
+            quoted = ", ".join(f'"{table}"' for table in sorted(tables))
+            with engine.connect() as conn:
+                conn.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+        else:
+            with engine.connect() as conn:
+                conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+                conn.execute(sa.text("CREATE SCHEMA public"))
+            migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+    return _postgres_database
+
+
+def _close_other_connections(url: str) -> None:
+    """End every other session on the database, so a previous test's idle pool holds no lock."""
+    admin = _admin_engine()
+    try:
+        with admin.connect() as conn:
+            conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :n AND pid <> pg_backend_pid()"
+                ),
+                {"n": url.rsplit("/", 1)[1]},
+            )
+    finally:
+        admin.dispose()
 
 
 @pytest.fixture(scope="session")
