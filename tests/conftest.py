@@ -140,13 +140,12 @@ def _admin_engine() -> sa.Engine:
     )
 
 
-def _create_database(name: str, template: str | None = None) -> str:
-    """CREATE DATABASE (as a copy of ``template`` if given); returns its URL."""
-    copy = f' TEMPLATE "{template}"' if template else ""
+def _create_database(name: str) -> str:
+    """CREATE DATABASE; returns its URL."""
     try:
         admin = _admin_engine()
         with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"{copy}'))
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
         admin.dispose()
     except sa.exc.OperationalError as exc:
         _unavailable("PostgreSQL at " + POSTGRES_ADMIN_URL, exc.orig)
@@ -236,34 +235,15 @@ def _close_other_connections(url: str) -> None:
         admin.dispose()
 
 
-@pytest.fixture(scope="session")
-def _seeded_postgres_template() -> Iterator[str]:
-    """A Postgres database migrated and seeded with the catalog once per session, to copy."""
-    from giftgenius.storage import migrate
+@pytest.fixture
+def seeded_postgres_url(migrated_postgres_url: str) -> str:
+    """The session's Postgres database at the newest schema, emptied, the catalog seeded."""
     from giftgenius.storage.db import Database
 
-    name = f"gg_tpl_{uuid.uuid4().hex[:12]}"
-    url = _create_database(name)
-    try:
-        migrate.upgrade(url)
-        database = Database(url)
-        database.ensure_catalog()
-        database.dispose()
-        yield name
-    finally:
-        _drop_database(name)
-
-
-@pytest.fixture
-def seeded_postgres_url(
-    request: pytest.FixtureRequest, _seeded_postgres_template: str
-) -> Iterator[str]:
-    """This test's own Postgres database, already migrated and seeded (a copy of a template)."""
-    _require_marker(request, "postgres")
-    name = f"gg_test_{uuid.uuid4().hex[:12]}"
-    url = _create_database(name, template=_seeded_postgres_template)
-    yield url
-    _drop_database(name)
+    database = Database(migrated_postgres_url)
+    database.ensure_catalog()
+    database.dispose()
+    return migrated_postgres_url
 
 
 class ScriptFile:

@@ -28,8 +28,8 @@ def prod_env(
 ) -> dict[str, str]:
     """Production backends: this test's own Postgres database and Redis key prefix.
 
-    The database is a copy of one migrated and seeded once per session (``db upgrade`` on
-    Postgres is tested in tests/persistence; running it per test cost a process start).
+    The database is migrated and seeded in-process (``db upgrade`` on Postgres is tested in
+    tests/persistence; running it per test cost a process start).
     """
     env = {
         "GIFTGENIUS_DATABASE_URL": seeded_postgres_url,
