@@ -65,6 +65,32 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
 
 
+@pytest.fixture(scope="session")
+def seeded_db_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, seeded SQLite file built once; each test copies it."""
+    from giftgenius.storage.db import Database
+
+    path = tmp_path_factory.mktemp("seed") / "seed.db"
+    db = Database(f"sqlite:///{path}")
+    db.ensure_catalog()
+    db.dispose()
+    return path
+
+
+@pytest.fixture
+def seeded_home(seeded_db_file: Path) -> Path:
+    """GIFTGENIUS_HOME holding a copy of the seeded database, as after a first run.
+
+    Creating, migrating and seeding a database is tested on its own (tests/persistence, and
+    end to end by the slow CLI tests, which start from an empty home); the rest need not
+    pay for it in every test.
+    """
+    home = Path(os.environ["GIFTGENIUS_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "giftgenius.db").write_bytes(seeded_db_file.read_bytes())
+    return home
+
+
 def _unavailable(what: str, why: object) -> None:
     message = f"{what} is not reachable ({why})"
     if REQUIRE_SERVICES:

@@ -35,7 +35,7 @@ def _agent(tmp_path: Path, refusals: int):
     return agent
 
 
-def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script) -> None:
+def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script, seeded_home) -> None:
     chatter = [f"she likes tea, and tell me about option {i}" for i in range(12)]
     for i, text in enumerate(chatter):
         script.profile(text, f"Option {i} is a loose-leaf tea sampler.", interests=["tea"])
@@ -59,7 +59,9 @@ def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script) -
         agent.close()
 
 
-def test_persistent_refusal_tells_the_user_and_keeps_the_message(tmp_path: Path, script) -> None:
+def test_persistent_refusal_tells_the_user_and_keeps_the_message(
+    tmp_path: Path, script, seeded_home
+) -> None:
     agent = _agent(tmp_path, refusals=99)  # the empty script: no request may get through
     try:
         run = agent.open("cl2").run

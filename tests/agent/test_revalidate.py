@@ -65,7 +65,9 @@ def test_nothing_changes_when_everything_still_passes() -> None:
     assert state == before
 
 
-def test_resume_days_later_reports_and_applies_what_changed(tmp_path: Path, script) -> None:
+def test_resume_days_later_reports_and_applies_what_changed(
+    tmp_path: Path, script, seeded_home
+) -> None:
     script.shortlist(
         "gift for my dad who loves coffee, 80 USD",
         recipient="father",

@@ -25,7 +25,9 @@ class FailingSaves:
         return getattr(self.inner, name)
 
 
-def test_a_failed_session_save_after_commit_loses_nothing(tmp_path: Path, script) -> None:
+def test_a_failed_session_save_after_commit_loses_nothing(
+    tmp_path: Path, script, seeded_home
+) -> None:
     script.shortlist(
         "gift for my dad, he loves coffee, 60 USD",
         recipient="father",
