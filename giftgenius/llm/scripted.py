@@ -110,8 +110,19 @@ class ScriptTurn(_Strict):
     user: str = Field(min_length=1)
     steps: list[ScriptStep] = Field(min_length=1)
 
+    @model_validator(mode="after")
+    def _trimmed(self) -> ScriptTurn:
+        if self.user != self.user.strip():
+            raise ValueError(
+                f"the user message {self.user!r} has spaces around it; the agent trims what "
+                "the user types, so this turn could never be chosen"
+            )
+        return self
+
 
 class Script(_Strict):
+    """A model's whole part: a turn per user message, and the answer to summary requests."""
+
     turns: list[ScriptTurn] = Field(default_factory=list)
     summary: str | None = Field(None, min_length=1)
 
@@ -169,7 +180,10 @@ def latest_state(request: ChatRequest) -> dict[str, Any] | None:
             if isinstance(payload, dict) and isinstance(payload.get("state"), dict):
                 return payload["state"]
         elif message.get("role") == "system" and content.startswith(STATE_BLOCK_PREFIX):
-            state = json.loads(content[len(STATE_BLOCK_PREFIX) :])
+            try:
+                state = json.loads(content[len(STATE_BLOCK_PREFIX) :])
+            except json.JSONDecodeError:
+                return None
             return state if isinstance(state, dict) else None
     return None
 

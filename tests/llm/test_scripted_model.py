@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from giftgenius.domain import Message, SessionState
+from giftgenius.domain import Message, SessionState, ToolCall
 from giftgenius.errors import ConfigError, ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest
 from giftgenius.llm.factory import make_model, model_context_window
@@ -225,7 +225,7 @@ def test_tools_not_offered_and_summaries_not_scripted_are_refused() -> None:
 def test_a_request_that_breaks_the_protocol_is_refused() -> None:
     model = ScriptedModel.from_data(SCRIPT)
     unanswered = call("search_candidates").to_openai()
-    with pytest.raises(ModelError, match="never answered"):
+    with pytest.raises(ModelError, match=r"^Scripted model \(<inline script>\): .*never answered"):
         model.complete(_request(_user("gift for my dad"), unanswered))
     orphan = {"role": "tool", "tool_call_id": "call_x", "content": "{}"}
     with pytest.raises(ModelError, match="'call_x', which is not open"):
@@ -261,10 +261,12 @@ def test_a_malformed_script_is_refused_before_the_first_turn(
         ScriptedModel.from_file(path)
 
 
-def test_two_turns_for_one_message_are_refused(tmp_path: Path) -> None:
+def test_two_turns_for_one_message_or_an_untrimmed_one_are_refused() -> None:
     turn = {"user": "hi", "steps": [{"reply": "hello"}]}
     with pytest.raises(ConfigError, match="two turns answer the user message 'hi'"):
         ScriptedModel.from_data({"turns": [turn, turn]})
+    with pytest.raises(ConfigError, match="could never be chosen"):
+        ScriptedModel.from_data({"turns": [{**turn, "user": "hi "}]})
 
 
 def test_the_factory_makes_it_from_the_model_setting(tmp_path: Path) -> None:
@@ -290,12 +292,8 @@ def test_a_function_model_answers_under_the_same_checks() -> None:
         seen.append(position(request))
         text, step = position(request)
         if text == "bad arguments":
-            return Message(
-                role="assistant",
-                tool_calls=[
-                    call("search_candidates").tool_calls[0].model_copy(update={"arguments": "[1]"})
-                ],
-            )
+            listed = ToolCall(id="call_1", name="search_candidates", arguments="[1]")
+            return Message(role="assistant", tool_calls=[listed])
         if text == "empty":
             return reply(" ")
         if text == "unknown tool":
