@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from giftgenius.agent.context import build_context
 from giftgenius.agent.summary import maybe_summarize
+from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
-from giftgenius.protocol import MESSAGES_HEADER, tool_specs
+from giftgenius.protocol import MESSAGES_HEADER
 from giftgenius.settings import load_settings
-from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
+from giftgenius.tokens import MIN_PROMPT_TOKENS, REPLY_PRIMING_TOKENS, TokenCounter
 
 DEFAULT_TURNS = (10, 50, 100, 300)
 DEFAULT_BUDGET = 4000
@@ -207,10 +208,25 @@ def _turn_counts(text: str) -> list[int]:
     return counts
 
 
+def _prompt_budget(text: str) -> int:
+    """A prompt budget as the agent would get one: never below the agent's minimum."""
+    try:
+        budget = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--budget takes a number of tokens: {exc}") from exc
+    if budget < MIN_PROMPT_TOKENS:
+        raise argparse.ArgumentTypeError(
+            f"--budget {budget} is below the agent's minimum prompt budget ({MIN_PROMPT_TOKENS})"
+        )
+    return budget
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="giftgenius bench context", description=__doc__)
     parser.add_argument("--turns", type=_turn_counts, default=list(DEFAULT_TURNS))
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument(
+        "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help="prompt tokens per request"
+    )
     parser.add_argument("--model", default="offline", help="model whose encoding counts")
     args = parser.parse_args(argv)
     counter = TokenCounter.for_model(args.model)

@@ -52,10 +52,6 @@ class SessionBusy(StorageError):
     """Another process holds the session lease (it is mid-turn on this run)."""
 
 
-class LeaseLost(StorageError):
-    """Our lease lapsed and another holder may have taken the session; nothing was saved."""
-
-
 class ToolError(GiftGeniusError):
     """A tool call was invalid; the message goes back to the model, never to a stack trace."""
 

@@ -7,10 +7,9 @@ A cheap word-vote is enough here: the two languages share few function words, an
 from __future__ import annotations
 
 import re
-import unicodedata
-from typing import Literal
 
-Locale = Literal["en", "fr"]
+from giftgenius.domain import Locale
+from giftgenius.text import fold
 
 _FRENCH = frozenset(
     """
@@ -40,18 +39,12 @@ _ENGLISH = frozenset(
 _WORD = re.compile(r"[a-z']+")
 
 
-def _fold(text: str) -> str:
-    """Lowercase without accents, so 'déteste' and 'deteste' vote alike."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 def detect_locale(text: str | None, default: Locale = "en") -> Locale:
     """'fr' or 'en' by a vote of function words and accents; ``default`` on a tie."""
     if not text:
         return default
     accents = sum(1 for ch in text.lower() if ch in "éèêàâçùûôîœëïü")
-    words = _WORD.findall(_fold(text).replace("’", "'"))
+    words = _WORD.findall(fold(text))  # 'déteste' and 'deteste' vote alike
     fr = accents
     en = 0
     for word in words:

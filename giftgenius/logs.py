@@ -8,6 +8,7 @@ read as they are.
 The handler sits on the root logger so warnings from libraries (SQLAlchemy, httpx, openai)
 land in the same file; the application's own level (``settings.log_level``) is set on the
 ``giftgenius`` logger only, so turning on DEBUG does not flood the file with library noise.
+Modules log through ``logging.getLogger(__name__)``, which puts them under that logger.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ __all__ = [
     "JsonLinesFormatter",
     "PiiScrubFilter",
     "configure_logging",
-    "get_logger",
     "log_file",
     "shutdown_logging",
 ]
@@ -118,8 +118,11 @@ def log_file(settings: Settings) -> Path:
     return settings.logs_dir / LOG_FILE_NAME
 
 
-def _our_handlers(logger: logging.Logger) -> list[logging.Handler]:
-    return [handler for handler in logger.handlers if handler.get_name() == _HANDLER_NAME]
+def _remove_our_handlers(root: logging.Logger) -> None:
+    """Close the handler(s) ``configure_logging`` added; other handlers stay."""
+    for old in [handler for handler in root.handlers if handler.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+        old.close()
 
 
 def configure_logging(settings: Settings) -> None:
@@ -145,9 +148,7 @@ def configure_logging(settings: Settings) -> None:
     handler.setFormatter(JsonLinesFormatter())
     with _lock:
         root = logging.getLogger()
-        for old in _our_handlers(root):
-            root.removeHandler(old)
-            old.close()
+        _remove_our_handlers(root)
         root.addHandler(handler)
         logging.getLogger(APP_LOGGER).setLevel(settings.log_level)
 
@@ -155,19 +156,5 @@ def configure_logging(settings: Settings) -> None:
 def shutdown_logging() -> None:
     """Remove and close the handler ``configure_logging`` added (tests, ``forget``, exit)."""
     with _lock:
-        root = logging.getLogger()
-        for old in _our_handlers(root):
-            root.removeHandler(old)
-            old.close()
+        _remove_our_handlers(logging.getLogger())
         logging.getLogger(APP_LOGGER).setLevel(logging.NOTSET)
-
-
-def get_logger(name: str) -> logging.Logger:
-    """A logger under ``giftgenius`` (so ``settings.log_level`` applies to it).
-
-    ``get_logger(__name__)`` inside the package returns the module's own logger; any other
-    name is nested under ``giftgenius.``.
-    """
-    if name != APP_LOGGER and not name.startswith(APP_LOGGER + "."):
-        name = f"{APP_LOGGER}.{name}"
-    return logging.getLogger(name)

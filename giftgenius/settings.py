@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from platformdirs import user_data_dir
-from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -20,8 +21,10 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from giftgenius.domain import Currency
 from giftgenius.errors import ConfigError
 from giftgenius.resources import resource_dir
+from giftgenius.tokens import window_too_small
 
 
 def _config_file() -> Path | None:
@@ -55,7 +58,7 @@ class Settings(BaseSettings):
     )
     model_timeout: float = Field(60.0, gt=0)
     model_max_retries: int = Field(3, ge=0)
-    context_window: int | None = Field(None, ge=512)
+    context_window: int | None = Field(None, ge=1)  # the minimum depends on the reserve
     completion_reserve_tokens: int = Field(600, ge=64)
     summary_trigger_ratio: float = Field(0.7, gt=0, le=1)
     summary_max_tokens: int = Field(400, ge=50)
@@ -63,13 +66,22 @@ class Settings(BaseSettings):
     max_input_chars: int = Field(4000, ge=1)
     max_tool_rounds: int = Field(8, ge=1)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    currency: Literal["USD", "EUR", "GBP"] = "USD"
+    currency: Currency = "USD"
     retention_days: int = Field(90, ge=1)
 
     @field_validator("log_level", "currency", mode="before")
     @classmethod
     def _upper(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _window_holds_a_request(self) -> Settings:
+        """Refuse at start-up a window too small for any request, not at the first message."""
+        if self.context_window is not None:
+            problem = window_too_small(self.context_window, self.completion_reserve_tokens)
+            if problem is not None:
+                raise ValueError(problem)
+        return self
 
     @classmethod
     def settings_customise_sources(
@@ -110,10 +122,14 @@ def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**clean)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"GIFTGENIUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
-            for err in exc.errors()
-        )
+        problems = "; ".join(_problem(err) for err in exc.errors())
         raise ConfigError(
             f"Invalid settings — {problems}. Fix the variable or config file."
         ) from exc
+
+
+def _problem(err: ErrorDetails) -> str:
+    """One validation error, naming its variable; a whole-settings check names its own."""
+    if not err["loc"]:  # a model validator: its message already names the variables
+        return str(err.get("ctx", {}).get("error", err["msg"]))
+    return f"GIFTGENIUS_{'_'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"

@@ -7,6 +7,9 @@ gunzip) equals the ``expected_hash`` tiktoken's own constructors check. We run t
 constructor (``tiktoken_ext.openai_public``) as a copy whose ``load_tiktoken_bpe`` reads
 the local file and verifies that hash, so pattern, special tokens and hash all come from
 tiktoken itself, with nothing patched and no environment variable touched.
+
+tiktoken is imported only when an encoding is first loaded, so the model tables and the
+prompt budget (which settings validate at start-up) cost no tokenizer import.
 """
 
 from __future__ import annotations
@@ -21,12 +24,12 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import tiktoken
-from tiktoken_ext import openai_public
+from typing import TYPE_CHECKING, Any
 
 from giftgenius.errors import ConfigError
+
+if TYPE_CHECKING:
+    import tiktoken
 
 OFFLINE_MODEL = "offline"
 _PROVIDER_PREFIX = "openai:"
@@ -81,6 +84,13 @@ _ENCODINGS: dict[str, str] = {
 }
 DEFAULT_ENCODING = "o200k_base"
 
+# The smallest prompt budget the agent accepts. Every request carries the system prompt,
+# the tool schemas and the state block (about 850 tokens, 1,024 with a full profile)
+# before any conversation; this leaves a first turn room for a message of a thousand
+# characters and a tool result cut to its head. tests/context/test_budget_minimum.py holds
+# it to the shipped prompts.
+MIN_PROMPT_TOKENS = 1536
+
 # USD per million tokens (input, output), list prices as of 2025; used for /usage estimates.
 _PRICES: dict[str, tuple[float, float]] = {
     OFFLINE_MODEL: (0.0, 0.0),
@@ -131,15 +141,42 @@ def context_window_for(model: str) -> int:
     return int(window)
 
 
+def minimum_context_window(completion_reserve: int) -> int:
+    """The smallest window the agent accepts: the minimum prompt plus the reply's reserve."""
+    return MIN_PROMPT_TOKENS + completion_reserve
+
+
+def window_too_small(window: int, completion_reserve: int) -> str | None:
+    """Why a configured window cannot hold a request, or None (settings and budget say it)."""
+    minimum = minimum_context_window(completion_reserve)
+    if window >= minimum:
+        return None
+    return (
+        f"GIFTGENIUS_CONTEXT_WINDOW is {window} tokens, below the minimum of {minimum} "
+        f"({MIN_PROMPT_TOKENS} for the prompt plus the {completion_reserve} that "
+        "GIFTGENIUS_COMPLETION_RESERVE_TOKENS keeps for the reply); set it to at least "
+        f"{minimum}, or unset it to use the model's own window"
+    )
+
+
 def context_budget(model: str, *, context_window: int | None, completion_reserve: int) -> int:
-    """Prompt budget = window (configured or from the table) − tokens kept for the reply."""
-    window = context_window if context_window is not None else context_window_for(model)
+    """Prompt budget = window (configured or from the table) − tokens kept for the reply.
+
+    The only place the budget is computed. A configured window too small for any request
+    is refused here and, earlier, by settings at start-up, with the same message.
+    """
+    if context_window is not None:
+        problem = window_too_small(context_window, completion_reserve)
+        if problem is not None:
+            raise ConfigError(f"{problem}.")
+        return context_window - completion_reserve
+    window = context_window_for(model)
     budget = window - completion_reserve
-    if budget < 256:
+    if budget < MIN_PROMPT_TOKENS:
         raise ConfigError(
-            f"The context window ({window}) leaves only {budget} prompt tokens after the "
-            f"completion reserve ({completion_reserve}); raise GIFTGENIUS_CONTEXT_WINDOW or "
-            "lower GIFTGENIUS_COMPLETION_RESERVE_TOKENS."
+            f"Model {model!r} has a {window}-token window, which leaves {budget} prompt tokens "
+            f"after GIFTGENIUS_COMPLETION_RESERVE_TOKENS={completion_reserve}; the minimum is "
+            f"{MIN_PROMPT_TOKENS}. Lower GIFTGENIUS_COMPLETION_RESERVE_TOKENS."
         )
     return budget
 
@@ -206,6 +243,8 @@ def _local_constructor(name: str, data_dir: Path) -> Callable[[], dict[str, Any]
 
     The copy gets its own globals, so tiktoken's module is left exactly as it was.
     """
+    from tiktoken_ext import openai_public  # deferred: see the module docstring
+
     original = openai_public.ENCODING_CONSTRUCTORS.get(name)
     if original is None:
         raise ConfigError(f"Unknown tiktoken encoding {name!r}; use o200k_base or cl100k_base.")
@@ -234,6 +273,8 @@ def load_encoding(name: str, *, data_dir: Path | None = None) -> tiktoken.Encodi
             f"tiktoken's {name} constructor produced no ranks from local data; this tiktoken "
             "version loads encodings differently — pin tiktoken to a tested version (0.14)."
         )
+    import tiktoken  # deferred: see the module docstring
+
     return tiktoken.Encoding(**spec)
 
 
@@ -417,8 +458,8 @@ def _render_type(schema: dict[str, Any], defs: dict[str, Any], indent: str, dept
     if kind == "object":
         if not schema.get("properties"):
             return "object"
-        inner = _render_properties(schema, defs, indent + "  ")
-        return "{\n" + "\n".join(inner) + f"\n{indent}}}"
+        lines = _render_properties(schema, defs, indent + "  ")
+        return "{\n" + "\n".join(lines) + f"\n{indent}}}"
     if kind == "integer":
         return "number"
     if kind in ("string", "number", "boolean", "null"):

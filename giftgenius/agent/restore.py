@@ -54,6 +54,7 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
     stored = live.version if live is not None else None
     if live is not None and live.version >= run.session_version:
         return _with_uncommitted(live, db, stored)
+    source: Source
     with db.read() as repos:
         checkpoint = repos.checkpoints.latest(run.id)
         if checkpoint is not None and (live is None or checkpoint.session_version > live.version):

@@ -1,9 +1,20 @@
-"""The run-cycle of one turn (DESIGN.md, seven steps) and opening/resuming runs.
+"""The run-cycle of one turn, and opening/resuming runs.
 
-The order is the point: the user's message is durable before the model is called; the
-model and tools run with no transaction open; the turn's persistent changes, transcript,
-checkpoints and the version fence commit in one short transaction; the session is saved
-last with check-and-set. A crash at any point leaves a state ``resume`` can rebuild.
+A turn is its steps, each a method of ``Agent`` named for what it does:
+
+1. ``turn`` takes the session lease and loads the session;
+2. ``_accept`` makes the user's message durable (the transcript write) before the model
+   is called;
+3. ``_summarize`` folds old history into the running summary if it has grown too big, and
+   only then ``_turn_context`` builds what the tools see, so the checkpoints they take
+   carry the summary the session carries (``_revalidate`` then drops shortlisted gifts
+   today's catalog no longer allows);
+4. ``_think`` runs the model and the tools with no transaction open;
+5. ``_commit`` writes the turn's changes, transcript, checkpoints and the version fence in
+   one short transaction;
+6. ``_publish`` saves the live session last, with check-and-set.
+
+A crash at any point leaves a state ``resume`` can rebuild.
 """
 
 from __future__ import annotations
@@ -47,12 +58,12 @@ from giftgenius.faults import fault
 from giftgenius.lang import detect_locale
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub
-from giftgenius.protocol import CandidateView, StateView, state_block, tool_specs
+from giftgenius.protocol import CandidateView, StateView, state_block
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import SessionStore
-from giftgenius.tokens import TokenCounter
+from giftgenius.tokens import TokenCounter, context_budget
 
 log = logging.getLogger("giftgenius.agent")
 
@@ -77,6 +88,15 @@ class Opened:
     loaded: Loaded
     continued: bool  # an unfinished run was picked up rather than a new one started
     notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
+
+
+@dataclass
+class Thought:
+    """What ``_think`` produced: the reply and the turn's messages, the user's first."""
+
+    messages: list[Message]
+    reply: str = ""
+    called: list[str] = field(default_factory=list)  # tool names, in call order
 
 
 @dataclass
@@ -107,11 +127,13 @@ class Agent:
         self.sessions = sessions
         self.model = model
         self.counter = TokenCounter.for_model(model.name)
-        self.budget = window - settings.completion_reserve_tokens
+        self.budget = context_budget(
+            model.name, context_window=window, completion_reserve=settings.completion_reserve_tokens
+        )
         self.clock = clock
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
         self.system_prompt = prompt_text("system.md")
-        self.tool_specs = tool_specs()
+        self.tool_specs = tools.tool_specs()
         self.rates = load_rates()
 
     def close(self) -> None:
@@ -202,12 +224,33 @@ class Agent:
         text: str,
         on_text: Callable[[str], None] | None,
     ) -> TurnResult:
+        """One turn under the lease: accept, summarize, think, commit, publish."""
         session = loaded.session
         if session.state.step == Step.done:
             return TurnResult(reply=_done_reply(session), state=session.state, usage=session.usage)
         turn_id = new_id()
+        user_msg = self._accept(run, turn_id, session, text)
+        summarized = self._summarize(session)
+        # Built after summarizing: the checkpoints it takes carry the summary as it now is.
+        ctx = self._turn_context(run, session, text)
+        notices = self._revalidate(ctx)
+        thought = self._think(session, ctx, user_msg, on_text)
+        new_version = self._commit(run, turn_id, session, ctx, thought)
+        self._publish(loaded, ctx, thought, new_version)
+        return TurnResult(
+            reply=thought.reply,
+            state=ctx.state,
+            checkpoints=[c.step for c in ctx.checkpoints],
+            candidates=self._candidates(ctx) if "filter_candidates" in thought.called else [],
+            tools_called=thought.called,
+            usage=session.usage,
+            summarized=summarized,
+            notices=notices,
+        )
+
+    def _accept(self, run: RunInfo, turn_id: str, session: Session, text: str) -> Message:
+        """Step 2: the user's message is durable before anything else can fail."""
         user_msg = Message(role="user", content=scrub(text), seq=session.next_seq)
-        # Step 2: the accepted message is durable before anything else can fail.
         try:
             with self.db.write() as repos:
                 repos.transcript.append([_entry(run.id, turn_id, user_msg)])
@@ -219,74 +262,102 @@ class Agent:
         session.next_seq += 1
         log.info("turn accepted", extra={"event": "turn_accepted", "run_id": run.id})
         fault("before_model")
+        return user_msg
 
+    def _summarize(self, session: Session) -> bool:
+        """Fold old history into the running summary if it has grown too big."""
+        outcome = maybe_summarize(
+            session, self.model, self.counter, budget=self.budget, settings=self.settings
+        )
+        return bool(outcome and outcome.folded)
+
+    def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
+        """What the tools of this turn work on: a copy of the state, in the message's language."""
         state = session.state.model_copy(deep=True)
         state.locale = detect_locale(text, default=state.locale)
-        today = self.clock().date()
-        ctx = tools.TurnContext(
+        return tools.TurnContext(
             user_id=run.user_id,
             run_id=run.id,
             state=state,
             db=self.db,
             rates=self.rates,
-            today=today,
+            today=self.clock().date(),
             default_currency=self.settings.currency,
             summary=session.summary,
             next_seq=session.next_seq,
         )
-        notices = (
-            revalidate(ctx.state, ctx.products(), self.rates, today)
-            if state.step == Step.finalizing
-            else []
-        )
-        summarized = self._summarize(session)
-        block = state_block(StateView.of(state, today))
-        turn_msgs: list[Message] = [user_msg]
-        called: list[str] = []
-        reply: str | None = None
+
+    def _revalidate(self, ctx: tools.TurnContext) -> list[str]:
+        """Drop shortlisted gifts today's catalog no longer allows; say which went."""
+        if ctx.state.step != Step.finalizing:
+            return []
+        return revalidate(ctx.state, ctx.products(), self.rates, ctx.today)
+
+    def _think(
+        self,
+        session: Session,
+        ctx: tools.TurnContext,
+        user_msg: Message,
+        on_text: Callable[[str], None] | None,
+    ) -> Thought:
+        """Steps 3-4: model and tools, no transaction open, until the model answers in words.
+
+        Every message gets its transcript seq as it is made; ``ctx.state`` (never a copy
+        taken before a tool ran) is the state the turn ends with.
+        """
+        block = state_block(StateView.of(ctx.state, ctx.today))
+        thought = Thought(messages=[user_msg])
         for _ in range(self.settings.max_tool_rounds):
-            assistant = self._call_model(session, block, turn_msgs, on_text)
+            assistant = self._call_model(session, block, thought.messages, on_text)
             if assistant is None:
-                reply = CONTEXT_TOO_LARGE[state.locale]
-                turn_msgs.append(self._numbered(session, Message(role="assistant", content=reply)))
-                break
-            turn_msgs.append(assistant)
+                return self._say(session, thought, CONTEXT_TOO_LARGE[ctx.state.locale])
+            thought.messages.append(assistant)
             if not assistant.tool_calls:
-                reply = assistant.content or ""
-                break
+                thought.reply = assistant.content or ""
+                return thought
             for call in assistant.tool_calls:
-                called.append(call.name)
+                thought.called.append(call.name)
                 result = tools.execute(ctx, call.name, call.arguments)
                 content = scrub(json.dumps(result, ensure_ascii=False, default=str))
-                turn_msgs.append(
-                    self._numbered(
-                        session, Message(role="tool", content=content, tool_call_id=call.id)
-                    )
-                )
+                answer = Message(role="tool", content=content, tool_call_id=call.id)
+                thought.messages.append(self._numbered(session, answer))
                 ctx.next_seq = session.next_seq
                 fault("after_tool_call")
-        if reply is None:
-            reply = TOOL_ROUNDS_EXHAUSTED[state.locale]
-            turn_msgs.append(self._numbered(session, Message(role="assistant", content=reply)))
+        return self._say(session, thought, TOOL_ROUNDS_EXHAUSTED[ctx.state.locale])
 
-        # Step 5: one short transaction, fenced on the run's session version.
+    def _say(self, session: Session, thought: Thought, reply: str) -> Thought:
+        """End the turn with our own words when the model could not give an answer."""
+        thought.reply = reply
+        thought.messages.append(self._numbered(session, Message(role="assistant", content=reply)))
+        return thought
+
+    def _commit(
+        self,
+        run: RunInfo,
+        turn_id: str,
+        session: Session,
+        ctx: tools.TurnContext,
+        thought: Thought,
+    ) -> int:
+        """Step 5: one short transaction, fenced on the run's session version; the new one."""
         fault("before_commit")
         old_version, new_version = session.version, session.version + 1
         for checkpoint in ctx.checkpoints:
             checkpoint.session_version = new_version
+        step = ctx.state.step
         try:
             with self.db.write() as repos:
                 for change in ctx.staged:
                     change(repos)
-                repos.transcript.append([_entry(run.id, turn_id, m) for m in turn_msgs[1:]])
+                repos.transcript.append([_entry(run.id, turn_id, m) for m in thought.messages[1:]])
                 for checkpoint in ctx.checkpoints:
                     repos.checkpoints.add(checkpoint)
                 repos.runs.fence(
                     run.id,
                     old_version,
                     new_version,
-                    step=state.step,
-                    status=RunStatus.done if state.step == Step.done else None,
+                    step=step,
+                    status=RunStatus.done if step == Step.done else None,
                 )
         except VersionConflict as exc:
             raise VersionConflict(
@@ -295,53 +366,44 @@ class Agent:
                 "transcript; send it again to apply it."
             ) from exc
         fault("after_commit")
-
-        # Step 6: the live session, check-and-set on the version the store holds.
-        session.version = new_version
-        session.state = state
-        session.messages = (session.messages + turn_msgs)[-MAX_SESSION_MESSAGES:]
-        session.updated_at = self.clock()
-        fault("before_session_save")
-        try:
-            self.sessions.save(session, expected_version=loaded.stored_version)
-        except StorageError as exc:
-            # The turn is committed; the database is the truth. A live copy that could not
-            # be saved (expired meanwhile, store unreachable) is rebuilt on the next load.
-            log.warning(
-                "live session not saved; it will be rebuilt from the database",
-                extra={"event": "session_save_failed", "run_id": run.id, "error": str(exc)},
-            )
         log.info(
             "turn committed",
             extra={
                 "event": "turn_committed",
                 "run_id": run.id,
                 "version": new_version,
-                "step": str(state.step),
+                "step": str(step),
                 "checkpoints": [str(c.step) for c in ctx.checkpoints],
             },
         )
-        return TurnResult(
-            reply=reply,
-            state=state,
-            checkpoints=[c.step for c in ctx.checkpoints],
-            candidates=self._candidates(ctx) if "filter_candidates" in called else [],
-            tools_called=called,
-            usage=session.usage,
-            summarized=summarized,
-            notices=notices,
-        )
+        return new_version
+
+    def _publish(
+        self, loaded: Loaded, ctx: tools.TurnContext, thought: Thought, new_version: int
+    ) -> None:
+        """Step 6: save the live session, check-and-set on the version the store holds.
+
+        The turn is already committed and the database is the truth: a live copy that
+        cannot be saved (expired meanwhile, store unreachable) is rebuilt on the next load.
+        """
+        session = loaded.session
+        session.version = new_version
+        session.state = ctx.state
+        session.messages = (session.messages + thought.messages)[-MAX_SESSION_MESSAGES:]
+        session.updated_at = self.clock()
+        fault("before_session_save")
+        try:
+            self.sessions.save(session, expected_version=loaded.stored_version)
+        except StorageError as exc:
+            log.warning(
+                "live session not saved; it will be rebuilt from the database",
+                extra={"event": "session_save_failed", "run_id": session.run_id, "error": str(exc)},
+            )
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq
         session.next_seq += 1
         return message
-
-    def _summarize(self, session: Session) -> bool:
-        outcome = maybe_summarize(
-            session, self.model, self.counter, budget=self.budget, settings=self.settings
-        )
-        return bool(outcome and outcome.folded)
 
     def _call_model(
         self,

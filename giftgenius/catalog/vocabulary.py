@@ -13,7 +13,9 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+
+from giftgenius.domain import Locale
+from giftgenius.text import fold, spell_ligatures
 
 # tag: (English display, French display, "|"-separated synonyms in both languages).
 # The tag itself and both display words are synonyms too.
@@ -653,16 +655,12 @@ _AMBIGUOUS_FOLDS = frozenset({"the"})
 _WORD = re.compile(r"[^\W_]+")
 
 
-def fold(text: str) -> str:
-    """Lowercase without accents (œ → oe), so "Caféine" and "cafeine" meet."""
-    text = text.lower().replace("œ", "oe").replace("æ", "ae")
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
 def tokenize(text: str) -> list[str]:
-    """Lowercased words (accents kept); hyphens and apostrophes separate words."""
-    return _WORD.findall(unicodedata.normalize("NFC", text.lower().replace("œ", "oe")))
+    """Lowercased words (accents kept, for "thé"); hyphens and apostrophes separate words.
+
+    Each word is folded later (``giftgenius.text.fold``), unless its fold is ambiguous.
+    """
+    return _WORD.findall(unicodedata.normalize("NFC", spell_ligatures(text.lower())))
 
 
 def _singulars(word: str) -> list[str]:
@@ -803,7 +801,7 @@ def canonical_recipient(text: str) -> str | None:
     return found[0][0] if found else None
 
 
-def describe(tag: str, locale: Literal["en", "fr"] | str = "en") -> str:
+def describe(tag: str, locale: Locale | str = "en") -> str:
     """A display word for a tag in the user's language; unknown tags are shown as they are."""
     entry = _TAG_TABLE.get(tag)
     if entry is None:

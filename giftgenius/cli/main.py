@@ -21,7 +21,7 @@ from rich.console import Console
 
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
-from giftgenius.catalog import Product, load_rates, price_in
+from giftgenius.catalog import Product, load_rates, product_json
 from giftgenius.cli.chat import run_chat, terminal_lines
 from giftgenius.cli.render import ChatUI, render_state
 from giftgenius.domain import check_user_id
@@ -323,13 +323,14 @@ class Cli:
             agent.close()
         if self.args.catalog_command == "show":
             if self.args.json:
-                self.emit_json(product_json(results[0]))
+                self.emit_json(product_json(results[0], load_rates()))
             else:
                 self._print_product(results[0])
             return 0
         query = " ".join(self.args.words)
         if self.args.json:
-            self.emit_json({"query": query, "results": [product_json(p) for p in results]})
+            rates = load_rates()
+            self.emit_json({"query": query, "results": [product_json(p, rates) for p in results]})
         else:
             if not results:
                 self.out.print(f"Nothing matches {query!r}.", markup=False)
@@ -340,7 +341,7 @@ class Cli:
         return 0
 
     def _print_product(self, p: Product) -> None:
-        data = product_json(p)
+        data = product_json(p, load_rates())
         lines = [
             f"{p.id}  {p.title}",
             p.description,
@@ -368,13 +369,6 @@ class Cli:
         from giftgenius import bench, soak
 
         return (bench if self.args.what == "context" else soak).main(self.args.rest)
-
-
-def product_json(product: Product) -> dict[str, Any]:
-    rates = load_rates()
-    data = product.model_dump(mode="json")
-    data["prices"] = {c: price_in(product, c, rates) for c in ("USD", "EUR", "GBP")}
-    return data
 
 
 def main(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import Any
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -128,7 +127,3 @@ def render_usage(usage: Usage, cost: float | None, model: str) -> str:
         "estimated cost: " + ("unknown for this model" if cost is None else f"${cost:.4f}"),
     ]
     return "\n".join(lines)
-
-
-def state_json(state: SessionState) -> dict[str, Any]:
-    return state.model_dump(mode="json")

@@ -11,13 +11,12 @@ import json
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from giftgenius.agent.runner import Agent
 from giftgenius.catalog import load_rates, price_in
-from giftgenius.domain import Currency, utcnow
+from giftgenius.domain import Currency, Locale, utcnow
 from giftgenius.errors import GiftGeniusError, NotFound
 
 
@@ -44,7 +43,7 @@ class Expectations(_Strict):
     max_price: PriceCap | None = None
     not_tags: list[str] = Field(default_factory=list)
     ships_to: str | None = None
-    locale: Literal["en", "fr"] | None = None
+    locale: Locale | None = None
     resumed_from: str | None = None
 
 

@@ -83,7 +83,7 @@ class OfflineEngine:
             offered = {choice["function"]["name"]}
         decision = decide(messages, tools=offered, dollar=self.currency)
         if decision.calls:
-            calls = [
+            calls: list[dict[str, Any]] = [
                 {
                     "id": tool_call_id(),
                     "type": "function",

@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from giftgenius.currency import currency_code, currency_pattern
+
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
-_PRE = r"(\$|€|£|usd|eur|gbp)"
-_POST = r"(\$|€|£|usd|eur|gbp|euros?|dollars?|bucks|pounds?|quid|livres? sterling)"
+_PRE = f"({currency_pattern(before_the_amount=True)})"
+_POST = f"({currency_pattern()})"
 _AMOUNT = rf"(?:{_PRE}\s?{_NUM}|{_NUM}\s?{_POST}?)"
 
 _RANGE = re.compile(
@@ -49,13 +51,7 @@ class BudgetFact:
 def _currency(symbol: str | None, dollar: str) -> str | None:
     if not symbol:
         return None
-    if symbol in ("$", "dollar", "dollars", "bucks"):
-        return dollar
-    if symbol == "usd":
-        return "USD"
-    if symbol in ("€", "eur", "euro", "euros"):
-        return "EUR"
-    return "GBP"
+    return currency_code(symbol, dollar=dollar)
 
 
 def _amount(groups: tuple[str | None, ...], dollar: str) -> tuple[float, str | None]:

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
+from giftgenius.currency import currency_pattern
 from giftgenius.offline.dates import extract_deadline
 from giftgenius.offline.money import extract_budget
 from giftgenius.offline.numbers import words_to_digits
 from giftgenius.offline.places import extract_country
+from giftgenius.text import fold
 
 _NEG = (
     r"n'aime (?:pas|plus|guere)|ne supporte pas|ne veut pas|ne boit pas|ne mange pas|"
@@ -118,7 +119,7 @@ _AGE = [
     re.compile(
         r"\b(?:turning|turns|will turn|aged?|age|agee? de|va avoir|fete ses|will be|"
         r"she'?s|he'?s|she is|he is|they are|they'?re|il a|elle a)\s+(\d{1,3})\b"
-        r"(?!\s*(?:\$|€|£|%|euros?|dollars?|usd|eur|gbp|pounds?|days?|jours?|weeks?|semaines?))"
+        rf"(?!\s*(?:{currency_pattern()}|%|days?|jours?|weeks?|semaines?))"
     ),
 ]
 _CORRECTION_LEAD = re.compile(r"(^|[.;!?]\s*)(?:no|non|nope|oops|sorry|pardon)\s*[,!.]\s*")
@@ -126,15 +127,6 @@ _CONTRAST = re.compile(
     r"^(?P<keep>.+?)\s*,?\s+(?:and\s+|et\s+)?(?:not|pas|instead of|au lieu d[e'u]|"
     r"plutot que|rather than)\s+(?P<drop>.+)$"
 )
-
-
-def fold(text: str) -> str:
-    """Lowercase, accents removed, apostrophes straightened; same length as the input."""
-    out = []
-    for ch in text.lower().replace("’", "'").replace("‘", "'"):
-        base = unicodedata.normalize("NFKD", ch)
-        out.append(base[0] if base and not unicodedata.combining(base[0]) else ch)
-    return "".join(out)
 
 
 @dataclass
@@ -161,7 +153,7 @@ class _Text:
         digits = words_to_digits(raw.replace("’", "'").replace("‘", "'"))
         self.original = digits
         self.lower = digits.lower()
-        self.folded = fold(digits)
+        self.folded = fold(digits, keep_length=True)  # spans index all three texts
 
     def cut(self, start: int, end: int) -> None:
         pad = " " * (end - start)
@@ -275,7 +267,8 @@ _TITLE_WORD = re.compile(r"[a-z0-9]{4,}")
 
 def _title_match(folded: str, titles: list[str]) -> str | None:
     """The one title whose distinctive words (in no other title) the message names."""
-    words = [set(_TITLE_WORD.findall(fold(title))) for title in titles]
+    # Folded like the user's text (``_Text.folded``), so the two compare word for word.
+    words = [set(_TITLE_WORD.findall(fold(title, keep_length=True))) for title in titles]
     said = set(_TITLE_WORD.findall(folded))
     hits = []
     for i, own in enumerate(words):

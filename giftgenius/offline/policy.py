@@ -15,9 +15,10 @@ from typing import Any
 from giftgenius.catalog.vocabulary import canonical_recipient
 from giftgenius.lang import detect_locale
 from giftgenius.offline import replies as r
-from giftgenius.offline.nlu import Extraction, extract, fold
+from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
 from giftgenius.protocol import STATE_BLOCK_PREFIX
+from giftgenius.text import fold
 
 MAX_SAME_TOOL_PER_TURN = 2  # a loop guard: the workflow never needs a tool thrice a turn
 _FUNNEL = ("search_candidates", "filter_candidates")
@@ -104,7 +105,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         if isinstance(res.result.get("state"), dict):
             state = res.result["state"]
     user_text = message_text(messages[last_user])
-    locale = detect_locale(user_text, default=state.get("locale") or "en")  # type: ignore[arg-type]
+    locale = detect_locale(user_text, default=state.get("locale") or "en")
     today = _today(state)
     titles = [c.get("title", "") for c in seen if c.get("id") in state.get("candidate_ids", [])]
     ext = extract(

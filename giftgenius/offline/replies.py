@@ -188,7 +188,7 @@ def candidate_list(
     candidates: list[dict[str, Any]], budget: dict[str, Any] | None, locale: str
 ) -> str:
     """The numbered shortlist the user picks from (numbers = order of ``candidate_ids``)."""
-    currency = (budget or {}).get("currency")
+    currency: str = (budget or {}).get("currency") or ""
     limit = money(budget["amount"], currency) if budget else "?"
     lines = [say("list.intro", locale, n=len(candidates), budget="≤ " + limit), ""]
     for i, c in enumerate(candidates, 1):

@@ -132,20 +132,26 @@ def _validate_options(body: dict[str, Any]) -> None:
         raise bad_request("The offline model only supports n=1.", param="n", code="invalid_value")
 
 
+def _require_array(value: Any, param: str) -> list[Any]:
+    """A non-empty JSON array, refused in OpenAI's words otherwise ('tools', 'messages')."""
+    if not isinstance(value, list):
+        raise bad_request(
+            f"Invalid type for '{param}': expected an array.", param=param, code="invalid_type"
+        )
+    if not value:
+        raise bad_request(
+            f"Invalid '{param}': empty array. Expected an array with minimum length 1, "
+            "but got an empty array instead.",
+            param=param,
+            code="empty_array",
+        )
+    return value
+
+
 def _validate_tools(tools: Any) -> set[str]:
     if tools is None:
         return set()
-    if not isinstance(tools, list):
-        raise bad_request(
-            "Invalid type for 'tools': expected an array.", param="tools", code="invalid_type"
-        )
-    if not tools:
-        raise bad_request(
-            "Invalid 'tools': empty array. Expected an array with minimum length 1, "
-            "but got an empty array instead.",
-            param="tools",
-            code="empty_array",
-        )
+    _require_array(tools, "tools")
     names: set[str] = set()
     for i, tool in enumerate(tools):
         where = f"tools[{i}]"
@@ -225,17 +231,7 @@ def _validate_tool_choice(choice: Any, tool_names: set[str], has_tools: bool) ->
 
 
 def _validate_messages(messages: Any) -> None:
-    if not isinstance(messages, list):
-        raise bad_request(
-            "Invalid type for 'messages': expected an array.", param="messages", code="invalid_type"
-        )
-    if not messages:
-        raise bad_request(
-            "Invalid 'messages': empty array. Expected an array with minimum length 1, but got "
-            "an empty array instead.",
-            param="messages",
-            code="empty_array",
-        )
+    _require_array(messages, "messages")
     open_calls: list[str] = []  # ids the latest assistant message still waits answers for
     answerable: set[str] = set()  # ids of the nearest preceding assistant message
     opened_at = 0

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from giftgenius.currency import currency_code
 from giftgenius.domain import (
     CHECKPOINT_FORMAT_VERSION,
     MAX_CANDIDATES,
@@ -24,21 +25,6 @@ from giftgenius.domain import (
 )
 from giftgenius.errors import StorageError
 
-_CURRENCY_WORDS = {
-    "usd": "USD",
-    "$": "USD",
-    "us$": "USD",
-    "dollar": "USD",
-    "dollars": "USD",
-    "eur": "EUR",
-    "€": "EUR",
-    "euro": "EUR",
-    "euros": "EUR",
-    "gbp": "GBP",
-    "£": "GBP",
-    "pound": "GBP",
-    "pounds": "GBP",
-}
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?")
 
 
@@ -52,16 +38,16 @@ def parse_budget(text: str | None, default_currency: str = "USD") -> Budget | No
     rest = _AMOUNT.sub(" ", text.lower()).replace("-", " ")
     currency = default_currency
     for word in rest.split():
-        if word in _CURRENCY_WORDS:
-            currency = _CURRENCY_WORDS[word]
+        if code := currency_code(word):
+            currency = code
             break
-    else:
+    else:  # a symbol stuck to other characters, e.g. "(€)"
         for symbol in ("€", "£", "$"):
             if symbol in rest:
-                currency = _CURRENCY_WORDS[symbol]
+                currency = currency_code(symbol) or currency
                 break
     low = min(amounts) if len(amounts) > 1 else None
-    return Budget(amount=max(amounts), currency=currency, min_amount=low)  # type: ignore[arg-type]
+    return Budget(amount=max(amounts), currency=currency, min_amount=low)
 
 
 def parse_age(text: str | int | None) -> int | None:

@@ -1,16 +1,16 @@
 """The persistent database: engine setup, schema check on first use, short sessions.
 
 SQLite is the embedded default and many processes share its file, so every connection turns
-on foreign keys, WAL and a busy timeout, and write transactions start with ``BEGIN
-IMMEDIATE`` (a deferred one that reads first and writes later can fail at once instead of
-waiting). Postgres never migrates itself: an old schema is refused with the command to run.
+on foreign keys and gets the file setup both SQLite stores share (``sqlite_file``: WAL,
+busy timeout), and write transactions start with ``BEGIN IMMEDIATE`` (a deferred one that
+reads first and writes later can fail at once instead of waiting). Postgres never migrates
+itself: an old schema is refused with the command to run.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +25,7 @@ from sqlalchemy.pool import StaticPool
 
 from giftgenius.errors import SchemaOutdated, StorageError
 from giftgenius.storage.repositories import Repos
+from giftgenius.storage.sqlite_file import configure_file_connection
 
 if TYPE_CHECKING:
     from giftgenius.catalog import Product
@@ -101,18 +102,14 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # Let SQLAlchemy's "begin" event below issue BEGIN, not the sqlite3 module.
-        dbapi_conn.isolation_level = None
-        cursor = dbapi_conn.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA foreign_keys = ON")
-            if path is not None:
-                _ensure_wal(cursor)
-                cursor.execute("PRAGMA synchronous = NORMAL")
-        finally:
-            cursor.close()
+    def _on_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+        # Autocommit: SQLAlchemy's "begin" event below issues BEGIN, not the sqlite3 module.
+        if path is not None:
+            configure_file_connection(dbapi_conn, busy_timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+        else:
+            dbapi_conn.isolation_level = None
+            dbapi_conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        dbapi_conn.execute("PRAGMA foreign_keys = ON")
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
@@ -125,28 +122,6 @@ def _sqlite_engine(url: sa.URL) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
-
-
-def _ensure_wal(cursor: Any) -> None:
-    """Switch a new file to WAL once; WAL is stored in the file, so later opens skip it.
-
-    Changing the journal mode needs an exclusive lock and SQLite does not always wait on
-    its busy handler for it: processes opening a brand-new file at once get "database is
-    locked" at once. So retry, within the same budget as the busy timeout.
-    """
-    if cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal":
-        return
-    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
-    delay = 0.01
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
-                raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.2)
 
 
 def connection_error(url: str, exc: BaseException) -> StorageError:

@@ -64,10 +64,6 @@ def current(url: str | Engine) -> str | None:
         return current_on(conn)
 
 
-def is_at_head(engine: Engine) -> bool:
-    return current(engine) == head()
-
-
 def upgrade(url: str | Engine, revision: str = "head") -> None:
     """Migrate forward to ``revision`` (default: the newest)."""
     with _migration_connection(url) as conn:
@@ -123,7 +119,6 @@ __all__ = [
     "current_on",
     "downgrade",
     "head",
-    "is_at_head",
     "is_known",
     "upgrade",
 ]

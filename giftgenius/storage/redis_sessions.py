@@ -257,11 +257,6 @@ class RedisSessionStore:
         with self._errors():
             self._release_script(keys=[self.keys(run_id).lease], args=[owner])
 
-    def lease_owned(self, run_id: str, owner: str) -> bool:
-        with self._errors():
-            holder = self._client.get(self.keys(run_id).lease)
-        return _text(holder) == owner
-
     # -- internals -----------------------------------------------------------------------
 
     def _now_ms(self) -> int:

@@ -7,10 +7,10 @@ the row is theirs; a row of another user is treated as absent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -73,6 +73,11 @@ def _written(value: _T | None, what: str) -> _T:
     return value
 
 
+def _rowcount(result: sa.Result[Any]) -> int:
+    """Rows an UPDATE or DELETE touched (its result is a ``CursorResult`` at run time)."""
+    return cast("sa.CursorResult[Any]", result).rowcount
+
+
 class _Repo:
     def __init__(self, session: Session) -> None:
         self._s = session
@@ -84,9 +89,6 @@ class UserRepo(_Repo):
         check_user_id(user_id)
         stmt = _insert(self._s, UserRow).values(id=user_id, created_at=utcnow())
         self._s.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
-
-    def exists(self, user_id: str) -> bool:
-        return self._s.get(UserRow, user_id) is not None
 
 
 def _run_info(row: RunRow) -> RunInfo:
@@ -178,7 +180,7 @@ class RunRepo(_Repo):
                 f"Cannot reactivate run {run_id}: its user already has an unfinished run. "
                 "Finish or abandon that one first."
             ) from exc
-        if result.rowcount != 1:
+        if _rowcount(result) != 1:
             raise NotFound(f"No run {run_id!r}; list runs with `giftgenius state --user USER`.")
 
     def fence(
@@ -208,7 +210,7 @@ class RunRepo(_Repo):
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        if result.rowcount != 1:
+        if _rowcount(result) != 1:
             raise VersionConflict(
                 f"Run {run_id} is no longer at session version {expected_version} (another "
                 "process committed a turn first, or the run is gone); nothing of this turn "
@@ -221,7 +223,7 @@ def _entry(row: TranscriptRow) -> TranscriptEntry:
         run_id=row.run_id,
         seq=row.seq,
         turn_id=row.turn_id,
-        role=row.role,  # type: ignore[arg-type]
+        role=row.role,
         content=row.content,
         tool_calls=[ToolCall.model_validate(c) for c in row.tool_calls or []],
         tool_call_id=row.tool_call_id,
@@ -263,20 +265,6 @@ class TranscriptRepo(_Repo):
             .order_by(TranscriptRow.seq)
         )
         return [_entry(r) for r in rows]
-
-    def max_seq(self, run_id: str) -> int:
-        value = self._s.scalar(
-            sa.select(sa.func.max(TranscriptRow.seq)).where(TranscriptRow.run_id == run_id)
-        )
-        return int(value or 0)
-
-    def has_turn(self, run_id: str, turn_id: str) -> bool:
-        found = self._s.scalar(
-            sa.select(TranscriptRow.id)
-            .where(TranscriptRow.run_id == run_id, TranscriptRow.turn_id == turn_id)
-            .limit(1)
-        )
-        return found is not None
 
 
 def _checkpoint(row: CheckpointRow) -> Checkpoint:
@@ -365,7 +353,7 @@ class CheckpointRepo(_Repo):
                 .where(CheckpointRow.id.in_(chunk))
                 .execution_options(synchronize_session=False)
             )
-            deleted += result.rowcount
+            deleted += _rowcount(result)
         return deleted
 
 
@@ -431,7 +419,7 @@ def _order(row: OrderDraftRow) -> OrderDraft:
         user_id=row.user_id,
         gift_id=row.gift_id,
         price=float(row.price),
-        currency=row.currency,  # type: ignore[arg-type]
+        currency=row.currency,
         created_at=row.created_at,
     )
 
@@ -505,17 +493,6 @@ class CatalogRepo(_Repo):
     def get(self, gift_id: str) -> Product | None:
         row = self._s.get(ProductRow, gift_id, populate_existing=True)
         return None if row is None else _product(row)
-
-    def get_many(self, ids: Iterable[str]) -> dict[str, Product]:
-        wanted = sorted(set(ids))
-        if not wanted:
-            return {}
-        rows = self._s.scalars(
-            sa.select(ProductRow)
-            .where(ProductRow.id.in_(wanted))
-            .execution_options(populate_existing=True)
-        )
-        return {r.id: _product(r) for r in rows}
 
     def all(self) -> list[Product]:
         """Every product, in stock or not, by id."""
@@ -614,5 +591,5 @@ class Repos:
         counts: dict[str, int] = {}
         for table, stmt in steps:
             result = self.session.execute(stmt.execution_options(synchronize_session=False))
-            counts[table] = result.rowcount
+            counts[table] = _rowcount(result)
         return counts

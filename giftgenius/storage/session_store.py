@@ -30,7 +30,8 @@ class SessionStore(Protocol):
         """Hold the run's lease for one turn; waits up to ``wait`` s then ``SessionBusy``.
 
         While held, the lease is renewed in the background so a slow model call does not
-        lose it; ``Lease.check()`` raises ``LeaseLost`` if it lapsed anyway.
+        lose it. If it lapses anyway, the version fence on commit and the check-and-set on
+        save stop the late holder; the lease itself is never asked.
         """
 
     def close(self) -> None: ...
@@ -39,6 +40,3 @@ class SessionStore(Protocol):
 class Lease(Protocol):
     run_id: str
     owner: str
-
-    def check(self) -> None:
-        """Raise ``LeaseLost`` if this holder no longer owns the lease."""

@@ -1,23 +1,34 @@
 """Session-store entry points: the factory, read-modify-write with retries, and leases.
 
 The lease machinery (wait with backoff, background renewal, compare-and-release) lives
-here once so both backends behave identically; a backend only supplies four atomic
-primitives (``LeaseOps``). Backends are imported lazily by the factory so the embedded
-setup never imports redis.
+here once so both backends behave identically; a backend only supplies three atomic
+primitives (``LeaseOps``). A lease only serializes turns: a holder whose lease lapsed is
+stopped by the version fence on commit and the check-and-set on save, not by asking the
+lease. Retries and backoff are tenacity's. Backends are imported lazily by the factory so
+the embedded setup never imports redis.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
 
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    retry_if_result,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential,
+    wait_random_exponential,
+)
+
 from giftgenius.domain import Session, utcnow
-from giftgenius.errors import LeaseLost, SessionBusy, StorageError, UsageError, VersionConflict
+from giftgenius.errors import SessionBusy, StorageError, UsageError, VersionConflict
 
 if TYPE_CHECKING:
     from giftgenius.settings import Settings
@@ -31,11 +42,6 @@ Clock = Callable[[], float]
 BUSY_MESSAGE = (
     "This conversation is busy in another window; your message was not taken — "
     "try again in a moment."
-)
-LOST_MESSAGE = (
-    "This conversation was taken over by another window while your message was being "
-    "handled (the session lease lapsed); nothing from this turn was saved to the session — "
-    "send your message again."
 )
 
 
@@ -81,26 +87,30 @@ def update_session(
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
-    for attempt in range(attempts):
-        session = store.load(run_id)
-        if session is None:
-            return None
-        expected = session.version
-        changed = fn(session)
-        if changed is not None:
-            session = changed
-        session.version = expected + 1
-        session.updated_at = utcnow()
-        try:
-            store.save(session, expected_version=expected)
-        except VersionConflict:
-            if attempt + 1 == attempts:
-                raise
-            # Full jitter: contenders spread out instead of colliding again in lockstep.
-            time.sleep(random.uniform(0, min(max_backoff, backoff * 2**attempt)))
-            continue
-        return session
-    raise AssertionError("unreachable")  # pragma: no cover
+    retrying = Retrying(
+        retry=retry_if_exception_type(VersionConflict),
+        stop=stop_after_attempt(attempts),
+        # Full jitter: contenders spread out instead of colliding again in lockstep.
+        wait=wait_random_exponential(multiplier=backoff, max=max_backoff),
+        reraise=True,
+    )
+    return retrying(_update_once, store, run_id, fn)
+
+
+def _update_once(
+    store: SessionStore, run_id: str, fn: Callable[[Session], Session | None]
+) -> Session | None:
+    session = store.load(run_id)
+    if session is None:
+        return None
+    expected = session.version
+    changed = fn(session)
+    if changed is not None:
+        session = changed
+    session.version = expected + 1
+    session.updated_at = utcnow()
+    store.save(session, expected_version=expected)
+    return session
 
 
 def check_run_id(run_id: str) -> str:
@@ -121,8 +131,6 @@ class LeaseOps(Protocol):
     def lease_release(self, run_id: str, owner: str) -> None:
         """Delete the lease iff ``owner`` still holds it."""
 
-    def lease_owned(self, run_id: str, owner: str) -> bool: ...
-
 
 class HeldLease:
     """A lease held for one turn; renewed by a daemon thread until released."""
@@ -136,7 +144,6 @@ class HeldLease:
         self._lost = threading.Event()
         self._renewed = threading.Condition()
         self._renewals = 0
-        self.renew_error: StorageError | None = None
         self._thread = threading.Thread(
             target=self._renew_loop, name=f"lease-renew-{run_id}", daemon=True
         )
@@ -156,13 +163,6 @@ class HeldLease:
                 lambda: self._renewals >= count or self._lost.is_set(), timeout
             )
 
-    def check(self) -> None:
-        """Raise ``LeaseLost`` if ownership lapsed; asks the store, not just the thread."""
-        if not self._lost.is_set() and not self._ops.lease_owned(self.run_id, self.owner):
-            self._mark_lost()
-        if self._lost.is_set():
-            raise LeaseLost(LOST_MESSAGE) from self.renew_error
-
     def _mark_lost(self) -> None:
         self._lost.set()
         with self._renewed:
@@ -180,9 +180,8 @@ class HeldLease:
             try:
                 still_ours = self._ops.lease_renew(self.run_id, self.owner)
             except StorageError as exc:
-                # Transient store trouble: keep trying until the lease would have lapsed;
-                # check() then reports LeaseLost with this as the cause.
-                self.renew_error = exc
+                # Transient store trouble: keep trying; if the lease lapses meanwhile, the
+                # version fence stops this turn's commit.
                 log.warning("lease renewal failed for run %s: %s", self.run_id, exc)
                 continue
             if not still_ours:
@@ -202,14 +201,8 @@ def hold_lease(
     check_run_id(run_id)
     if not owner:
         raise UsageError("A lease owner must be a non-empty string (e.g. a process/turn id).")
-    deadline = time.monotonic() + max(0.0, wait)
-    delay = 0.01
-    while not ops.lease_try_acquire(run_id, owner):
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise SessionBusy(BUSY_MESSAGE)
-        time.sleep(min(delay, remaining))
-        delay = min(delay * 1.5, 0.1)
+    if not _acquire(ops, run_id, owner, wait=max(0.0, wait)):
+        raise SessionBusy(BUSY_MESSAGE)
     lease = HeldLease(ops, run_id, owner, lease_ttl)
     lease._start()
     failed = False
@@ -227,3 +220,20 @@ def hold_lease(
                 raise
             # Do not mask the turn's own error; the lease expires by itself within its ttl.
             log.warning("could not release lease on run %s: %s", run_id, exc)
+
+
+def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
+    """Try to take the lease, polling with backoff for up to ``wait`` s; False if never."""
+    backoff = wait_exponential(multiplier=0.01, exp_base=1.5, max=0.1)
+
+    def until_the_deadline(state: RetryCallState) -> float:
+        # The last poll happens at the deadline itself, not a backoff step before or after.
+        return max(0.0, min(backoff(state), wait - (state.seconds_since_start or 0.0)))
+
+    retrying = Retrying(
+        retry=retry_if_result(lambda acquired: not acquired),
+        stop=stop_after_delay(wait),
+        wait=until_the_deadline,
+        retry_error_callback=lambda _state: False,
+    )
+    return bool(retrying(ops.lease_try_acquire, run_id, owner))

@@ -1,10 +1,11 @@
 """The embedded session store: one SQLite file, safe for several processes.
 
-WAL mode lets readers run beside a writer; every write (and every load, which slides the
-TTL) is one short ``BEGIN IMMEDIATE`` transaction, so check-and-set is a plain
-``UPDATE ... WHERE version = ?`` and other processes queue on ``busy_timeout`` instead of
-failing. The file is a cache of live sessions, not durable data, so it creates its own
-two tables instead of going through Alembic.
+The file is opened like the database's (``sqlite_file``: WAL, so readers run beside a
+writer, switched on with retries when many processes open a new file at once). Every write
+(and every load, which slides the TTL) is one short ``BEGIN IMMEDIATE`` transaction, so
+check-and-set is a plain ``UPDATE ... WHERE version = ?`` and other processes queue on
+``busy_timeout`` instead of failing. The file is a cache of live sessions, not durable
+data, so it creates its own two tables instead of going through Alembic.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError, VersionConflict
 from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
+from giftgenius.storage.sqlite_file import configure_file_connection
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +68,13 @@ class SqliteSessionStore:
         self._conn: sqlite3.Connection | None = None
         with self._errors():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(
-                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
-            )
+            conn = sqlite3.connect(self.path, timeout=busy_timeout, check_same_thread=False)
+            try:
+                configure_file_connection(conn, busy_timeout=busy_timeout)
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
             with self._write() as tx:
                 for statement in _SCHEMA:
                     tx.execute(statement)
@@ -180,18 +183,6 @@ class SqliteSessionStore:
     def lease_release(self, run_id: str, owner: str) -> None:
         with self._write() as tx:
             tx.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
-
-    def lease_owned(self, run_id: str, owner: str) -> bool:
-        with self._lock, self._errors():
-            row = (
-                self._connection()
-                .execute(
-                    "SELECT 1 FROM leases WHERE run_id = ? AND owner = ? AND expires_at > ?",
-                    (run_id, owner, self._clock()),
-                )
-                .fetchone()
-            )
-            return row is not None
 
     # -- internals -----------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from giftgenius.agent.context import SUMMARY_PREFIX, BuiltContext, build_context
+from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Summary, ToolCall
 from giftgenius.errors import ContextLengthExceeded
-from giftgenius.protocol import tool_specs
 from giftgenius.tokens import TokenCounter
 
 COUNTER = TokenCounter.for_model("offline")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from giftgenius.agent.tools import tool_specs
 from giftgenius.errors import ConfigError
-from giftgenius.protocol import tool_specs
 from giftgenius.tokens import (
     TokenCounter,
     context_budget,

@@ -15,11 +15,12 @@ import httpx2
 import openai
 import pytest
 
+from giftgenius.agent.tools import tool_specs
 from giftgenius.llm.base import ChatRequest
 from giftgenius.llm.openai_chat import OpenAIChatModel
 from giftgenius.offline.engine import OfflineEngine
 from giftgenius.offline.transport import OfflineTransport
-from giftgenius.protocol import STATE_BLOCK_PREFIX, tool_specs
+from giftgenius.protocol import STATE_BLOCK_PREFIX
 from giftgenius.tokens import TokenCounter
 
 TODAY = "2026-11-29"

@@ -102,6 +102,8 @@ def test_a_newer_format_is_refused_with_what_to_do() -> None:
         ("30 euros", Budget(amount=30, currency="EUR")),
         ("£25.50", Budget(amount=25.5, currency="GBP")),
         ("20-60 EUR", Budget(amount=60, currency="EUR", min_amount=20)),
+        ("40 quid", Budget(amount=40, currency="GBP")),  # the currency table the offline model uses
+        ("us$ 30", Budget(amount=30, currency="USD")),
         ("75", Budget(amount=75, currency="USD")),
         ("cheap", None),
         ("", None),

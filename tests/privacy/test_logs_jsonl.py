@@ -13,7 +13,7 @@ import pytest
 
 from giftgenius import logs
 from giftgenius.errors import ConfigError
-from giftgenius.logs import configure_logging, get_logger, log_file, shutdown_logging
+from giftgenius.logs import configure_logging, log_file, shutdown_logging
 from giftgenius.settings import Settings, load_settings
 
 EMAIL, PHONE, CARD = "jane.doe@example.com", "+33 6 12 34 56 78", "4111 1111 1111 1111"
@@ -36,7 +36,7 @@ def _lines(settings: Settings) -> list[dict[str, Any]]:
 def test_record_with_pii_lands_scrubbed_with_its_extra_fields(settings: Settings) -> None:
     configure_logging(settings)
     before = datetime.now(UTC)
-    get_logger("giftgenius.agent.runner").info(
+    logging.getLogger("giftgenius.agent.runner").info(
         "user %s typed phone %s",
         EMAIL,
         PHONE,
@@ -58,7 +58,7 @@ def test_record_with_pii_lands_scrubbed_with_its_extra_fields(settings: Settings
 def test_configure_twice_writes_one_line_per_record(settings: Settings) -> None:
     configure_logging(settings)
     configure_logging(settings)
-    log = get_logger("twice")
+    log = logging.getLogger("giftgenius.twice")
     log.info("first")
     log.warning("second")
     assert [line["msg"] for line in _lines(settings)] == ["first", "second"]
@@ -69,7 +69,7 @@ def test_configure_twice_writes_one_line_per_record(settings: Settings) -> None:
 def test_level_comes_from_settings(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     monkeypatch.setenv("GIFTGENIUS_LOG_LEVEL", "warning")
     configure_logging(load_settings())
-    log = get_logger("levels")
+    log = logging.getLogger("giftgenius.levels")
     log.info("hidden")
     log.warning("shown")
     assert [line["msg"] for line in _lines(settings)] == ["shown"]
@@ -84,7 +84,7 @@ def test_nothing_is_written_to_the_terminal(
     settings: Settings, capfd: pytest.CaptureFixture[str]
 ) -> None:
     configure_logging(settings)
-    get_logger("quiet").error("an error with %s", EMAIL)
+    logging.getLogger("giftgenius.quiet").error("an error with %s", EMAIL)
     logging.getLogger("some.library").warning("a library warning")
     out, err = capfd.readouterr()
     assert (out, err) == ("", "")
@@ -97,7 +97,7 @@ def test_nothing_is_written_to_the_terminal(
 def test_library_info_stays_out_but_app_info_goes_in(settings: Settings) -> None:
     configure_logging(settings)
     logging.getLogger("httpx").info("HTTP Request: POST https://example.invalid")
-    get_logger("app").info("kept")
+    logging.getLogger("giftgenius.app").info("kept")
     assert [line["logger"] for line in _lines(settings)] == ["giftgenius.app"]
 
 
@@ -108,7 +108,7 @@ class _Profile:
 
 def test_nested_extra_values_and_unencodable_objects_are_scrubbed(settings: Settings) -> None:
     configure_logging(settings)
-    get_logger("extra").info(
+    logging.getLogger("giftgenius.extra").info(
         "payload",
         extra={"payload": {"to": [EMAIL, {"tel": PHONE}]}, "profile": _Profile()},
     )
@@ -122,7 +122,7 @@ def test_exception_traceback_is_scrubbed(settings: Settings) -> None:
     try:
         raise ValueError(f"bad card {CARD} for {EMAIL}")
     except ValueError:
-        get_logger("boom").exception("tool failed")
+        logging.getLogger("giftgenius.boom").exception("tool failed")
     [line] = _lines(settings)
     assert line["msg"] == "tool failed"
     assert "ValueError: bad card [card] for [email]" in line["exc"]
@@ -131,7 +131,9 @@ def test_exception_traceback_is_scrubbed(settings: Settings) -> None:
 
 def test_extra_cannot_overwrite_the_fixed_fields(settings: Settings) -> None:
     configure_logging(settings)
-    get_logger("clash").info("real message", extra={"level": "FAKE", "ts": "then"})
+    logging.getLogger("giftgenius.clash").info(
+        "real message", extra={"level": "FAKE", "ts": "then"}
+    )
     [line] = _lines(settings)
     assert (line["level"], line["msg"]) == ("INFO", "real message")
     assert line["ts"] != "then"
@@ -153,7 +155,7 @@ def test_files_rotate_by_size_and_every_line_stays_json(
 ) -> None:
     monkeypatch.setattr(logs, "MAX_BYTES", 2_000)
     configure_logging(settings)
-    log = get_logger("rotate")
+    log = logging.getLogger("giftgenius.rotate")
     for index in range(60):
         log.info("line %d of a rotation test", index, extra={"event": "fill"})
     rotated = log_file(settings).with_name(logs.LOG_FILE_NAME + ".1")
@@ -168,10 +170,3 @@ def test_unwritable_home_is_a_config_error(tmp_path: Path) -> None:
     blocker.write_text("a file where the home directory should be")
     with pytest.raises(ConfigError, match="GIFTGENIUS_HOME"):
         configure_logging(load_settings(home=blocker))
-
-
-def test_get_logger_nests_names_under_the_app_logger() -> None:
-    assert get_logger("giftgenius.storage.db").name == "giftgenius.storage.db"
-    assert get_logger("giftgenius").name == "giftgenius"
-    assert get_logger("cli").name == "giftgenius.cli"
-    assert get_logger("giftgeniusx").name == "giftgenius.giftgeniusx"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from giftgenius.domain import Message, ProfileDraft, Session, SessionState, Step, Summary, ToolCall
-from giftgenius.errors import LeaseLost, SessionBusy, UsageError, VersionConflict
+from giftgenius.errors import SessionBusy, UsageError, VersionConflict
 from giftgenius.settings import Settings
 from giftgenius.storage.session_store import SessionStore
 from giftgenius.storage.sessions import make_session_store, update_session
@@ -283,8 +283,8 @@ def test_delete_removes_session_and_lease(store: SessionStore) -> None:
         store.delete(session.run_id)
 
         assert store.load(session.run_id) is None
-        with store.lease(session.run_id, "turn-b", wait=0) as lease:
-            lease.check()
+        with store.lease(session.run_id, "turn-b", wait=0) as lease:  # no wait: it was freed
+            assert lease.owner == "turn-b"
     store.delete(session.run_id)  # deleting nothing is fine
 
 
@@ -296,7 +296,6 @@ def test_lease_is_exclusive_across_clients(backend: Backend, store: SessionStore
     run_id = uuid.uuid4().hex
     with store.lease(run_id, "turn-a", wait=0) as lease:
         assert (lease.run_id, lease.owner) == (run_id, "turn-a")
-        lease.check()
         with (
             pytest.raises(SessionBusy, match="busy in another window"),
             other.lease(run_id, "turn-b", wait=0),
@@ -306,9 +305,9 @@ def test_lease_is_exclusive_across_clients(backend: Backend, store: SessionStore
         with pytest.raises(SessionBusy), store.lease(run_id, "turn-a", wait=0):
             pass
         with other.lease(uuid.uuid4().hex, "turn-b", wait=0) as elsewhere:
-            elsewhere.check()  # another run's lease is independent
-    with other.lease(run_id, "turn-b", wait=0) as taken:
-        taken.check()
+            assert elsewhere.owner == "turn-b"  # another run's lease is independent
+    with other.lease(run_id, "turn-b", wait=0) as taken:  # free again once A released it
+        assert taken.run_id == run_id
 
 
 def test_lease_waits_then_reports_busy(store: SessionStore) -> None:
@@ -339,7 +338,7 @@ def test_lease_waiter_gets_the_lease_once_released(store: SessionStore) -> None:
     assert held.wait(10)
     release.set()
     with store.lease(run_id, "turn-b", wait=5) as lease:
-        lease.check()
+        assert lease.owner == "turn-b"
     worker.join(10)
     assert errors == []
 
@@ -351,7 +350,6 @@ def test_renewal_keeps_the_lease_past_its_ttl(backend: Backend, store: SessionSt
         # Renewals come every ttl/3: four of them mean more than one ttl has passed.
         assert lease.wait_for_renewals(4, timeout=10)  # type: ignore[attr-defined]
         assert not lease.lost  # type: ignore[attr-defined]
-        lease.check()
         with pytest.raises(SessionBusy), other.lease(run_id, "turn-b", wait=0):
             pass
 
@@ -370,9 +368,10 @@ def test_lapsed_lease_is_lost_and_release_spares_the_new_owner(
         assert mine is not None
         backend.age(run_id, LEASE_TTL * 3)  # turn A stalls past its lease
 
-        with other.lease(run_id, "turn-b", wait=5) as lease_b:
-            with pytest.raises(LeaseLost, match="send your message again"):
-                lease_a.check()
+        with other.lease(run_id, "turn-b", wait=5):  # A's lease lapsed: B takes the run
+            # A's renewal thread finds the lease gone and stops renewing it.
+            assert lease_a.wait_for_renewals(10**6, timeout=10)  # type: ignore[attr-defined]
+            assert lease_a.lost  # type: ignore[attr-defined]
             theirs = other.load(run_id)
             assert theirs is not None
             theirs.version = 1
@@ -385,7 +384,6 @@ def test_lapsed_lease_is_lost_and_release_spares_the_new_owner(
                 store.save(mine, expected_version=0)
 
             turn_a.close()  # releasing A must not free B's lease
-            lease_b.check()
             with pytest.raises(SessionBusy), store.lease(run_id, "turn-c", wait=0):
                 pass
     loaded = store.load(run_id)
@@ -397,7 +395,7 @@ def test_lease_is_released_when_the_turn_fails(store: SessionStore) -> None:
     with pytest.raises(RuntimeError, match="boom"), store.lease(run_id, "turn-a", wait=0):
         raise RuntimeError("boom")
     with store.lease(run_id, "turn-b", wait=0) as lease:
-        lease.check()
+        assert lease.owner == "turn-b"
 
 
 # -- factory -----------------------------------------------------------------------------

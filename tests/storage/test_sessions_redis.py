@@ -127,7 +127,9 @@ def test_decoding_client_is_supported(redis_url: str, redis_prefix: str) -> None
         store.save(session, expected_version=None)
         assert store.load(session.run_id) == session
         with store.lease(session.run_id, "turn-a", wait=0) as lease:
-            lease.check()
+            assert lease.owner == "turn-a"
+        with store.lease(session.run_id, "turn-b", wait=0):  # released through this client too
+            pass
     finally:
         client.close()
 

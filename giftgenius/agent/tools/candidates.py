@@ -1,0 +1,124 @@
+"""Finding gifts: search the catalog for the profile, filter the result, show one gift."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
+from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
+from giftgenius.catalog import Product, check, price_in, search
+from giftgenius.domain import MAX_CANDIDATES, Step
+from giftgenius.errors import ToolError
+
+# How many passing candidates the user is shown to choose from.
+SHORTLIST_SIZE = 6
+
+
+class SearchCandidatesArgs(ToolArgs):
+    extra_keywords: list[str] = Field(default_factory=list, max_length=8)
+    limit: int = Field(8, ge=1, le=20)
+
+
+class GiftIdArgs(ToolArgs):
+    gift_id: str = Field(min_length=1, max_length=64)
+
+
+@tool
+def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str, Any]:
+    """Search the catalog for gift candidates matching the profile.
+
+    The whole result (up to ``MAX_CANDIDATES`` ids) becomes the search pool the filters
+    run over; only ``limit`` candidates are shown, to keep the tool result small.
+    """
+    require_open(ctx)
+    profile = ctx.state.profile
+    if not profile.complete:
+        raise ToolError(f"Cannot search yet: still missing {', '.join(profile.missing())}.")
+    if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
+        raise ToolError(f"search_candidates is not available at step '{ctx.state.step}'.")
+    words = [*profile.interests, *args.extra_keywords]
+    found = search(
+        list(ctx.products().values()),
+        words,
+        recipient=profile.recipient,
+        age=profile.age,
+        limit=MAX_CANDIDATES,
+    )
+    ctx.state.search_pool = [p.id for p in found]
+    ctx.state.candidate_ids = list(ctx.state.search_pool)
+    ctx.state.selected_gift_id = None
+    if ctx.state.step != Step.generating_candidates:
+        ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
+    ctx.move_to(Step.filtering)
+    shown = [ctx.candidate_view(p).model_dump() for p in found[: args.limit]]
+    return ok(ctx, found=len(found), candidates=shown)
+
+
+@tool
+def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+    """Filter the candidates by budget, delivery country, deadline and dislikes; returns the
+    ones that pass with details.
+
+    Rejections are reported as counts per reason, so the model can suggest what to relax.
+    """
+    require_open(ctx)
+    if ctx.state.step != Step.filtering:
+        raise ToolError(
+            f"filter_candidates needs fresh candidates (step is '{ctx.state.step}'); "
+            "call search_candidates first."
+        )
+    spec = ctx.filter_spec()
+    products = ctx.products()
+    passing: list[Product] = []
+    rejected: dict[str, list[str]] = {}
+    for gift_id in ctx.state.search_pool:
+        product = products.get(gift_id)
+        reasons = (
+            ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
+        )
+        if reasons or product is None:
+            rejected[gift_id] = reasons
+        else:
+            passing.append(product)
+    shortlist = passing[:SHORTLIST_SIZE]
+    if not shortlist:
+        ctx.state.candidate_ids = []
+        return ok(
+            ctx,
+            candidates=[],
+            rejected=_reason_counts(rejected),
+            hint="No candidate passes; suggest a higher budget or fewer constraints.",
+        )
+    ctx.state.candidate_ids = [p.id for p in shortlist]
+    ctx.move_to(Step.finalizing)
+    return ok(
+        ctx,
+        candidates=[ctx.candidate_view(p).model_dump() for p in shortlist],
+        rejected=_reason_counts(rejected),
+    )
+
+
+def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for reasons in rejected.values():
+        for reason in reasons:
+            counts[reason] = counts.get(reason, 0) + 1
+    return counts
+
+
+@tool
+def get_gift_details(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
+    """Details of one gift by id.
+
+    Any catalog id is allowed (it only reads); choosing is limited to the candidates.
+    """
+    product = ctx.products().get(args.gift_id)
+    if product is None:
+        raise ToolError(f"No gift has id '{args.gift_id}'. Use an id from the candidate list.")
+    details = product.model_dump(mode="json")
+    budget = ctx.state.profile.budget
+    if budget is not None:
+        details["price_in_budget_currency"] = price_in(product, budget.currency, ctx.rates)
+    return ok(ctx, gift=details)

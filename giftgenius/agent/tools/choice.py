@@ -1,0 +1,69 @@
+"""Choosing: select one of the shortlisted gifts, then confirm it as an order draft."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from giftgenius.agent.tools.candidates import GiftIdArgs
+from giftgenius.agent.tools.registry import NoArgs, tool
+from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
+from giftgenius.catalog import Product, check
+from giftgenius.domain import OrderDraft, Step, new_id
+from giftgenius.errors import ToolError
+
+
+@tool
+def select_gift(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
+    """Select one of the filtered candidates as the user's choice.
+
+    Only an id from this run's shortlist that still passes today's filters is accepted.
+    """
+    require_open(ctx)
+    if ctx.state.step != Step.finalizing:
+        raise ToolError(
+            f"Nothing to choose from yet (step '{ctx.state.step}'): filter candidates first."
+        )
+    product = _candidate(ctx, args.gift_id)
+    ctx.state.selected_gift_id = product.id
+    return ok(ctx, selected=ctx.candidate_view(product).model_dump())
+
+
+@tool
+def confirm_choice(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+    """Confirm the selected gift and record the order draft. Call only after the user
+    explicitly confirmed.
+
+    The draft is staged, not written: it commits with the rest of the turn.
+    """
+    require_open(ctx)
+    if ctx.state.step != Step.finalizing or ctx.state.selected_gift_id is None:
+        raise ToolError("No gift is selected yet: call select_gift after the user picks one.")
+    product = _candidate(ctx, ctx.state.selected_gift_id)
+    draft = OrderDraft(
+        id=new_id(),
+        run_id=ctx.run_id,
+        user_id=ctx.user_id,
+        gift_id=product.id,
+        price=product.price,
+        currency=product.currency,
+    )
+    ctx.staged.append(lambda repos: repos.orders.upsert(draft))
+    ctx.state.order_draft_id = draft.id
+    ctx.move_to(Step.done)
+    return ok(ctx, order_draft_id=draft.id, gift=ctx.candidate_view(product).model_dump())
+
+
+def _candidate(ctx: TurnContext, gift_id: str) -> Product:
+    """The product behind a shortlisted id, re-checked against today's catalog and filters."""
+    if gift_id not in ctx.state.candidate_ids:
+        raise ToolError(
+            f"'{gift_id}' is not one of this run's candidates "
+            f"({', '.join(ctx.state.candidate_ids) or 'none yet'}). Use one of those ids."
+        )
+    product = ctx.products().get(gift_id)
+    if product is None:
+        raise ToolError(f"'{gift_id}' was removed from the catalog; pick another candidate.")
+    reasons = check(product, ctx.filter_spec(), ctx.rates)
+    if reasons:
+        raise ToolError(f"'{product.title}' no longer passes the filters: {'; '.join(reasons)}.")
+    return product

@@ -1,0 +1,136 @@
+"""Recording who the gift is for, and moving the workflow back as far as a change requires."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import Field
+
+from giftgenius.agent.tools.registry import ToolArgs, tool
+from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
+from giftgenius.catalog import canonical_recipient, canonical_tags
+from giftgenius.domain import Budget, Currency, ProfileDraft, SessionState, Step
+from giftgenius.errors import ToolError
+from giftgenius.privacy import scrub
+
+SEARCH_FACTS = ("recipient", "age", "interests")
+FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
+
+
+class UpdateProfileArgs(ToolArgs):
+    """Record facts about the recipient. Lists are *added*; use remove_* to take back."""
+
+    recipient: str | None = Field(
+        None, max_length=60, description="Who the gift is for, e.g. 'colleague', 'sister'."
+    )
+    age: int | None = Field(None, ge=0, le=120)
+    budget_max: float | None = Field(None, gt=0, description="Upper budget, major units.")
+    budget_min: float | None = Field(None, ge=0)
+    currency: Currency | None = Field(None, description="Currency of the budget.")
+    interests: list[str] | None = Field(None, max_length=12, description="Interests to add.")
+    remove_interests: list[str] | None = Field(None, max_length=12)
+    dislikes: list[str] | None = Field(None, max_length=12, description="Dislikes to add.")
+    remove_dislikes: list[str] | None = Field(None, max_length=12)
+    country: str | None = Field(
+        None, pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 delivery country."
+    )
+    deadline: dt.date | None = Field(None, description="Delivery deadline, YYYY-MM-DD.")
+    clear: list[Literal["age", "country", "deadline", "dislikes"]] | None = Field(
+        None, description="Optional facts to forget."
+    )
+
+
+@tool
+def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
+    """Record or correct facts about the gift recipient (who, budget, interests, dislikes,
+    age, delivery country, deadline).
+
+    Facts are stored canonical (tags, recipient words) and scrubbed of PII; a change moves
+    the workflow back only as far as it must (see ``settle_step``).
+    """
+    require_open(ctx)
+    old = ctx.state.profile
+    data = old.model_dump()
+    if args.recipient is not None:
+        data["recipient"] = canonical_recipient(args.recipient) or scrub(args.recipient).lower()
+    if args.age is not None:
+        data["age"] = args.age
+    if args.budget_max is not None or args.budget_min is not None or args.currency is not None:
+        data["budget"] = _budget(ctx, old, args)
+    for key, add, remove in (
+        ("interests", args.interests, args.remove_interests),
+        ("dislikes", args.dislikes, args.remove_dislikes),
+    ):
+        values = list(data[key])
+        if remove:
+            gone = set(_normalize_facts(remove))
+            values = [v for v in values if v not in gone]
+        if add:
+            values += _normalize_facts(add)
+        data[key] = values
+    if args.country is not None:
+        data["country"] = args.country
+    if args.deadline is not None:
+        if args.deadline < ctx.today:
+            raise ToolError(f"The deadline {args.deadline} is already past (today is {ctx.today}).")
+        data["deadline"] = args.deadline
+    for name in args.clear or []:
+        data[name] = [] if name == "dislikes" else None
+    new = ProfileDraft.model_validate(data)
+    ctx.state.profile = new
+    settle_step(ctx, old)
+    return ok(ctx, changed=new != old, missing=new.missing())
+
+
+def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Budget:
+    """The new budget: given parts over the old ones; the currency defaults as configured."""
+    if args.budget_max is not None:
+        amount = args.budget_max
+    elif old.budget is not None:
+        amount = old.budget.amount
+    else:
+        raise ToolError("budget_max is required the first time a budget is given.")
+    currency = args.currency or (old.budget.currency if old.budget else ctx.default_currency)
+    minimum = args.budget_min
+    if minimum is not None and minimum > amount:
+        raise ToolError(f"budget_min ({minimum}) is above budget_max ({amount}).")
+    return Budget(amount=amount, currency=currency, min_amount=minimum)
+
+
+def _normalize_facts(words: list[str]) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        tags = sorted(canonical_tags(word))
+        out.extend(tags or [scrub(word).strip().lower()])
+    return out
+
+
+def settle_step(ctx: TurnContext, old: ProfileDraft) -> None:
+    """Move the workflow back as far as the profile change requires, and no further.
+
+    Who/what changes need a new search; budget, dislikes, country or deadline only need
+    the filters re-run over the last search (a new ``filtered`` checkpoint).
+    """
+    state, new = ctx.state, ctx.state.profile
+    search_changed = any(getattr(old, f) != getattr(new, f) for f in SEARCH_FACTS)
+    filter_changed = any(getattr(old, f) != getattr(new, f) for f in FILTER_FACTS)
+    if not new.complete:
+        if state.step != Step.collecting_profile:
+            _reset_candidates(state)
+            ctx.move_to(Step.collecting_profile)
+    elif state.step == Step.collecting_profile:
+        ctx.move_to(Step.generating_candidates)
+    elif search_changed and state.step in (Step.filtering, Step.finalizing):
+        _reset_candidates(state)
+        ctx.move_to(Step.generating_candidates)
+    elif filter_changed and state.step in (Step.filtering, Step.finalizing):
+        state.candidate_ids = list(state.search_pool)
+        state.selected_gift_id = None
+        ctx.move_to(Step.filtering)
+
+
+def _reset_candidates(state: SessionState) -> None:
+    state.candidate_ids = []
+    state.search_pool = []
+    state.selected_gift_id = None

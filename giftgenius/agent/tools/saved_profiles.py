@@ -1,0 +1,61 @@
+"""Recipient profiles the user keeps across runs, under a label ("sister", "boss")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from giftgenius.agent.tools.profile import settle_step
+from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
+from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
+from giftgenius.domain import RecipientProfile
+from giftgenius.errors import ToolError
+from giftgenius.privacy import scrub
+
+
+class ProfileLabelArgs(ToolArgs):
+    label: str = Field(min_length=1, max_length=40, description="e.g. 'sister', 'boss'.")
+
+
+@tool
+def list_recipient_profiles(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+    """List the user's saved recipient profiles."""
+    with ctx.db.read() as repos:
+        saved = repos.profiles.list(ctx.user_id)
+    return ok(
+        ctx,
+        profiles=[{"label": p.label, "profile": p.profile.model_dump(mode="json")} for p in saved],
+    )
+
+
+@tool
+def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
+    """Save the current recipient profile under a label for later runs.
+
+    The label is scrubbed (a model may echo an address or a phone number into it).
+    """
+    if not ctx.state.profile.recipient:
+        raise ToolError("Nothing to save yet: record who the gift is for first.")
+    label = scrub(args.label).strip().lower()
+    profile = RecipientProfile(user_id=ctx.user_id, label=label, profile=ctx.state.profile)
+    ctx.staged.append(lambda repos: repos.profiles.upsert(profile))
+    return ok(ctx, saved_label=label)
+
+
+@tool
+def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
+    """Load a saved recipient profile into this run by its label."""
+    require_open(ctx)
+    label = args.label.strip().lower()
+    with ctx.db.read() as repos:
+        saved = repos.profiles.get(ctx.user_id, label)
+        labels = [] if saved else [p.label for p in repos.profiles.list(ctx.user_id)]
+    if saved is None:
+        raise ToolError(
+            f"No saved profile is labelled '{label}'. Saved labels: {', '.join(labels) or 'none'}."
+        )
+    old = ctx.state.profile
+    ctx.state.profile = saved.profile.model_copy(deep=True)
+    settle_step(ctx, old)
+    return ok(ctx, loaded_label=label, missing=ctx.state.profile.missing())

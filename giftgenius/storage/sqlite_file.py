@@ -1,0 +1,51 @@
+"""How every GiftGenius process opens a SQLite file: one setup for both embedded stores.
+
+The database (``db.py``, through SQLAlchemy) and the session cache (``sqlite_sessions.py``)
+are files shared by several processes, so their connections must agree: autocommit (the
+stores issue ``BEGIN IMMEDIATE`` themselves), a busy timeout, WAL so readers run beside a
+writer, and ``synchronous=NORMAL`` (safe under WAL).
+
+Switching a new file to WAL needs an exclusive lock, and SQLite does not always wait on its
+busy handler for it: processes opening a brand-new file at the same moment get "database is
+locked" at once. So the switch is retried, within the same budget as the busy timeout, and
+whatever error remains after that budget really did last that long.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from tenacity import Retrying, retry_if_exception, stop_before_delay, wait_exponential
+
+
+def configure_file_connection(conn: sqlite3.Connection, *, busy_timeout: float) -> None:
+    """Set up a fresh connection to a database FILE (not ``:memory:``) for shared use."""
+    conn.isolation_level = None
+    conn.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
+    switch_to_wal(conn, within=busy_timeout)
+    conn.execute("PRAGMA synchronous = NORMAL")
+
+
+def switch_to_wal(conn: sqlite3.Connection, *, within: float) -> None:
+    """Put the file in WAL mode, retrying "locked" for up to ``within`` seconds.
+
+    WAL is stored in the file, so only the first opener pays for the switch; later opens see
+    it already set and take no lock.
+    """
+    for attempt in Retrying(
+        retry=retry_if_exception(_is_locked),
+        wait=wait_exponential(multiplier=0.01, max=0.2),
+        stop=stop_before_delay(within),
+        reraise=True,
+    ):
+        with attempt:
+            if _journal_mode(conn) != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+
+
+def _journal_mode(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+
+def _is_locked(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()

@@ -1,0 +1,53 @@
+"""Folding text so that what people type meets what we know: one rule for the whole app.
+
+"Déteste", "deteste" and "DÉTESTE" must vote alike for the language, match the same regular
+expressions in the offline model and meet the same catalog words; "sœur" must meet
+"soeur", and "l’ami" (typographic apostrophe) must meet "l'ami". Folding lowercases, drops
+accents, spells ligatures out and straightens apostrophes.
+
+One thing callers differ on, so it is an option: the offline model cuts the spans it reads
+out of the original text, which needs one folded character per original character
+(``keep_length=True``); there ligatures such as "œ" stay as they are, lowercased.
+
+What folding cannot decide stays with the caller: the catalog vocabulary keeps "thé" (tea)
+apart from "the" itself, because folding makes them the same word.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+_APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
+
+
+def fold(text: str, *, keep_length: bool = False) -> str:
+    """Lowercase, accents dropped, ligatures spelled out ("œ" → "oe"), apostrophes straight.
+
+    With ``keep_length`` the result has exactly one character per character of ``text``,
+    so a match's span in the folded text is the same span in the original; characters that
+    only fold to several ("œ", "ﬁ") are kept, lowercased.
+    """
+    text = text.translate(_APOSTROPHES)
+    if keep_length:
+        return "".join(_fold_char(ch) for ch in text)
+    return _strip_marks(spell_ligatures(text.lower())).lower()
+
+
+def spell_ligatures(text: str) -> str:
+    """ "sœur" → "soeur": Unicode does not decompose these, so they are spelled out here."""
+    return text.translate(_LIGATURES)
+
+
+def _fold_char(ch: str) -> str:
+    lower = ch.lower()
+    folded = _strip_marks(lower).lower()
+    if len(folded) == 1:
+        return folded
+    return lower if len(lower) == 1 else ch
+
+
+def _strip_marks(text: str) -> str:
+    """Compatibility decomposition (é → e + accent, ﬁ → fi, ² → 2) without the accents."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

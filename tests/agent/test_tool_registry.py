@@ -1,0 +1,76 @@
+"""One definition per tool: name, description and schema all come from the function itself.
+
+``fixtures/tool_specs.json`` is the ``tools`` array as it was sent before the registry
+existed; the wire must not move when the code around it is reorganized.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import Field
+
+from giftgenius.agent.tools import TOOLS, NoArgs, Registry, ToolArgs, TurnContext, tool, tool_specs
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_the_wire_is_unchanged() -> None:
+    expected = json.loads((FIXTURES / "tool_specs.json").read_text(encoding="utf-8"))
+    assert tool_specs() == expected
+
+
+def test_each_spec_is_derived_from_its_function() -> None:
+    for spec, (name, item) in zip(tool_specs(), TOOLS.items(), strict=True):
+        function = spec["function"]
+        assert function["name"] == name == item.fn.__name__
+        assert function["parameters"] == item.args.model_json_schema()
+        first_paragraph = item.fn.__doc__.split("\n\n", 1)[0]
+        assert function["description"] == " ".join(first_paragraph.split())
+
+
+class EchoArgs(ToolArgs):  # module level: tools resolve their annotations in their module
+    word: str = Field(description="What to echo.")
+
+
+def test_maintainer_notes_in_a_docstring_stay_off_the_wire() -> None:
+    @tool
+    def echo(ctx: TurnContext, args: EchoArgs) -> dict[str, Any]:
+        """Echo a word
+        back.
+
+        Internal: never shown to the model.
+        """
+        return {"ok": True, "word": args.word}
+
+    assert echo.name == "echo"
+    assert echo.description == "Echo a word back."
+    assert echo.spec()["function"]["parameters"]["properties"]["word"]["type"] == "string"
+    assert echo(None, EchoArgs(word="hi")) == {"ok": True, "word": "hi"}  # type: ignore[arg-type]
+
+
+def test_a_malformed_definition_fails_at_import() -> None:
+    with pytest.raises(TypeError, match="no docstring"):
+
+        @tool
+        def silent(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+            return {}
+
+    with pytest.raises(TypeError, match="ToolArgs"):
+
+        @tool
+        def untyped(ctx: TurnContext, args: dict) -> dict[str, Any]:
+            """Takes a plain dict, so the model would get no schema."""
+            return {}
+
+    with pytest.raises(ValueError, match="named 'update_profile'"):
+        Registry(*TOOLS.values(), TOOLS["update_profile"])
+
+
+def test_unknown_tools_are_named_with_the_available_ones(make_ctx) -> None:
+    result = TOOLS.execute(make_ctx(), "buy_now", "{}")
+    assert result["ok"] is False
+    assert result["error"] == f"Unknown tool 'buy_now'. Available: {', '.join(TOOLS)}."

@@ -1,0 +1,92 @@
+"""The one folding rule: what each caller needs from it, and the length promise spans rely on."""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
+from giftgenius.lang import detect_locale
+from giftgenius.offline.nlu import extract
+from giftgenius.text import fold, spell_ligatures
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("Déteste", "deteste"),
+        ("CAFÉINE", "cafeine"),
+        ("ça", "ca"),
+        ("Noël", "noel"),
+        ("sœur", "soeur"),
+        ("Cœur ÆTHER", "coeur aether"),
+        ("l’ami", "l'ami"),
+        ("‘quoted’", "'quoted'"),
+        ("ﬁlm", "film"),
+        ("İstanbul", "istanbul"),
+        ("thé", "the"),
+    ],
+)
+def test_fold_lowercases_drops_accents_spells_ligatures_and_straightens_apostrophes(
+    text: str, folded: str
+) -> None:
+    assert fold(text) == folded
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("Déteste", "deteste"),
+        ("l’ami", "l'ami"),
+        ("sœur", "sœur"),  # "oe" would shift every later span by one
+        ("ﬁlm", "ﬁlm"),
+        ("İstanbul", "istanbul"),
+        ("Ça coûte 50 €", "ca coute 50 €"),
+    ],
+)
+def test_keep_length_folds_one_character_per_character(text: str, folded: str) -> None:
+    assert fold(text, keep_length=True) == folded
+
+
+@given(st.text())
+def test_keep_length_keeps_every_span(text: str) -> None:
+    folded = fold(text, keep_length=True)
+    assert len(folded) == len(text)
+
+
+@given(st.text())
+def test_folding_leaves_no_upper_case_accents_or_curly_apostrophes(text: str) -> None:
+    folded = fold(text)
+    assert "’" not in folded and "‘" not in folded
+    assert not any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", folded))
+    assert folded == folded.lower()
+
+
+def test_spell_ligatures_keeps_accents() -> None:
+    assert spell_ligatures("Sœur ÉLÈVE") == "Soeur ÉLÈVE"
+
+
+def test_the_callers_agree_on_accents_ligatures_and_apostrophes() -> None:
+    # The language vote: "sœur" counts as the French word "soeur", "j’adore" as "j'adore".
+    assert detect_locale("ma sœur") == "fr"
+    assert detect_locale("j’adore") == "fr"
+    # The offline model reads accented and ligatured text through the vocabulary.
+    found = extract("Cadeau pour ma SŒUR, elle adore le THÉ et déteste le café", today=_today())
+    assert found.facts["recipient"] == "sister"
+    assert found.facts["interests"] == ["tea"]
+    assert found.facts["dislikes"] == ["coffee"]
+
+
+def test_vocabulary_keeps_the_tea_ambiguity_folding_cannot_see() -> None:
+    assert canonical_tags("du thé vert") == {"tea"}
+    assert canonical_tags("the best gift") == set()
+    assert canonical_recipient("ma sœur") == canonical_recipient("ma soeur") == "sister"
+
+
+def _today() -> dt.date:
+    """A fixed day keeps the extraction deterministic."""
+    return dt.date(2026, 11, 2)
