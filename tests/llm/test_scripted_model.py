@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, SessionState, ToolCall
 from giftgenius.errors import ConfigError, ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest
@@ -21,7 +22,7 @@ from giftgenius.llm.scripted import (
     position,
     reply,
 )
-from giftgenius.protocol import StateView, state_block, tool_specs
+from giftgenius.protocol import StateView, state_block
 from giftgenius.settings import load_settings
 
 TOOLS = tool_specs()
