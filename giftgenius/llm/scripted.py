@@ -48,6 +48,7 @@ import difflib
 import json
 import re
 import uuid
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -211,7 +212,7 @@ def tool_errors(request: ChatRequest) -> list[str]:
 # -- the models -------------------------------------------------------------------------------
 
 
-class _CheckedModel:
+class _CheckedModel(ABC):
     """The checks both models share: the request's protocol, and what may be answered."""
 
     name: str
@@ -254,8 +255,9 @@ class _CheckedModel:
             message = f"{self.label}: {message}"
         return type(exc)(message)
 
+    @abstractmethod
     def _answer(self, request: ChatRequest) -> Message:
-        raise NotImplementedError
+        """The assistant message for this request (checked by ``complete`` afterwards)."""
 
     def _where(self, request: ChatRequest) -> str:
         return self.label
