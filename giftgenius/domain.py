@@ -35,9 +35,10 @@ USER_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 def check_user_id(user_id: str) -> str:
     """User ids name keys and rows everywhere; anything else is refused before any I/O."""
     if not isinstance(user_id, str) or not USER_ID.fullmatch(user_id):
-        raise UsageError(
-            f"Invalid user id {user_id!r}: use 1 to 64 letters, digits, '_', '.' or '-'."
-        )
+        shown = repr(user_id)
+        if isinstance(user_id, str) and len(user_id) > 64:  # never echo a pasted page back
+            shown = f"{user_id[:20]!r}… ({len(user_id)} characters)"
+        raise UsageError(f"Invalid user id {shown}: use 1 to 64 letters, digits, '_', '.' or '-'.")
     return user_id
 
 

@@ -1,40 +1,68 @@
-"""Replace personal data typed by users with placeholders before it is stored or logged.
+"""Keep personal data and terminal control out of what is stored, logged and echoed.
 
-GiftGenius never needs a user's email, phone number, card number or postal address to
-choose a gift, so the transcript, sessions, checkpoints and logs keep a placeholder
-instead (``[email]``, ``[phone]``, ``[card]``, ``[address]``). The scrubber runs on every
-message and tool result, so it is a handful of precompiled regexes plus small validators,
-and it leans towards leaving ordinary text alone: prices, dates, ids, ages, quantities,
-order numbers, years and ISO country codes pass through byte-identical.
+GiftGenius never needs a user's email, phone number, card number, bank account (IBAN), US
+social security number or postal address to choose a gift, so the transcript, sessions,
+checkpoints and logs keep a placeholder instead (``[email]``, ``[phone]``, ``[card]``,
+``[iban]``, ``[ssn]``, ``[address]``). The scrubber runs on every message, tool result and
+log line, so it is a handful of precompiled regexes plus small validators, and it leans
+towards leaving ordinary text alone: prices, dates, ids, ages, quantities, order numbers,
+years and ISO country codes pass through byte-identical. What a library knows better is
+left to it, imported on first need only: python-stdnum validates IBANs (per-country
+format and mod-97) and SSNs (the never-issued ranges); phonenumbers' matcher finds the
+national numbers written without a trunk prefix (``4155552671``, a Spanish ``612345678``)
+for the regions in ``GIFTGENIUS_PHONE_REGIONS``.
 
-Passes run in a fixed order — emails, cards, phones, addresses — so a later pass never
-sees digits an earlier one already replaced (an email's digits are not a phone, a card is
-not mistaken for a long phone number).
+Passes run in a fixed order — emails, IBANs, cards, SSNs, phones, addresses — so a later
+pass never sees digits an earlier one already replaced (an email's digits are not a phone,
+an IBAN's groups are not a card, a card is not mistaken for a long phone number).
+
+``strip_controls`` is the other half: text a user typed can hold terminal escape sequences
+that would recolour, clear or retitle the terminal when echoed; it is removed at the input
+boundary and from stored labels.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import cache
 from itertools import pairwise
 from typing import Any, Final
 
 __all__ = [
     "ADDRESS",
     "CARD",
+    "DEFAULT_PHONE_REGIONS",
     "EMAIL",
+    "IBAN",
     "PHONE",
     "PLACEHOLDERS",
+    "SSN",
+    "configure_phone_regions",
     "contains_pii",
     "scrub",
     "scrub_obj",
+    "strip_controls",
 ]
 
 EMAIL: Final = "[email]"
 PHONE: Final = "[phone]"
 CARD: Final = "[card]"
+IBAN: Final = "[iban]"
+SSN: Final = "[ssn]"
 ADDRESS: Final = "[address]"
-PLACEHOLDERS: Final = {"email": EMAIL, "phone": PHONE, "card": CARD, "address": ADDRESS}
+PLACEHOLDERS: Final = {
+    "email": EMAIL,
+    "phone": PHONE,
+    "card": CARD,
+    "iban": IBAN,
+    "ssn": SSN,
+    "address": ADDRESS,
+}
+
+DEFAULT_PHONE_REGIONS: Final = ("US", "CA", "GB", "IE", "FR", "BE", "CH", "DE", "NL", "ES", "IT")
+"""Whose national numbers (written without "+country") are recognised; the default of the
+``GIFTGENIUS_PHONE_REGIONS`` setting."""
 
 # Every kind of PII we scrub contains a digit or an "@"; text with neither skips all passes.
 _TRIGGER = re.compile(r"[\d@]")
@@ -103,6 +131,63 @@ def _card(match: re.Match[str]) -> str:
     for end in ends:
         if _is_card(text[:end]):
             return CARD + text[end:]
+    return text
+
+
+# --- bank accounts (IBAN) -----------------------------------------------------------------
+
+_IBAN_RE = re.compile(r"\b(?<!-)[A-Za-z]{2}\d\d(?:[ ]?[A-Za-z\d]){11,30}(?![\w\-])")
+"""Country code, check digits, then 11–30 letters or digits, as one token or in groups
+separated by single spaces ("FR76 3000 6000 0112 3456 7890 189"). Whether it is an IBAN is
+decided by python-stdnum (the country's length and format, the mod-97 check), so "ref AB12
+CDEF GHIJ KLMN" stays."""
+
+
+def _iban(match: re.Match[str]) -> str:
+    """The whole run, or else its longest leading groups ("GB29 NWBK 6016 1331 9268 19 OK")."""
+    from stdnum import iban
+
+    text = match.group()
+    ends = [len(text)] + [at for at in range(len(text) - 1, 14, -1) if text[at] == " "]
+    for end in ends:
+        if iban.is_valid(text[:end]):
+            return IBAN + text[end:]
+    return text
+
+
+# --- US social security numbers -----------------------------------------------------------
+
+_SSN_RE = re.compile(r"(?=\d)" + _START + r"\d{3}(?P<sep>[ \-])\d\d(?P=sep)\d{4}" + _END)
+_SSN_ANNOUNCED_RE = re.compile(
+    r"(?i:\b(?:ssn|social[ \t]+security(?:[ \t]+(?:number|no\.?))?))[ \t:#]{1,3}(\d{9})" + _END
+)
+"""AAA-GG-SSSS with dashes or spaces; nine bare digits only right after "SSN" or "social
+security (number)", since elsewhere they are any number. python-stdnum rejects what was
+never issued (area 000, 666 or 9xx, group 00, serial 0000, the advertised examples)."""
+
+
+def _is_ssn(number: str) -> bool:
+    from stdnum.us import ssn
+
+    return bool(ssn.is_valid(_NON_DIGIT_RE.sub("", number)))
+
+
+def _ssn_grouped(match: re.Match[str]) -> str:
+    return SSN if _is_ssn(match.group()) else match.group()
+
+
+def _ssn_announced(match: re.Match[str]) -> str:
+    """Keep the keyword ("SSN: "), replace the nine digits after it."""
+    if not _is_ssn(match[1]):
+        return match.group()
+    return match.group()[: match.start(1) - match.start()] + SSN
+
+
+def _ssns(text: str) -> str:
+    text = _SSN_RE.sub(_ssn_grouped, text)
+    lowered = text.lower()
+    if "ssn" in lowered or "social" in lowered:  # cheaper than the keyword regex everywhere
+        text = _SSN_ANNOUNCED_RE.sub(_ssn_announced, text)
     return text
 
 
@@ -221,6 +306,69 @@ def _phone(text: str) -> str:
     return _PHONE_RUN_RE.sub(replace, text)
 
 
+_NATIONAL_RUN_RE = re.compile(r"[1-9](?<![\d+][1-9])(?:[ \t().\-]?\d){8,10}(?!\d)")
+"""9–11 digits not starting with 0 or "+": the national numbers the passes above leave
+(NANP without grouping, Spanish and Italian mobiles) — and the only text worth the
+library's time, since a date, a price or a year never has that many digits in a row."""
+
+_GLUED_BEFORE_RE = re.compile(r"(?:[\w+\-/]|\w[.,])\Z")
+_GLUED_AFTER_RE = re.compile(r"[\w/]|[.,\-]\w")
+"""Like ``_START`` and ``_END``, and a dash or dot before a letter binds too: the digits of
+an id ("01000000-a000-...") are not a phone however valid they look."""
+
+_phone_regions: tuple[str, ...] = DEFAULT_PHONE_REGIONS
+
+
+def configure_phone_regions(regions: Iterable[str]) -> None:
+    """Use ``regions`` (ISO 3166 codes, from the ``phone_regions`` setting) from now on."""
+    global _phone_regions
+    _phone_regions = tuple(regions)
+
+
+@cache
+def _matcher_regions(regions: tuple[str, ...]) -> tuple[str, ...]:
+    """One region per calling code: national numbers of US and CA (both +1) parse alike."""
+    import phonenumbers
+
+    seen: dict[int, str] = {}
+    for region in regions:
+        seen.setdefault(phonenumbers.country_code_for_region(region), region)
+    return tuple(seen.values())
+
+
+def _library_phones(text: str) -> str:
+    """Replace the phone numbers phonenumbers' matcher finds, once cheaper passes are done."""
+    if not _NATIONAL_RUN_RE.search(text):
+        return text
+    import phonenumbers
+
+    valid = phonenumbers.Leniency.VALID
+    spans: list[tuple[int, int]] = []
+    for region in _matcher_regions(_phone_regions):
+        for found in phonenumbers.PhoneNumberMatcher(text, region, leniency=valid):
+            # "+" and trunk-prefixed ("0...") numbers are the grouped pass's to judge; it
+            # keeps "SKU 0012345" on purpose, however valid some region finds it.
+            if found.raw_string[0] in "123456789(" and not (
+                _GLUED_BEFORE_RE.search(text, max(0, found.start - 2), found.start)
+                or _GLUED_AFTER_RE.match(text, found.end)
+            ):
+                spans.append((found.start, found.end))
+    for start, end in sorted(_merged(spans), reverse=True):
+        text = text[:start] + PHONE + text[end:]
+    return text
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans (the same number found for two regions) as one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
 # --- postal addresses ---------------------------------------------------------------------
 
 _UPPER = "A-ZÀ-ÖØ-ÞŒ"
@@ -263,13 +411,21 @@ _FR_ADDRESS = (
 """French order: number (with "bis"/"ter" or a letter), street type, then name."""
 
 _US_SUFFIX_WORDS = (
-    "Street|St|Avenue|Ave|Av|Boulevard|Blvd|Road|Rd|Drive|Dr|Lane|Ln|Way|Court|Ct|Place|Pl|"
-    "Terrace|Ter|Parkway|Pkwy|Circle|Cir|Highway|Hwy|Square|Sq|Trail|Trl|Plaza|Plz|Alley|"
-    "Crescent|Close|Mews|Row|Gardens|Grove|Loop"
+    "Street|St|Avenue|Ave|Av|Boulevard|Blvd|Road|Rd|Drive|Dr|Lane|Ln|Ct|Pl|Terrace|Ter|"
+    "Parkway|Pkwy|Cir|Highway|Hwy|Sq|Trl|Plz"
 )
-_US_SUFFIX = rf"(?:{_US_SUFFIX_WORDS}|{_US_SUFFIX_WORDS.upper()})\b\.?"
+_US_SUFFIX_NOUNS = (
+    "Way|Court|Place|Circle|Square|Trail|Plaza|Alley|Crescent|Close|Mews|Row|Gardens|Grove|Loop"
+)
+_LOWER_WORD_AHEAD = r"(?![ \t]+[a-zß-öø-ÿ])"
+_US_SUFFIX = (
+    rf"(?:(?:{_US_SUFFIX_WORDS}|{_US_SUFFIX_WORDS.upper()})\b\.?"
+    rf"|(?:{_US_SUFFIX_NOUNS}|{_US_SUFFIX_NOUNS.upper()})\b\.?{_LOWER_WORD_AHEAD})"
+)
 """English order puts the type last; it must be capitalised, as in a written address, so
-"2 new road bikes" stays a sentence."""
+"2 new road bikes" stays a sentence. Types that are also nouns in names of things ("Milky
+Way", "Death Row") end an address only where the sentence does not go on with a lower-case
+word: "2 Milky Way bars" is a quantity, "1 Infinite Loop, Cupertino" an address."""
 _US_NAME_WORD = rf"(?:{_CAP}|\d{{1,3}}(?:st|nd|rd|th)\b)"
 _US_NAME = rf"{_US_NAME_WORD}(?:[ \t]+{_US_NAME_WORD}){{0,3}}"
 """One to four capitalised words or ordinals ("Fifth", "42nd"), then the suffix."""
@@ -299,18 +455,45 @@ _ADDRESS_RE = re.compile(rf"(?=\d){_START}(?:{_FR_ADDRESS}|{_US_ADDRESS})(?![\w\
 place, not somebody's home."""
 
 
+# --- terminal control ---------------------------------------------------------------------
+
+_CONTROL_RE = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: window title, hyperlink... up to BEL or ST
+    r"|\x1b[P_^X][^\x1b]*\x1b\\"  # DCS, APC, PM, SOS strings up to ST
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI (7- and 8-bit): colours, cursor, clear screen
+    r"|\x1b[ -/]*[0-~]?"  # any other escape ("ESC c" resets the terminal), or a lone ESC
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+)
+"""Escape sequences as whole units (so no "[31m" debris is left), then single C0/C1 control
+characters, DEL and the bidirectional overrides that make text display other than it
+reads. Tab and newline stay; so do zero-width joiners (emoji) and U+FFFD. A string whose
+terminator never comes (an OSC without BEL) loses only its introducer, not the text after."""
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters (tab, newline kept).
+
+    Applied where user text enters (the chat's input) and where labels are stored, so what
+    is echoed back or shown later can never recolour, clear or retitle a terminal.
+    """
+    return _CONTROL_RE.sub("", text)
+
+
 # --- public API ---------------------------------------------------------------------------
 
 _PASSES: Final[tuple[Callable[[str], str], ...]] = (
     lambda text: _EMAIL_RE.sub(EMAIL, text) if "@" in text else text,
+    lambda text: _IBAN_RE.sub(_iban, text),
     lambda text: _CARD_RE.sub(_card, text),
+    _ssns,
     _phone,
+    _library_phones,
     lambda text: _ADDRESS_RE.sub(ADDRESS, text),
 )
 
 
 def scrub(text: str) -> str:
-    """Return ``text`` with emails, phone numbers, card numbers and postal addresses replaced.
+    """Return ``text`` with emails, phones, cards, IBANs, SSNs and postal addresses replaced.
 
     Idempotent; text without PII comes back equal to what went in, byte for byte.
     """

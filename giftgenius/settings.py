@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from platformdirs import user_data_dir
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -23,6 +24,7 @@ from pydantic_settings import (
 
 from giftgenius.domain import Currency
 from giftgenius.errors import ConfigError
+from giftgenius.privacy import DEFAULT_PHONE_REGIONS
 from giftgenius.resources import resource_dir
 from giftgenius.tokens import window_too_small
 
@@ -68,6 +70,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     currency: Currency = "USD"
     retention_days: int = Field(90, ge=1)
+    phone_regions: Annotated[tuple[str, ...], NoDecode] = DEFAULT_PHONE_REGIONS
 
     @field_validator("log_level", "currency", mode="before")
     @classmethod
@@ -82,6 +85,28 @@ class Settings(BaseSettings):
             if problem is not None:
                 raise ValueError(problem)
         return self
+
+    @field_validator("phone_regions", mode="before")
+    @classmethod
+    def _regions(cls, value: Any) -> Any:
+        """A comma-separated list in the environment ("US,CA,GB"), a list in the TOML file.
+
+        Each must be a region phonenumbers knows, so a typo is refused here, at startup,
+        rather than silently letting that country's numbers through the scrubber.
+        """
+        import phonenumbers
+
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, (list, tuple)):
+            return value
+        regions = tuple(str(item).strip().upper() for item in items)
+        unknown = [r for r in regions if r not in phonenumbers.SUPPORTED_REGIONS]
+        if unknown or not regions:
+            raise ValueError(
+                f"unknown region {', '.join(map(repr, unknown)) or 'list (empty)'}; "
+                "give ISO 3166 country codes separated by commas, e.g. US,CA,GB,FR"
+            )
+        return regions
 
     @classmethod
     def settings_customise_sources(

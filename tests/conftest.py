@@ -82,8 +82,8 @@ def seeded_home(seeded_db_file: Path) -> Path:
     """GIFTGENIUS_HOME holding a copy of the seeded database, as after a first run.
 
     Creating, migrating and seeding a database is tested on its own (tests/persistence, and
-    end to end by the slow CLI tests, which start from an empty home); the rest need not
-    pay for it in every test.
+    by the CLI tests, which start from an empty home); the rest need not pay for it in
+    every test.
     """
     home = Path(os.environ["GIFTGENIUS_HOME"])
     home.mkdir(parents=True, exist_ok=True)

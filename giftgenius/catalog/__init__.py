@@ -38,6 +38,7 @@ __all__ = [
     "load_products",
     "load_rates",
     "price_in",
+    "prices_of",
     "product_json",
     "search",
     "why_it_fits",
@@ -90,8 +91,13 @@ def catalog_version() -> str:
     return digest.hexdigest()
 
 
+def prices_of(product: Product, rates: Rates) -> dict[str, float]:
+    """The product's price in every currency of the conversion table."""
+    return {cur: price_in(product, cur, rates) for cur in sorted(rates.per_usd)}
+
+
 def product_json(product: Product, rates: Rates) -> dict[str, object]:
     """The ``catalog show`` shape: the product plus its price in every currency."""
     data = json.loads(product.model_dump_json())
-    data["prices"] = {cur: price_in(product, cur, rates) for cur in sorted(rates.per_usd)}
+    data["prices"] = prices_of(product, rates)
     return data

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-
-from rich.console import Console
+from collections.abc import Iterable
 
 from giftgenius.agent.runner import Agent, Opened
+from giftgenius.cli.lines import clean_line
 from giftgenius.cli.render import ChatUI
 from giftgenius.domain import Usage
 from giftgenius.errors import (
@@ -53,16 +52,11 @@ def where_left_off(opened: Opened) -> str:
     return line
 
 
-def terminal_lines(console: Console) -> Iterator[str]:
-    while True:
-        try:
-            yield console.input("[bold cyan]you>[/] ")
-        except EOFError:
-            return
-
-
 def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
-    """Play a conversation; returns the exit code. Bad input never ends the chat."""
+    """Play a conversation; returns the exit code. Bad input never ends the chat.
+
+    ``lines`` are raw: each is cleaned here (``clean_line``), before anything else sees it.
+    """
     user_id = opened.run.user_id
     if opened.continued and opened.loaded.source != "new":  # an empty run needs no recap
         ui.notice(where_left_off(opened))
@@ -70,7 +64,10 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
     locale = opened.loaded.session.state.locale
     told = set(opened.notices)
     for raw in lines:
-        text = raw.strip()
+        line = clean_line(raw)
+        if line.note:
+            ui.notice(line.note)
+        text = line.text.strip()
         if not text:
             continue
         if text.startswith("/"):

@@ -1,4 +1,4 @@
-"""The command line: a thin ``main(argv) -> int`` over the agent (DESIGN.md's contract).
+"""The command line: a thin ``main(argv) -> int`` over the agent (the contract in README.md).
 
 ``--json`` prints exactly one JSON document on stdout; human text, the offline-model
 notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to
@@ -12,36 +12,45 @@ import json
 import re
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
+from rich.prompt import Confirm
 
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
-from giftgenius.catalog import Product, load_rates, product_json
-from giftgenius.cli.chat import run_chat, terminal_lines
+from giftgenius.catalog import Product, load_rates, prices_of, product_json
+from giftgenius.cli.chat import run_chat
+from giftgenius.cli.lines import piped_lines, terminal_lines
 from giftgenius.cli.render import ChatUI, render_state
 from giftgenius.domain import check_user_id
 from giftgenius.errors import GiftGeniusError, NotFound, UsageError
 from giftgenius.logs import configure_logging
+from giftgenius.privacy import configure_phone_regions
 from giftgenius.settings import Settings, load_settings
 
 EXIT_DEMO_FAILED = 5
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are ``UsageError``s: they reach the same stream as every other
+    error (the injected stderr, not ``sys.stderr``), with the same prefix and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `{self.prog} --help`).")
+
+
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--home", default=argparse.SUPPRESS, help="data directory")
     common.add_argument("--database-url", default=argparse.SUPPRESS)
     common.add_argument("--redis-url", default=argparse.SUPPRESS)
     common.add_argument("--model", default=argparse.SUPPRESS, help="offline | openai:MODEL")
 
-    parser = argparse.ArgumentParser(
-        prog="giftgenius", parents=[common], description="A gift-choosing agent."
-    )
+    parser = _Parser(prog="giftgenius", parents=[common], description="A gift-choosing agent.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", parents=[common], help="talk to GiftGenius")
@@ -75,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
 
     forget = sub.add_parser("forget", parents=[common], help="erase a user everywhere")
     forget.add_argument("--user", required=True)
+    forget.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     catalog = sub.add_parser("catalog", parents=[common], help="look at the catalog")
     csub = catalog.add_subparsers(dest="catalog_command", required=True)
@@ -100,11 +110,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _duration(text: str) -> timedelta:
+    """A positive age like 90d; one reaching back before year 1 is a usage error, not a crash."""
+    from giftgenius.domain import utcnow
+
     match = re.fullmatch(r"(\d+)([dhms])", text.strip())
     if not match:
         raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 90d, 12h, 30m or 45s")
     unit = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}[match.group(2)]
-    return timedelta(**{unit: int(match.group(1))})
+    try:
+        age = timedelta(**{unit: int(match.group(1))})
+        utcnow() - age  # the cutoff prune computes must be a date
+    except OverflowError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too long: it reaches back before year 1; use e.g. 3650d for ten years"
+        ) from None
+    return age
 
 
 class Cli:
@@ -119,6 +139,7 @@ class Cli:
             redis_url=getattr(args, "redis_url", None),
             model=getattr(args, "model", None),
         )
+        configure_phone_regions(self.settings.phone_regions)
         configure_logging(self.settings)
 
     def agent(self, *, talks: bool = False) -> Agent:
@@ -140,6 +161,12 @@ class Cli:
         self.out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
         self.out.file.flush()
 
+    def lines(self) -> Iterator[str]:
+        """What the user types: prompted in a terminal, one message per line when piped."""
+        if self.stdin.isatty():
+            return terminal_lines(self.out, self.stdin)
+        return piped_lines(self.stdin)
+
     def ui(self) -> ChatUI:
         return ChatUI(self.out, self.err, rich=self.stdin.isatty())
 
@@ -150,7 +177,7 @@ class Cli:
         agent = self.agent(talks=True)
         try:
             opened = agent.open(self.args.user, new=self.args.new)
-            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            lines = self.lines()
             return run_chat(agent, opened, lines, self.ui())
         finally:
             agent.close()
@@ -161,7 +188,7 @@ class Cli:
         try:
             opened = agent.resume(self.args.user, self.args.run_id)
             ui = self.ui()
-            lines = terminal_lines(self.out) if self.stdin.isatty() else self.stdin
+            lines = self.lines()
             return run_chat(agent, opened, lines, ui)
         finally:
             agent.close()
@@ -197,7 +224,7 @@ class Cli:
                 markup=False,
                 highlight=False,
             )
-            for failure in report.expectations["failures"]:  # type: ignore[union-attr]
+            for failure in report.expectations.failures:
                 self.out.print(f"  expectation failed: {failure}", markup=False)
         return 0 if report.passed else EXIT_DEMO_FAILED
 
@@ -288,11 +315,22 @@ class Cli:
         return 0
 
     def forget(self) -> int:
-        check_user_id(self.args.user)
+        """Erase a user; in a terminal, only once they say yes (``--yes`` skips the question).
+
+        Piped or scripted (stdin not a terminal) it does not ask: nobody could answer.
+        """
+        user = check_user_id(self.args.user)
         agent = self.agent()
         try:
             with agent.db.read() as repos:
-                runs = repos.runs.list_for(self.args.user)
+                runs = repos.runs.list_for(user)
+                known = repos.users.exists(user)
+            if not known and not runs:
+                self.out.print(f"Nothing is stored for user {user}.", markup=False)
+                return 0
+            if self.stdin.isatty() and not self.args.yes and not self._confirm_forget(user, runs):
+                self.err.print("Nothing was erased.", markup=False)
+                return 1
             for run in runs:
                 agent.sessions.delete(run.id)
             with agent.db.write() as repos:
@@ -300,8 +338,19 @@ class Cli:
         finally:
             agent.close()
         detail = ", ".join(f"{n} {table}" for table, n in counts.items())
-        self.out.print(f"Forgot user {self.args.user}: {detail}.", markup=False)
+        self.out.print(f"Forgot user {user}: {detail}.", markup=False)
         return 0
+
+    def _confirm_forget(self, user: str, runs: Sequence[object]) -> bool:
+        stream = None if self.stdin is sys.stdin else self.stdin
+        question = (
+            f"Erase everything stored for user {user} ({len(runs)} gift searches, their "
+            "transcripts, checkpoints, saved profiles and order drafts)? This cannot be undone."
+        )
+        try:
+            return Confirm.ask(question, console=self.err, default=False, stream=stream)
+        except EOFError:
+            return False
 
     def catalog(self) -> int:
         from giftgenius.catalog import search
@@ -341,11 +390,11 @@ class Cli:
         return 0
 
     def _print_product(self, p: Product) -> None:
-        data = product_json(p, load_rates())
+        prices = prices_of(p, load_rates())
         lines = [
             f"{p.id}  {p.title}",
             p.description,
-            "price: " + ", ".join(f"{v:.2f} {k}" for k, v in data["prices"].items()),
+            "price: " + ", ".join(f"{v:.2f} {k}" for k, v in prices.items()),
             f"tags: {', '.join(p.tags)}",
             f"for: {', '.join(p.recipients)}  ages: {p.min_age or 0}–{p.max_age or '∞'}",
             f"ships to: {', '.join(p.ships_to)}  delivery: {p.delivery_days} days  "
@@ -383,8 +432,11 @@ def main(
     err = Console(file=stderr or sys.stderr, soft_wrap=True)
     try:
         args = _parser().parse_args(argv)
-    except SystemExit as exc:  # argparse: usage errors exit 2, --help exits 0
+    except SystemExit as exc:  # --help and --version print and exit 0
         return int(exc.code or 0)
+    except UsageError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        return exc.exit_code
     try:
         cli = Cli(args, stdin, out, err)
         return getattr(cli, args.command)()

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from giftgenius.domain import Checkpoint, SessionState, Usage
+from giftgenius.privacy import strip_controls
 from giftgenius.protocol import CandidateView
 
 HEADERS = {
@@ -24,7 +25,11 @@ HEADERS = {
 
 
 class ChatUI:
-    """What the chat loop shows. ``rich=False`` prints plain lines (piped stdin)."""
+    """What the chat loop shows. ``rich=False`` prints plain lines (piped stdin).
+
+    Every text goes through ``strip_controls`` on its way out: user input is cleaned where
+    it comes in, but a reply comes from a model and a notice may quote older stored text.
+    """
 
     def __init__(self, out: Console, err: Console, *, rich: bool) -> None:
         self.out = out
@@ -32,18 +37,20 @@ class ChatUI:
         self.rich = rich
 
     def notice(self, text: str) -> None:
-        self.err.print(text, markup=False, highlight=False)
+        self.err.print(strip_controls(text), markup=False, highlight=False)
 
     def info(self, text: str) -> None:
-        self.out.print(text, markup=False, highlight=False)
+        self.out.print(strip_controls(text), markup=False, highlight=False)
 
     def error(self, text: str) -> None:
+        text = strip_controls(text)
         if self.rich:
             self.err.print(f"[bold red]![/] {escape(text)}", highlight=False)
         else:
             self.err.print(text, markup=False, highlight=False)
 
     def reply(self, text: str) -> None:
+        text = strip_controls(text)
         if self.rich:
             self.out.print(Markdown(text))
         else:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from giftgenius.agent.runner import Agent
 from giftgenius.catalog import load_rates, price_in
@@ -55,6 +55,11 @@ class Demo(_Strict):
     expect: Expectations
 
 
+class Verdict(BaseModel):
+    passed: bool
+    failures: list[str]
+
+
 class DemoReport(BaseModel):
     demo: str
     user_id: str
@@ -64,11 +69,11 @@ class DemoReport(BaseModel):
     checkpoints: list[str]
     resumed_from: str | None
     turns: int
-    expectations: dict[str, object]
+    expectations: Verdict
 
     @property
     def passed(self) -> bool:
-        return bool(self.expectations["passed"])
+        return self.expectations.passed
 
 
 def _scripts() -> dict[str, Demo]:
@@ -89,10 +94,32 @@ def get_demo(name: str) -> Demo:
 
 
 def load_demo_file(path: Path) -> Demo:
+    """A demo from a JSON file; what is wrong with it is said in one line, field by field."""
     try:
-        return Demo.model_validate_json(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        raise GiftGeniusError(f"Cannot read demo file {path}: {exc}") from exc
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise GiftGeniusError(f"Demo file {path} is not UTF-8 text; save it as UTF-8.") from None
+    except OSError as exc:
+        raise GiftGeniusError(f"Cannot read demo file {path}: {exc.strerror or exc}.") from None
+    try:
+        return Demo.model_validate_json(text)
+    except ValidationError as exc:
+        raise GiftGeniusError(
+            f"Demo file {path} is not a valid demo: {_problems(exc)}. "
+            "See the shipped ones (`giftgenius demo --list`) for the format."
+        ) from None
+
+
+def _problems(exc: ValidationError, shown: int = 3) -> str:
+    """pydantic's errors as "where: what" (no input dump, no documentation URL)."""
+    errors = exc.errors(include_url=False, include_input=False)
+    parts = []
+    for err in errors[:shown]:
+        where = ".".join(str(part) for part in err["loc"])
+        parts.append(f"{where}: {err['msg']}" if where else err["msg"])
+    if len(errors) > shown:
+        parts.append(f"and {len(errors) - shown} more")
+    return "; ".join(parts)
 
 
 AgentFactory = Callable[[Callable[[], dt.datetime]], Agent]
@@ -184,7 +211,7 @@ def _report(
         checkpoints=checkpoints,
         resumed_from=resumed_from,
         turns=turns,
-        expectations={"passed": not failures, "failures": failures},
+        expectations=Verdict(passed=not failures, failures=failures),
     )
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from giftgenius.currency import currency_code, currency_pattern
+from giftgenius.currency import BUDGET_CURRENCIES, currency_code, currency_pattern
 
 _NUM = r"(\d+(?:[.,]\d{1,2})?)"
-_PRE = f"({currency_pattern(before_the_amount=True)})"
-_POST = f"({currency_pattern()})"
+_PRE = f"({currency_pattern(before_the_amount=True, within=BUDGET_CURRENCIES)})"
+_POST = f"({currency_pattern(within=BUDGET_CURRENCIES)})"
 _AMOUNT = rf"(?:{_PRE}\s?{_NUM}|{_NUM}\s?{_POST}?)"
 
 _RANGE = re.compile(
@@ -51,7 +51,7 @@ class BudgetFact:
 def _currency(symbol: str | None, dollar: str) -> str | None:
     if not symbol:
         return None
-    return currency_code(symbol, dollar=dollar)
+    return currency_code(symbol, dollar=dollar, within=BUDGET_CURRENCIES)
 
 
 def _amount(groups: tuple[str | None, ...], dollar: str) -> tuple[float, str | None]:

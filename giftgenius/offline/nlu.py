@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
-from giftgenius.currency import currency_pattern
+from giftgenius.currency import BUDGET_CURRENCIES, currency_pattern
 from giftgenius.offline.dates import extract_deadline
 from giftgenius.offline.money import extract_budget
 from giftgenius.offline.numbers import words_to_digits
@@ -119,7 +119,7 @@ _AGE = [
     re.compile(
         r"\b(?:turning|turns|will turn|aged?|age|agee? de|va avoir|fete ses|will be|"
         r"she'?s|he'?s|she is|he is|they are|they'?re|il a|elle a)\s+(\d{1,3})\b"
-        rf"(?!\s*(?:{currency_pattern()}|%|days?|jours?|weeks?|semaines?))"
+        rf"(?!\s*(?:{currency_pattern(within=BUDGET_CURRENCIES)}|%|days?|jours?|weeks?|semaines?))"
     ),
 ]
 _CORRECTION_LEAD = re.compile(r"(^|[.;!?]\s*)(?:no|non|nope|oops|sorry|pardon)\s*[,!.]\s*")

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from giftgenius.currency import currency_code
+from giftgenius.currency import BUDGET_CURRENCIES, currency_code
 from giftgenius.domain import (
     CHECKPOINT_FORMAT_VERSION,
     MAX_CANDIDATES,
@@ -38,13 +38,13 @@ def parse_budget(text: str | None, default_currency: str = "USD") -> Budget | No
     rest = _AMOUNT.sub(" ", text.lower()).replace("-", " ")
     currency = default_currency
     for word in rest.split():
-        if code := currency_code(word):
+        if code := currency_code(word, within=BUDGET_CURRENCIES):
             currency = code
             break
     else:  # a symbol stuck to other characters, e.g. "(€)"
         for symbol in ("€", "£", "$"):
             if symbol in rest:
-                currency = currency_code(symbol) or currency
+                currency = currency_code(symbol, within=BUDGET_CURRENCIES) or currency
                 break
     low = min(amounts) if len(amounts) > 1 else None
     return Budget(amount=max(amounts), currency=currency, min_amount=low)

@@ -23,7 +23,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, Operationa
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
-from giftgenius.errors import SchemaOutdated, StorageError
+from giftgenius.errors import ConfigError, SchemaOutdated, StorageError
 from giftgenius.storage.repositories import Repos
 from giftgenius.storage.sqlite_file import configure_file_connection
 
@@ -88,13 +88,7 @@ def create_db_engine(url: str) -> Engine:
 def _sqlite_engine(url: sa.URL) -> Engine:
     path = _sqlite_file(url)
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(
-                f"Cannot create the folder for the database file {path} ({exc}); set "
-                "GIFTGENIUS_HOME (or GIFTGENIUS_DATABASE_URL) to a writable place."
-            ) from exc
+        _require_folder(path)
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
     else:  # one in-memory database shared by every session of this engine
         engine = sa.create_engine(
@@ -124,11 +118,27 @@ def _sqlite_engine(url: sa.URL) -> Engine:
     return engine
 
 
+def _require_folder(path: Path) -> None:
+    """A database file's folder must already exist: a mistyped URL must not grow directories.
+
+    Only the default file's folder, GIFTGENIUS_HOME, is created (by ``Database.from_settings``).
+    """
+    if not path.parent.is_dir():
+        raise ConfigError(
+            f"The folder {path.parent} of the SQLite database file {path.name} does not exist: "
+            "check GIFTGENIUS_DATABASE_URL for a typo, or create the folder first."
+        )
+
+
 def connection_error(url: str, exc: BaseException) -> StorageError:
     """The StorageError for an unreachable database, naming it (password masked)."""
     reason = getattr(exc, "orig", None) or exc
+    # Drivers write several lines ("...refused\n\tIs the server running...?"): one line,
+    # each part ending in a stop, so the advice reads on rather than after "?.".
+    parts = [line.strip() for line in str(reason).splitlines() if line.strip()]
+    said = " ".join(p if p[-1] in ".?!" else p + "." for p in parts) or type(reason).__name__ + "."
     return StorageError(
-        f"Cannot reach the database at {mask_url(url)}: {reason}. Check that the server is "
+        f"Cannot reach the database at {mask_url(url)}: {said} Check that the server is "
         "running and that GIFTGENIUS_DATABASE_URL is right (or unset it to use the embedded "
         "SQLite file)."
     )
@@ -152,6 +162,14 @@ class Database:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
+        if settings.database_url is None:  # the default file lives in GIFTGENIUS_HOME: ours
+            try:
+                settings.home.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(
+                    f"Cannot create the folder {settings.home} for the database file ({exc}); "
+                    "set GIFTGENIUS_HOME (or GIFTGENIUS_DATABASE_URL) to a writable place."
+                ) from exc
         return cls(settings.effective_database_url)
 
     @property

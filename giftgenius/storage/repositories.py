@@ -32,6 +32,7 @@ from giftgenius.domain import (
     utcnow,
 )
 from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.privacy import strip_controls
 from giftgenius.storage.checkpoint_codec import decode_checkpoint
 from giftgenius.storage.tables import (
     CatalogMetaRow,
@@ -89,6 +90,10 @@ class UserRepo(_Repo):
         check_user_id(user_id)
         stmt = _insert(self._s, UserRow).values(id=user_id, created_at=utcnow())
         self._s.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
+
+    def exists(self, user_id: str) -> bool:
+        """Whether anything was ever stored for this user (``forget`` says so when not)."""
+        return self._s.get(UserRow, user_id) is not None
 
 
 def _run_info(row: RunRow) -> RunInfo:
@@ -368,8 +373,11 @@ def _profile(row: RecipientProfileRow) -> RecipientProfile:
 
 
 def normalize_label(label: str) -> str:
-    """Labels are matched without regard to case or surrounding spaces ("Sister" = "sister")."""
-    return " ".join(label.split()).lower()
+    """Labels are matched without regard to case or surrounding spaces ("Sister" = "sister").
+
+    A label is shown back in later runs, so terminal escapes are removed before it is stored.
+    """
+    return " ".join(strip_controls(label).split()).lower()
 
 
 class ProfileRepo(_Repo):

@@ -25,8 +25,8 @@ class Ran:
 
 
 @pytest.fixture
-def cli(seeded_home: Path):
-    """Run the CLI in this process, stdin piped (not a terminal), on a seeded home."""
+def cli():
+    """Run the CLI in this process, stdin piped (not a terminal)."""
 
     def run(*argv: str, stdin: str = "") -> Ran:
         out, err = io.StringIO(), io.StringIO()

@@ -1,4 +1,4 @@
-"""The piped chat, end to end, as a user runs it (DESIGN.md's command-line contract).
+"""The piped chat, end to end, as a user runs it (the command-line contract in README.md).
 
 The chat loop and its commands run on a scripted model (the ``script`` fixture), so the
 offline model's wording cannot break them; the seed dialogue alone keeps the offline model.

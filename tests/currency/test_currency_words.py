@@ -33,10 +33,29 @@ def test_currency_code(word: str, code: str | None) -> None:
     assert currency_code(word) == code
 
 
-@pytest.mark.parametrize("word", ["$", "dollar", "dollars", "bucks"])
-def test_a_bare_dollar_is_the_configured_currency(word: str) -> None:
+def test_a_bare_dollar_sign_is_the_configured_currency() -> None:
+    assert currency_code("$") == "USD"
+    assert currency_code("$", dollar="EUR") == "EUR"
+
+
+@pytest.mark.parametrize("word", ["dollar", "dollars", "bucks"])
+def test_dollar_words_are_the_configured_dollar_or_us_dollars(word: str) -> None:
     assert currency_code(word) == "USD"
-    assert currency_code(word, dollar="EUR") == "EUR"
+    assert currency_code(word, dollar="CAD") == "CAD"
+    assert currency_code(word, dollar="EUR") == "USD"  # "50 bucks" is never euros
+
+
+def test_slang_units_follow_the_conversation() -> None:
+    assert currency_code("balles") == "EUR"
+    assert currency_code("balles", dollar="CHF") == "CHF"
+    assert currency_code("piasses") == "CAD"
+
+
+def test_within_keeps_only_the_currencies_a_budget_can_hold() -> None:
+    budget = {"USD", "EUR", "GBP"}
+    assert currency_code("chf", within=budget) is None
+    assert currency_code("quid", within=budget) == "GBP"
+    assert not re.fullmatch(rf"(?:{currency_pattern(within=budget)})", "chf")
 
 
 def test_the_pattern_matches_every_word_whole() -> None:
@@ -55,7 +74,8 @@ def test_the_pattern_matches_every_word_whole() -> None:
         ("40 quid", 40, "GBP", (0, 7)),
         ("us$30", 30, "USD", (0, 5)),
         ("60 livres sterling", 60, "GBP", (0, 18)),
-        ("100 bucks", 100, "EUR", (0, 9)),  # dollar=EUR below: the configured currency
+        ("100 bucks", 100, "USD", (0, 9)),  # dollar=EUR below: bucks are still dollars
+        ("$100", 100, "EUR", (0, 4)),  # a bare "$" is the configured currency
     ],
 )
 def test_the_offline_budget_reader_uses_the_table(

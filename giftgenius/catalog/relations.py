@@ -1,0 +1,420 @@
+"""Who the gift is for: the relation as the person said it, a name, and a catalog audience.
+
+"your uncle Dave", "votre marraine", "my boss Karen", "la sœur de ma femme": the profile keeps
+the words the person used (``said``) and the name they gave, so the agent can talk about
+"your uncle Dave" later; the catalog needs one of its ``recipients`` values (``audience``) to
+rank products. The lexicon below maps kinship and role terms in both languages to that
+audience and, where the word implies it, a gender.
+
+Audiences follow what suits the person, not the family tree: in-laws and step-parents take
+the parent's or sibling's audience, nephews, nieces, grandchildren and godchildren are
+``child`` (as in the catalog vocabulary), a cousin or a flatmate is a ``friend``, a coach or
+a mentor a ``teacher``, a client or an intern a ``colleague``; relatives and roles whose age
+and tastes the word does not tell (uncle, godmother, nurse, landlord) are ``anyone``, as is
+any relation word the lexicon does not hold ("my hairdresser").
+
+Grammar decides which word is the recipient when there are several: in English the
+possessed noun ("my wife's sister" → sister) and the last noun of a compound ("my chef
+friend" → friend); in French the first noun ("la sœur de ma femme" → sœur).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from giftgenius.catalog.textkeys import Token, key, tokens
+from giftgenius.catalog.vocabulary import RECIPIENTS
+from giftgenius.domain import Locale
+
+Gender = Literal["female", "male"]
+
+# "audience gender = term|term|…": the gender is f, m or - (the word does not say); an indented
+# line continues the terms above. Terms are compared folded, so one spelling of each will do
+# for accents and hyphens ("belle-mère" also reads "belle mere").
+_EN = """
+mother f = mother|mom|mum|mommy|mummy|mama|momma|mother-in-law|mom-in-law|stepmother|stepmom|
+    step-mom|stepmum
+father m = father|dad|daddy|papa|pop|pops|father-in-law|stepfather|stepdad|step-dad
+anyone - = parents|parent|in-laws|in laws|step-parents|stepparents|folks
+sister f = sister|sis|stepsister|step-sister|half-sister|half sister|sister-in-law|twin sister
+brother m = brother|bro|stepbrother|step-brother|half-brother|half brother|brother-in-law|
+    twin brother
+anyone - = sibling|siblings
+child m = son|stepson|step-son|grandson|nephew|godson
+child f = daughter|stepdaughter|step-daughter|granddaughter|niece|goddaughter
+child - = child|kid|kiddo|baby|toddler|grandchild|grandkid|godchild|little one|newborn
+child m = boy|little boy
+child f = girl|little girl
+teen - = teen|teenager|adolescent|tween
+anyone m = son-in-law
+anyone f = daughter-in-law
+grandparent f = grandmother|grandma|granny|gran|nan|nana|nanna|grandmom|grandmama|
+    great-grandmother|great-grandma|granma
+grandparent m = grandfather|grandpa|grandad|granddad|gramps|grandpapa|great-grandfather|
+    great-grandpa|grampa
+grandparent - = grandparents|grandparent|great-grandparents
+anyone m = uncle|great-uncle|great uncle|godfather
+anyone f = aunt|auntie|aunty|great-aunt|great aunt|godmother
+anyone - = godparent|godparents
+friend - = cousin|cousins
+partner f = wife|missus|missis|fiancée|fiancee|girlfriend|gf
+partner m = husband|hubby|fiancé|fiance|boyfriend|bf
+partner - = partner|spouse|other half|significant other|better half|valentine|sweetheart|
+    darling|love
+friend - = friend|buddy|pal|mate|bestie|best friend|bff|best mate|childhood friend|old friend|
+    flatmate|flat mate|roommate|room mate|roomie|housemate|classmate|bandmate|penpal|pen pal
+neighbor - = neighbour|neighbor|next-door neighbour|next door neighbor
+colleague - = colleague|coworker|co-worker|workmate|teammate|team mate|intern|trainee|
+    apprentice|assistant|secretary|employee|direct report|client|customer|business partner|
+    associate
+boss - = boss|manager|line manager|supervisor|ceo|director|team lead|team leader|
+    head of department|manageress
+teacher - = teacher|tutor|coach|mentor|professor|lecturer|instructor|trainer|headteacher|
+    head teacher|principal|headmaster|headmistress|teaching assistant|schoolteacher|
+    nursery teacher|music teacher|piano teacher
+anyone - = nurse|doctor|dentist|vet|midwife|caregiver|carer|therapist|physio
+anyone - = babysitter|nanny|childminder|au pair
+anyone - = landlord|landlady|host|hostess|housekeeper|cleaner|postman|mailman|mail carrier|
+    doorman|concierge|hairdresser|barber|pastor|priest
+anyone - = ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend
+"""
+
+_FR = """
+mother f = mère|maman|belle-mère|marâtre|môman|mamounette
+father m = père|papa|beau-père|paternel|papounet
+anyone - = parents|beaux-parents|parent
+sister f = sœur|soeur|frangine|demi-sœur|demi-soeur|belle-sœur|belle-soeur|sœur jumelle|
+    sœurette|soeurette
+brother m = frère|frangin|demi-frère|beau-frère|frère jumeau|frérot
+child m = fils|petit-fils|neveu|filleul|garçon|petit garçon|beau-fils
+child f = fille|petite-fille|nièce|filleule|fillette
+child - = enfant|enfants|gamin|gamine|gosse|bébé|petits-enfants|marmot|bambin|loulou|minot
+teen - = ado|adolescent|adolescente|ados
+anyone m = gendre
+anyone f = bru|belle-fille
+grandparent f = grand-mère|mamie|mamy|mémé|mamie gâteau|grand-maman|mamita|arrière-grand-mère|
+    bonne-maman
+grandparent m = grand-père|papi|papy|pépé|grand-papa|papet|arrière-grand-père|bon-papa
+grandparent - = grands-parents|grand-parent|aïeul
+anyone m = oncle|tonton|grand-oncle|parrain
+anyone f = tante|tata|tatie|tantine|grand-tante|marraine
+friend m = cousin|cousins
+friend f = cousine|cousines
+partner f = femme|épouse|compagne|copine|petite amie|petite copine|fiancée|chérie|meuf|nana|
+    amoureuse|bien-aimée
+partner m = mari|époux|compagnon|copain|petit ami|petit copain|fiancé|chéri|mec|jules|amoureux|
+    bien-aimé
+partner - = conjoint|conjointe|partenaire|moitié|douce moitié|valentin|valentine|amour
+friend m = ami|pote|meilleur ami|ami d'enfance|camarade|copain d'enfance|poto
+friend - = amie|meilleure amie|amie d'enfance|copine d'enfance|bff|bestie|coloc|colocataire|
+    colloc|correspondant|correspondante|camarade de classe
+neighbor m = voisin
+neighbor f = voisine
+neighbor - = voisins|voisinage
+colleague - = collègue|collègues|collaborateur|collaboratrice|coéquipier|coéquipière|stagiaire|
+    alternant|alternante|apprenti|apprentie|assistant|assistante|secrétaire|employé|employée|
+    client|cliente|associé|associée|binôme
+boss m = patron|chef|n+1|supérieur|directeur|pdg|manager|responsable|chef d'équipe|boss
+boss f = patronne|cheffe|supérieure|directrice|manageuse
+teacher f = maîtresse|maitresse|institutrice|enseignante|professeure|éducatrice|
+    entraîneuse|monitrice|tutrice|atsem|mentore
+teacher m = maître|maitre|instituteur|instit|enseignant|professeur|éducateur|entraîneur|
+    moniteur|tuteur
+teacher - = prof|coach|mentor|profs
+anyone - = kiné|dentiste|médecin|docteur|véto|vétérinaire|aide à domicile|propriétaire|
+    proprio|concierge|baby-sitter|babysitter
+anyone f = infirmière|nounou|sage-femme|aide-soignante|logeuse|gardienne|factrice|
+    femme de ménage|coiffeuse|hôtesse
+anyone m = infirmier|aide-soignant|logeur|gardien|facteur|coiffeur|curé|pasteur|hôte
+anyone - = ex|ex-femme|ex-mari|ex-copine|ex-copain
+"""
+
+# Words before a term that belong to how the person said it ("little sister", "grand frère").
+_QUALIFIERS = frozenset(
+    """
+    little big older elder younger baby kid twin teenage teenaged oldest eldest youngest
+    dear dearest favourite favorite beloved new old best lovely sweet future  petit petite
+    grand grande jeune cadet cadette aine ainee cher chere vieux vieille  nouveau nouvelle
+    futur future adore adoree meilleur meilleure
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_TEEN_QUALIFIERS = frozenset({"teenage", "teenaged", "ado", "adolescent", "adolescente"})
+# An age decides between child and teen: "my 15-year-old nephew", "mon neveu de 8 ans".
+_AGE = re.compile(r"(?<!\d)(\d{1,2})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|yo|y/o|ans)\b")
+_AGE_WORDS = frozenset({"year", "years", "old", "yo", "yr", "yrs"})
+_POSSESSIVES = frozenset(
+    """
+    my our your his her their mon ma mes ton ta tes son sa ses notre nos votre vos leur
+    leurs the a an le la les l un une
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_NAMING = ("named", "called", "nomme", "nommee", "prenomme", "prenommee", "appele", "appelee")
+# Capitalised words that are not names ("For my boss", "Mon oncle", "I").
+_NOT_NAMES = frozenset(
+    """
+    i i'm im it its it's my our your his her their for to a an the and or but he she they
+    we you hi hello hey ok okay yes no please thanks so also just gift present  mon ma mes
+    ton ta tes son sa ses notre nos votre vos leur pour un une le la les et ou  mais il elle
+    on nous vous ils elles je tu bonjour salut oui non merci cadeau c'est  c est de du des a
+    au aux chez avec nobody
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_SPACES = re.compile(r"\s+")
+_MAX_SAID = 60  # as ProfileDraft.recipient
+
+
+class Relation(BaseModel):
+    """The recipient as the person put it, plus what the catalog and the replies need."""
+
+    model_config = ConfigDict(frozen=True)
+
+    said: str | None = Field(
+        None, max_length=_MAX_SAID, description='The relation in the person\'s words: "uncle"'
+    )
+    name: str | None = Field(None, max_length=60, description='A name they gave: "Dave"')
+    audience: str = Field("anyone", description="One of the catalog's recipients values")
+    gender: Gender | None = Field(None, description="Only when the relation word implies it")
+    known: bool = Field(True, description="False when the lexicon does not hold the word")
+
+    @field_validator("audience")
+    @classmethod
+    def _catalog_audience(cls, value: str) -> str:
+        if value not in RECIPIENTS:
+            raise ValueError(f"audience must be one of {', '.join(RECIPIENTS)}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class _Term:
+    audience: str
+    gender: Gender | None
+
+
+def _parse_lexicon(table: str) -> dict[str, _Term]:
+    terms: dict[str, _Term] = {}
+    genders: dict[str, Gender | None] = {"f": "female", "m": "male", "-": None}
+    entries: list[tuple[str, str]] = []
+    for line in table.strip().splitlines():
+        if line.startswith(" "):
+            meaning, words = entries[-1]
+            entries[-1] = (meaning, words.rstrip("|") + "|" + line.strip())
+        else:
+            meaning, _, words = line.partition(" = ")
+            entries.append((meaning, words))
+    for meaning, words in entries:
+        audience, gender = meaning.split()
+        term = _Term(audience, genders[gender])
+        for word in words.split("|"):
+            k = key(word)
+            if terms.get(k, term) != term:
+                raise ValueError(f"The relation lexicon gives {word!r} two meanings.")
+            terms[k] = term
+    return terms
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict[Locale, dict[str, _Term]]:
+    """Folded term → meaning, per language (parsed once)."""
+    return {"en": _parse_lexicon(_EN), "fr": _parse_lexicon(_FR)}
+
+
+@dataclass(frozen=True)
+class _Match:
+    start: int  # token indexes, end exclusive
+    end: int
+    term: _Term
+
+
+def _singular(word: str) -> list[str]:
+    if len(word) <= 3:
+        return []
+    forms = []
+    if word.endswith("aux"):
+        forms.append(word[:-3] + "al")
+    if word.endswith(("s", "x")):
+        forms.append(word[:-1])
+    return forms
+
+
+def _lookup(phrase: str, locale: Locale) -> _Term | None:
+    """The term in the person's language first, then in the other ("patron" in English)."""
+    other: Locale = "en" if locale == "fr" else "fr"
+    table = lexicon()
+    words = phrase.split(" ")
+    forms = [phrase] + [" ".join([*words[:-1], s]) for s in _singular(words[-1])]
+    for language in (locale, other):
+        for form in forms:
+            term = table[language].get(form)
+            if term is not None:
+                return term
+    return None
+
+
+def _matches(words: list[Token], locale: Locale) -> list[_Match]:
+    """Every lexicon term in the text, longest first, left to right."""
+    found: list[_Match] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(5, len(words) - i), 0, -1):
+            term = _lookup(" ".join(t.folded for t in words[i : i + size]), locale)
+            if term is not None:
+                found.append(_Match(i, i + size, term))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+def _head(matches: list[_Match], words: list[Token], text: str, locale: Locale) -> int:
+    """Which match is the recipient (see the module docstring)."""
+    if locale == "fr":
+        return 0
+    candidates = []
+    for n, match in enumerate(matches):
+        after = text[words[match.end - 1].end : words[match.end - 1].end + 2]
+        possessive = after in ("'s", "’s") or (after[:1] in ("'", "’") and after != "")
+        if not possessive:
+            candidates.append(n)
+    if not candidates:
+        return len(matches) - 1
+    n = candidates[0]
+    while n + 1 < len(matches) and matches[n + 1].start == matches[n].end:
+        n += 1  # a compound: "chef friend" is a friend
+    return n
+
+
+def _joined(words: list[Token], modifier: _Match, head: _Match) -> bool:
+    """Whether ``modifier`` qualifies ``head`` directly: only "'s", articles or adjectives
+    stand between them ("wife's sister", "chef friend", "kid's piano teacher")."""
+    between = {t.folded for t in words[modifier.end : head.start]}
+    return between <= {"s"} | _POSSESSIVES | _QUALIFIERS
+
+
+def _name_after(words: list[Token], text: str, index: int) -> str | None:
+    """A capitalised name right after the relation ("my uncle Dave", "mon oncle Jean-Pierre")."""
+    if index < len(words) and words[index].folded in _NAMING:
+        index += 1
+        return _name_at(words, text, index, any_case=True)
+    if index + 1 < len(words) and (words[index].folded, words[index + 1].folded) in (
+        ("qui", "s"),
+        ("s", "appelle"),
+    ):
+        index += 3 if words[index].folded == "qui" else 2
+        return _name_at(words, text, index, any_case=True)
+    return _name_at(words, text, index, any_case=False)
+
+
+def _name_at(words: list[Token], text: str, index: int, *, any_case: bool) -> str | None:
+    parts: list[Token] = []
+    while index < len(words) and len(parts) < 3:
+        word = words[index]
+        if word.folded in _NOT_NAMES or not word.text.isalpha():
+            break
+        if not (word.capitalized or (any_case and not parts)):
+            break
+        if any(_lookup(word.folded, lang) for lang in ("en", "fr")):
+            break
+        if parts and word.start - parts[-1].end > 1:
+            break
+        parts.append(word)
+        index += 1
+    if not parts:
+        return None
+    return text[parts[0].start : parts[-1].end]  # as typed: "Jean-Pierre", "Mary Jane"
+
+
+def _name_before(words: list[Token], index: int, text: str) -> str | None:
+    """A name that comes first: "Karen, my boss", "Léa (ma nièce)"."""
+    i = index - 1
+    while i >= 0 and words[i].folded in _POSSESSIVES | _QUALIFIERS:
+        i -= 1
+    if i < 0 or (
+        i == index - 1 and not re.search(r"[,(]", text[words[i].end : words[i + 1].start])
+    ):
+        return None
+    start = i
+    while (
+        start > 0
+        and words[start - 1].capitalized
+        and words[start - 1].end + 1 == words[start].start
+    ):
+        start -= 1  # "Mary Jane, my sister"
+    return _name_at(words, text, start, any_case=False)
+
+
+def _said(words: list[Token], text: str, first: int, last: int) -> str:
+    return _SPACES.sub(" ", text[words[first].start : words[last].end]).strip()
+
+
+def _fallback(words: list[Token], text: str) -> Relation | None:
+    """No lexicon term: "my hairdresser" → hairdresser, audience anyone; "Dave" → a name."""
+    for n, word in enumerate(words[:-1]):
+        if word.folded in _POSSESSIVES - {"the", "a", "an", "le", "la", "les", "l", "un", "une"}:
+            noun = words[n + 1]
+            if noun.text.isalpha() and noun.folded not in _NOT_NAMES:
+                return Relation(
+                    said=(noun.text if noun.text.isupper() else noun.text.lower())[:_MAX_SAID],
+                    name=_name_after(words, text, n + 2),
+                    known=False,
+                )
+    if len(words) == 1 and words[0].text.isalpha() and words[0].folded not in _NOT_NAMES:
+        if words[0].capitalized:
+            return Relation(name=words[0].text, known=False)
+        return Relation(said=words[0].text[:_MAX_SAID], known=False)
+    return None
+
+
+def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
+    """The recipient ``text`` describes, or None when it describes nobody.
+
+    ``text`` is what the person said about the recipient: "my uncle Dave", "votre
+    marraine", "Karen, my boss", "mon grand frère Léo", "my wife's sister". ``locale`` is the
+    conversation's language: it reads the grammar and breaks ties ("cousin", "nan").
+    """
+    if not text or not text.strip():
+        return None
+    words = tokens(text)
+    matches = _matches(words, locale)
+    if not matches:
+        return _fallback(words, text)
+    head_index = _head(matches, words, text, locale)
+    head = matches[head_index]
+    first, last = head.start, head.end - 1
+    n = head_index
+    while locale != "fr" and n > 0 and _joined(words, matches[n - 1], matches[n]):
+        n -= 1  # "my wife's sister", "my chef friend": the modifiers come first
+        first = matches[n].start
+    if locale == "fr" and head_index + 1 < len(matches):
+        # "la sœur de ma femme": the modifiers follow the head, joined by "de".
+        following = matches[head_index + 1]
+        between = {t.folded for t in words[head.end : following.start]}
+        if between and between <= _POSSESSIVES | {"de", "d", "du", "des"}:
+            last = following.end - 1
+    while first > 0 and (
+        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS or words[first - 1].text.isdigit()
+    ):
+        first -= 1  # "little sister", "12-year-old nephew"
+    audience, gender = head.term.audience, head.term.gender
+    if last + 1 < len(words) and words[last + 1].folded in _TEEN_QUALIFIERS:
+        last += 1  # "mon fils ado"
+    if any(words[i].folded in _TEEN_QUALIFIERS for i in range(first, last + 1)):
+        audience = "teen"
+    age = _AGE.search(text)
+    if age is not None and audience in ("child", "teen"):
+        audience = "teen" if 13 <= int(age[1]) <= 19 else "child" if int(age[1]) < 13 else "anyone"
+    name = _name_after(words, text, last + 1) or _name_before(words, first, text)
+    said = _said(words, text, first, last)
+    if len(said) > _MAX_SAID:
+        said = _said(words, text, head.start, head.end - 1)
+    return Relation(
+        said=said[:_MAX_SAID],
+        name=name,
+        audience=audience,
+        gender=gender,
+    )

@@ -1,0 +1,341 @@
+"""When the gift must arrive: a deadline read with dateparser, and words that mean "not now".
+
+A date is a deadline only when a deadline cue introduces it — "by Friday", "before the
+12th", "within a week", "it has to arrive Monday", "avant le 20 décembre", "d'ici
+vendredi", "pour le 15", "pour Noël". Without one a date is something else: "je reviens
+demain" and "I'll be back tomorrow" say when the person returns, not when the gift is due,
+and a clause that says the person is leaving ("I'll think about it", "on verra ça demain")
+never sets a deadline, whatever it holds.
+
+dateparser reads the date itself, in the conversation's language first, relative to
+``today`` and preferring the future; text2num first turns number words into digits ("le
+vingt décembre"). What dateparser does not know is written here: holidays (Christmas counts
+as the 24th, so the gift is there for the evening or the morning), "the end of the month",
+"the weekend". A date before ``today`` is no deadline and gives None. dateparser reads its
+language data from its own package: nothing is downloaded at run time (the tests run with
+the network blocked).
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from giftgenius.catalog.textkeys import fold
+from giftgenius.domain import Locale
+
+# Cues, on folded text. "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
+_CUE_EN = (
+    r"by|before|until|till|til|no later than|not later than|latest by|at the latest by|"
+    r"within|in time for|deadline(?: is)?|due(?: by| on)?|"
+    r"(?:has|have|needs?|must|got|should|ought) (?:to )?(?:arrive|be there|get there|"
+    r"be delivered|be here|land)|arrives?|arriving|delivered|delivery(?: by| on)?|"
+    r"(?:need|want) (?:it|them|this|that)(?: delivered)?|gets? there|for"
+)
+_CUE_FR = (
+    r"avant|d'ici(?: a| au)?|pour|au plus tard|jusqu'(?:a|au)|sous|"
+    r"dans les|"
+    r"(?:doit|doivent|faut qu'(?:il|elle|ils|elles|ca)|faut que (?:ca|ce soit|le cadeau)) "
+    r"(?:arriver|arrive|etre livre|etre la|soit la|soit livre)|"
+    r"arrive|arriver|livre|livree|livraison(?: pour| avant)?|date limite(?: est)?"
+)
+_CUE = re.compile(rf"(?<![\w'])(?:{_CUE_EN}|{_CUE_FR})(?![\w'])")
+_DAY_ONLY_CUES = frozenset({"for", "pour"})
+# Cues that follow the date: "Friday at the latest", "vendredi au plus tard".
+_TRAILING_CUE = re.compile(
+    r"(?<![\w'])(?:at the latest|latest|tops|max|au plus tard|dernier delai|grand max|"
+    r"maximum|au maximum)\W*$"
+)
+
+# Leaving, on folded text: "I'll think about it", "je reviens demain".
+_LEAVING = re.compile(
+    r"(?<![\w'])(?:"
+    r"think (?:about it|it over|about that)|sleep on it|let me think|(?:need|have) to think|"
+    r"have a think|i'?ll (?:be|come) back|i will (?:be|come) back|come back (?:later|tomorrow)|"
+    r"back (?:tomorrow|later|soon|tonight|in a bit|next week|on \w+day)|"
+    r"talk (?:to you )?(?:later|tomorrow|soon)|speak (?:later|tomorrow|soon)|"
+    r"get back to you|(?:gotta|got to|have to|need to|must) (?:go|run|leave)|i'?m off|"
+    r"bye|goodbye|see (?:you|ya)|catch you later|ttyl|brb|good ?night|"
+    r"(?:continue|pick (?:this|it) up|finish) (?:later|tomorrow)|another time|not now|"
+    r"maybe later|i'?ll let you know|"
+    r"je (?:vais |dois )?reflechi[rs]|laisse[- ]moi (?:y )?reflechir|"
+    r"(?:faut|il faut) que j'y reflechisse|je reviens|je reviendrai|je repasse(?:rai)?|"
+    r"on verra|on en reparle|on (?:continue|reprend) (?:demain|plus tard)|a plus|a\+|"
+    r"a demain|a bientot|a tout a l'heure|a toute|bonne nuit|bonne soiree|au revoir|"
+    r"(?:je dois|faut que j'y) (?:y aller|aille|partir|filer)|je file|"
+    r"je (?:te|vous) (?:redis|dirai|tiens au courant)|(?<!au )plus tard|pas maintenant|"
+    r"une autre fois"
+    r")(?![\w'])"
+)
+
+# Clauses: sentences, comma-separated parts (not "December 20, 2027", not ", at the latest").
+_CLAUSE = re.compile(
+    r"[.;!?]+|,\s+(?=[^\W\d])(?!at the latest|au plus tard|dernier d)|"
+    r"\s+(?:but|mais|though|cependant)\s+"
+)
+_DURATION = re.compile(r"^(?:the next |les? )?(\d+|a|an|one|une?)\s+(day|week|jour|semaine)s?\b")
+_WEEKDAYS = (
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+)
+# "next Friday", "vendredi prochain": dateparser, preferring the future, reads the bare weekday
+# as the coming one, which is what people mean; "next week" stays as it is.
+_NEXT = re.compile(
+    rf"\b(?:(?:next|this|coming)\s+({_WEEKDAYS})|({_WEEKDAYS})\s+(?:prochain|qui vient))\b",
+    re.IGNORECASE,
+)
+# "Friday next week", "vendredi de la semaine prochaine": that weekday in the coming week.
+_WEEKDAY_NEXT_WEEK = re.compile(
+    rf"^({_WEEKDAYS}) (?:of )?(?:next week|de la semaine prochaine|la semaine prochaine)\b"
+)
+_FEW = re.compile(r"^(?:(?:a )?couple (?:of )?|a few |quelques )")
+_MONTH_WORDS = (
+    r"jan|january|janv|janvier|feb|february|fev|fevrier|mar|march|mars|apr|april|avr|avril|"
+    r"may|mai|jun|june|juin|jul|july|juil|juillet|aug|august|aout|sep|sept|september|"
+    r"septembre|oct|october|octobre|nov|november|novembre|dec|december|decembre"
+)
+# What a date dateparser may read holds: a month, a weekday, a relative day or unit word…
+_DATE_WORD = re.compile(
+    rf"(?<!\w)(?:{_MONTH_WORDS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|today|tonight|tomorrow|"
+    r"aujourd'hui|ce soir|demain|week|weeks|semaine|semaines|month|mois|jour|jours|"
+    r"day|days)(?!\w)"
+)
+# …or numbers written as a date: "12/20", "2026-12-20", "20.12".
+_NUMERIC_DATE = re.compile(r"\d[/.\-]\d")
+_MAX_DATE_WORDS = 6  # "the 24th of December 2026" is five
+# "the 12th", "le 15": a day of this month, or of the next once this one's has passed.
+_DAY_OF_MONTH = re.compile(
+    r"^(?P<article>(?:on )?(?:the|le) )?(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th|er|eme|e)?"
+    rf"(?!\s*(?:[/.\-]\d|(?:of\s+)?(?:{_MONTH_WORDS})\b|(?:day|week|month|jour|semaine|mois)))\b"
+)
+_FILLER = re.compile(r"^(?:(?:on|the|le|la|l'|this|that|at the latest|au plus tard)\s+)*")
+
+
+def _nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date:
+    """The n-th given weekday of a month; n = -1 is the last."""
+    days = [
+        dt.date(year, month, d)
+        for d in range(1, calendar.monthrange(year, month)[1] + 1)
+        if dt.date(year, month, d).weekday() == weekday
+    ]
+    return days[n if n < 0 else n - 1]
+
+
+def _easter(year: int) -> dt.date:
+    from dateutil.easter import easter
+
+    return easter(year)
+
+
+def _fete_des_meres(year: int) -> dt.date:
+    """Last Sunday of May, or the first of June when that Sunday is Pentecost."""
+    last = _nth_weekday(year, 5, 6, -1)
+    return last + dt.timedelta(days=7) if last == _easter(year) + dt.timedelta(days=49) else last
+
+
+_HOLIDAYS: dict[str, Callable[[int, Locale], dt.date]] = {
+    "christmas eve": lambda y, _: dt.date(y, 12, 24),
+    "christmas": lambda y, _: dt.date(y, 12, 24),
+    "xmas": lambda y, _: dt.date(y, 12, 24),
+    "noel": lambda y, _: dt.date(y, 12, 24),
+    "reveillon": lambda y, _: dt.date(y, 12, 24),
+    "new year's eve": lambda y, _: dt.date(y, 12, 31),
+    "new year": lambda y, _: dt.date(y, 12, 31),
+    "new year's": lambda y, _: dt.date(y, 12, 31),
+    "nouvel an": lambda y, _: dt.date(y, 12, 31),
+    "la saint-sylvestre": lambda y, _: dt.date(y, 12, 31),
+    "saint-sylvestre": lambda y, _: dt.date(y, 12, 31),
+    "valentine's day": lambda y, _: dt.date(y, 2, 14),
+    "valentine's": lambda y, _: dt.date(y, 2, 14),
+    "valentines day": lambda y, _: dt.date(y, 2, 14),
+    "la saint-valentin": lambda y, _: dt.date(y, 2, 14),
+    "saint-valentin": lambda y, _: dt.date(y, 2, 14),
+    "la saint valentin": lambda y, _: dt.date(y, 2, 14),
+    "saint valentin": lambda y, _: dt.date(y, 2, 14),
+    "halloween": lambda y, _: dt.date(y, 10, 31),
+    "la saint-nicolas": lambda y, _: dt.date(y, 12, 6),
+    "saint-nicolas": lambda y, _: dt.date(y, 12, 6),
+    "easter": lambda y, _: _easter(y),
+    "paques": lambda y, _: _easter(y),
+    "thanksgiving": lambda y, _: _nth_weekday(y, 11, 3, 4),
+    "mother's day": lambda y, locale: (
+        _fete_des_meres(y) if locale == "fr" else _nth_weekday(y, 5, 6, 2)
+    ),
+    "mothers day": lambda y, locale: (
+        _fete_des_meres(y) if locale == "fr" else _nth_weekday(y, 5, 6, 2)
+    ),
+    "la fete des meres": lambda y, _: _fete_des_meres(y),
+    "fete des meres": lambda y, _: _fete_des_meres(y),
+    "father's day": lambda y, _: _nth_weekday(y, 6, 6, 3),
+    "fathers day": lambda y, _: _nth_weekday(y, 6, 6, 3),
+    "la fete des peres": lambda y, _: _nth_weekday(y, 6, 6, 3),
+    "fete des peres": lambda y, _: _nth_weekday(y, 6, 6, 3),
+}
+_HOLIDAY = re.compile(
+    r"^(?:(?:the|le|la)\s+)?("
+    + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
+    + r")(?![\w])"
+)
+_PERIOD_END = re.compile(
+    r"^(?:the |la |le )?(?:(end of (?:the |this |next )?month|fin (?:du|de ce) mois(?: prochain)?)|"
+    r"(end of (?:the |this |next )?week|fin de (?:la|cette) semaine(?: prochaine)?)|"
+    r"((?:this |the |next )?week-?end|(?:ce |le )?week-?end(?: prochain)?))\b"
+)
+
+
+def _fold_in_place(text: str) -> str:
+    """Folded text of the same length, so a match's offsets index the original too."""
+    return "".join((fold(ch) or ch)[0] for ch in text.replace("’", "'"))
+
+
+@lru_cache(maxsize=1)
+def _dateparser() -> Any:
+    """dateparser, imported on first use (about 0.2 s, plus its language data per language)."""
+    import dateparser
+
+    return dateparser
+
+
+def _settings(today: dt.date, locale: Locale) -> dict[str, Any]:
+    return {
+        "RELATIVE_BASE": dt.datetime.combine(today, dt.time()),
+        "PREFER_DATES_FROM": "future",
+        "PREFER_DAY_OF_MONTH": "first",
+        "DATE_ORDER": "DMY" if locale == "fr" else "MDY",
+        "RETURN_AS_TIMEZONE_AWARE": False,
+    }
+
+
+def _roll(today: dt.date, make: Callable[[int], dt.date]) -> dt.date:
+    """This year's date, or next year's when this year's has passed."""
+    this_year = make(today.year)
+    return this_year if this_year >= today else make(today.year + 1)
+
+
+def _special(rest: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """Holidays and period ends, which dateparser does not know."""
+    holiday = _HOLIDAY.match(rest)
+    if holiday is not None:
+        rule = _HOLIDAYS[holiday[1]]
+        return _roll(today, lambda year: rule(year, locale))
+    next_week = _WEEKDAY_NEXT_WEEK.match(rest)
+    if next_week is not None:
+        index = _WEEKDAYS.split("|").index(next_week[1]) % 7
+        return today + dt.timedelta(days=7 - today.weekday() + index)
+    period = _PERIOD_END.match(rest)
+    if period is None:
+        return None
+    following = "next" in period[0] or "prochain" in period[0]
+    if period[1]:
+        year, month = today.year, today.month
+        if following:
+            year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        return dt.date(year, month, calendar.monthrange(year, month)[1])
+    weekday = 4 if period[2] else 5  # end of the week: Friday; the weekend: Saturday
+    ahead = (weekday - today.weekday()) % 7 + (7 if following else 0)
+    return today + dt.timedelta(days=ahead)
+
+
+def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """The date that starts the text following a cue, if one does."""
+    from text_to_num import alpha2digit
+
+    said = _FEW.sub(
+        lambda m: "3 " if "few" in m[0] or "quelques" in m[0] else "2 ",
+        fold(alpha2digit(original, locale, threshold=0)).strip(),
+    )
+    rest = _FILLER.sub("", said)
+    special = _special(rest, today, locale)
+    if special is not None:
+        return special
+    day = _DAY_OF_MONTH.match(said)
+    if day is not None and (day["article"] or day["suffix"]):  # "the 12th", "le 15"; not "2 people"
+        return _day_of_month(today, int(day["day"]))
+    duration = _DURATION.match(rest)
+    if duration is not None:
+        if cue in _DAY_ONLY_CUES:
+            return None
+        count = int(duration[1]) if duration[1].isdigit() else 1
+        unit = 7 if duration[2] in ("week", "semaine") else 1
+        return today + dt.timedelta(days=count * unit)
+    text = alpha2digit(_NEXT.sub(lambda m: m[1] or m[2], original.strip()), locale, threshold=0)
+    return _parsed_prefix(text, today, locale)
+
+
+def _date_before(original: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """The date that ends the text before a trailing cue ("vendredi au plus tard")."""
+    words = original.split()
+    for size in range(min(_MAX_DATE_WORDS, len(words)), 0, -1):
+        when = _date_after("", " ".join(words[-size:]), today, locale)
+        if when is not None:
+            return when
+    return None
+
+
+def _parsed_prefix(text: str, today: dt.date, locale: Locale) -> dt.date | None:
+    """The longest run of words, from the start of ``text``, that dateparser reads as a date.
+
+    Only runs that look like a date are tried: dateparser alone would take "ma" (in "ma
+    sœur") or "mon" (in "mon frère") for weekdays, and a bare "2" for a day.
+    """
+    parser = _dateparser()
+    other: Locale = "en" if locale == "fr" else "fr"
+    settings = _settings(today, locale)
+    words = text.split()[:_MAX_DATE_WORDS]
+    for size in range(len(words), 0, -1):
+        prefix = " ".join(words[:size]).strip(",;:!?")
+        if not (_DATE_WORD.search(fold(prefix)) or _NUMERIC_DATE.search(prefix)):
+            continue
+        when = parser.parse(prefix, languages=[locale, other], settings=settings)
+        if when is not None:
+            return when.date()
+    return None
+
+
+def _day_of_month(today: dt.date, day: int) -> dt.date | None:
+    """The next ``day`` of a month, from today on (None for a day no month has)."""
+    year, month = today.year, today.month
+    for _ in range(3):
+        if day <= calendar.monthrange(year, month)[1] and dt.date(year, month, day) >= today:
+            return dt.date(year, month, day)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
+
+
+def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date | None:
+    """The delivery deadline ``text`` states, or None when it states none.
+
+    The last deadline wins (a correction comes after: "by Friday — no, by Thursday"). A date
+    with no deadline cue, a date inside a leaving clause and a date before ``today`` set
+    nothing.
+    """
+    found: dt.date | None = None
+    for clause in _CLAUSE.split(text):
+        folded = _fold_in_place(clause)
+        if not clause.strip() or _LEAVING.search(folded):
+            continue
+        for cue in _CUE.finditer(folded):
+            when = _date_after(cue[0], clause[cue.end() :], today, locale)
+            if when is not None and when >= today:
+                found = when
+        trailing = _TRAILING_CUE.search(folded)
+        if found is None and trailing is not None:
+            when = _date_before(clause[: trailing.start()], today, locale)
+            if when is not None and when >= today:
+                found = when
+    return found
+
+
+def is_leaving(text: str, locale: Locale = "en") -> bool:
+    """True when the person is stepping away for now: "I'll think about it", "back
+    tomorrow", "je reviens demain", "je réfléchis", "on verra ça demain".
+
+    Both languages are read whatever ``locale`` says: people switch, and "bye" or "à plus"
+    mean the same in either conversation. ``locale`` is taken like the other normalizers'.
+    """
+    return _LEAVING.search(_fold_in_place(text)) is not None

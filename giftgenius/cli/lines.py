@@ -1,0 +1,101 @@
+"""The chat's input boundary: every line a user types or pipes in is made safe here, once.
+
+Piped stdin can carry anything. A byte that is not UTF-8 used to end the chat with a
+traceback (strict decoding) or reach the database as a lone surrogate that neither SQLite
+nor Postgres will encode; a NUL is refused by Postgres; terminal escape sequences came back
+raw in replies and could recolour, clear or retitle the terminal. So lines are read as
+bytes and decoded with ``surrogateescape`` (nothing is lost while reading), then each line
+is cleaned: bad bytes become U+FFFD, NULs and control characters go, and the user is told
+in one plain sentence what was changed. The chat goes on either way.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from rich.console import Console
+
+from giftgenius.privacy import strip_controls
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+"""What ``surrogateescape`` makes of a byte that is not UTF-8 (Python's own stdin in the C
+locale does the same), and what a UTF-8 encoder then refuses."""
+
+PROMPT = "[bold cyan]you>[/] "
+
+
+@dataclass(frozen=True)
+class Line:
+    """One cleaned line and, when something was changed, the sentence telling the user."""
+
+    text: str
+    note: str | None = None
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def clean_line(raw: str) -> Line:
+    """``raw`` without its line ending, made safe to store, log and echo."""
+    text = raw.rstrip("\r\n")
+    text, invalid = _SURROGATE_RE.subn("\ufffd", text)
+    nuls = text.count("\x00")
+    text = text.replace("\x00", "")
+    stripped = strip_controls(text)
+    changes = []
+    if invalid:
+        changes.append(
+            _count(
+                invalid, "byte that is not valid UTF-8 was", "bytes that are not valid UTF-8 were"
+            )
+            + " replaced by �"
+        )
+    if nuls:
+        changes.append(_count(nuls, "NUL byte was", "NUL bytes were") + " removed")
+    if stripped != text:
+        changes.append("terminal escape sequences and control characters were removed")
+    if not changes:
+        return Line(stripped)
+    return Line(stripped, "In your message, " + "; ".join(changes) + ".")
+
+
+def piped_lines(stdin: TextIO) -> Iterator[str]:
+    """The lines of a stdin that is not a terminal; a bad byte never stops the reading.
+
+    A real stream is read through its byte buffer (its own decoder would raise on the first
+    bad byte, and the rest of the input would be lost); a text-only stream (a test's
+    StringIO) is read as it is.
+    """
+    buffer = getattr(stdin, "buffer", None)
+    if buffer is None:
+        yield from stdin
+        return
+    for raw in buffer:
+        yield raw.decode("utf-8", "surrogateescape")
+
+
+def terminal_lines(console: Console, stdin: TextIO) -> Iterator[str]:
+    """Lines typed at the prompt until end of input (Ctrl-D).
+
+    The process's own stdin is read with ``input()`` (line editing works); any other stream
+    is read from directly. A stream in strict UTF-8 mode raises on a bad byte: the bytes it
+    was decoding (a terminal hands over one line at a time; a pasted block may hold several)
+    are recovered from the error and cleaned like piped ones.
+    """
+    stream = None if stdin is sys.stdin else stdin
+    while True:
+        try:
+            line = console.input(PROMPT, stream=stream)
+        except EOFError:
+            return
+        except UnicodeDecodeError as exc:
+            yield from bytes(exc.object).decode("utf-8", "surrogateescape").splitlines()
+            continue
+        if stream is not None and not line:
+            return  # readline() returns "" only at end of input
+        yield line
