@@ -37,7 +37,7 @@ def test_catalog_show_and_search_json(cli) -> None:
     assert doc["query"] == "board games" and doc["results"]
     first = doc["results"][0]
     assert set(first) >= PRODUCT_KEYS
-    assert set(first["prices"]) == {"USD", "EUR", "GBP"}
+    assert set(first["prices"]) == {"USD", "EUR", "GBP", "CHF", "CAD"}
     french = cli("catalog", "search", "jeux", "de", "société", "--json").json()
     assert {r["id"] for r in french["results"]} == {r["id"] for r in doc["results"]}
     shown = cli("catalog", "show", first["id"], "--json").json()
