@@ -13,7 +13,10 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+pytestmark = [
+    pytest.mark.slow,  # two real processes
+    pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal"),
+]
 
 
 def _screen(argv: list[str], lines: list[str], *, wait: float = 60.0) -> str:

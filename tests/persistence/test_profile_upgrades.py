@@ -46,7 +46,7 @@ def _v2() -> tuple[dict[str, Any], dict[str, Any]]:
     return row, data["payload"]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     url = (
         f"sqlite:///{tmp_path / 'gg.db'}"
@@ -185,6 +185,7 @@ def test_a_newer_session_in_the_sqlite_store_is_dropped_for_a_rebuild(tmp_path: 
     assert store.load(blob["run_id"]) is None
 
 
+@pytest.mark.redis
 def test_v1_session_in_the_redis_store_loads_upgraded(redis_url: str, redis_prefix: str) -> None:
     from giftgenius.storage.redis_sessions import RedisSessionStore
 
