@@ -48,7 +48,9 @@ ISO_CODES = frozenset(
         "JP",
     ]
 )
-SINGULAR_ENDING_IN_S = frozenset({"aeropress", "chess", "fitness", "wellness"})
+SINGULAR_ENDING_IN_S = frozenset(
+    {"aeropress", "cactus", "chess", "fitness", "martial-arts", "tennis", "wellness"}
+)
 ADULT_TAGS = frozenset({"whisky", "cocktail", "beer"})
 
 
