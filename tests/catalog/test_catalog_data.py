@@ -51,7 +51,7 @@ ISO_CODES = frozenset(
 SINGULAR_ENDING_IN_S = frozenset(
     {"aeropress", "cactus", "chess", "fitness", "martial-arts", "tennis", "wellness"}
 )
-ADULT_TAGS = frozenset({"whisky", "cocktail", "beer"})
+ADULT_TAGS = frozenset({"whisky", "cocktail", "beer", "gin", "rum", "champagne", "sake"})
 
 
 @pytest.fixture(scope="module")
