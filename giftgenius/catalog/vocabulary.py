@@ -340,7 +340,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "geology",
         "géologie",
         "geologist|géologue|minerals|minéraux|mineral|minéral|crystals|cristaux|gemstones|"
-        "pierres précieuses|rock collection|volcanoes|volcans",
+        "pierres précieuses|rock collection|rock tumbler|volcanoes|volcans",
     ),
     # art and stationery
     "art": (
@@ -692,8 +692,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "jazz": (
         "jazz",
         "jazz",
-        "jazzy|bebop|be-bop|swing music|big band|jazz club|saxophone|sax|"
-        "saxophonist|saxophoniste|blues",
+        "jazzy|bebop|swing music|big band|jazz club|saxophone|sax|saxophonist|saxophoniste|blues",
     ),
     "rock": (
         "rock music",
@@ -882,7 +881,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "astrology": (
         "astrology",
         "astrologie",
-        "astrological|astrologique|zodiac|zodiaque|horoscope|star sign|signe astrologique|"
+        "astrological|astrologique|zodiac|zodiaque|horoscope|zodiac sign|signe astrologique|"
         "birth chart|thème astral|tarot|tarot cards|cartes de tarot|oracle cards",
     ),
     "journaling": (
@@ -959,8 +958,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     ),
     "fashion": (
         "fashion",
-        "mode",
-        "fashionista|stylish|haute couture|fashion design|stylisme|streetwear|fashion week",
+        "la mode",
+        "de mode|fashionista|stylish|haute couture|fashion design|stylisme|streetwear|fashion week",
     ),
     "sneaker": (
         "sneakers",

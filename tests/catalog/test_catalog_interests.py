@@ -143,6 +143,10 @@ def test_english_and_french_words_find_each_interest(interest):
         ("football", {"football"}),
         ("voitures anciennes", {"automobile"}),
         ("car il aime ça", set()),  # French "car" (because) is not a car
+        ("elle adore la mode", {"fashion"}),
+        ("two dive modes", set()),
+        ("to be read aloud", set()),
+        ("a rock tumbler", {"geology"}),
     ],
 )
 def test_interests_people_type(text, expected):
