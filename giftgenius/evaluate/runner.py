@@ -113,7 +113,8 @@ def evaluate(
     work = [(d, s) for d in dialogues for s in scripts(d, replays, seed)]
     runs: dict[str, list[RunResult]] = {d.id: [] for d in dialogues}
     records = Records()
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
         futures = [
             pool.submit(play, script, f"{d.id[:56]}-r{script.replay}", today, records)
             for d, script in work
@@ -123,6 +124,9 @@ def evaluate(
             runs[result.dialogue_id].append(result)
             if progress is not None:
                 progress(result)
+    finally:
+        # Interrupted (Ctrl-C, SIGTERM): start no new run; the ones under way end on their own.
+        pool.shutdown(wait=False, cancel_futures=True)
     results = [DialogueResult(d, sorted(runs[d.id], key=lambda r: r.replay)) for d in dialogues]
     return Report(results, seed, replays, jobs, time.monotonic() - started, today)
 
