@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from giftgenius.errors import GiftGeniusError, UsageError
 
 Locale = Literal["en", "fr"]
+LOCALES: tuple[Locale, ...] = ("en", "fr")
 Currency = Literal["USD", "EUR", "GBP"]
 
 REGISTERS = (
@@ -222,11 +223,20 @@ def load_dialogue(path: Path) -> Dialogue:
     return dialogue
 
 
-def load_corpus(directory: Path, only: list[str] | None = None) -> list[Dialogue]:
-    """Every ``*.json`` dialogue under ``directory`` (any depth), in id order."""
+def corpus_files(directory: Path) -> list[Path]:
+    """The dialogue files of a corpus folder: its ``*.json`` and those of its ``en/``, ``fr/``.
+
+    Other subfolders (a test's ``fixtures/``) are not part of the corpus.
+    """
     if not directory.is_dir():
         raise UsageError(f"{directory} is not a directory of dialogues (give the corpus folder).")
-    dialogues = [load_dialogue(p) for p in sorted(directory.rglob("*.json"))]
+    folders = [directory, *(directory / locale for locale in LOCALES)]
+    return sorted(p for folder in folders if folder.is_dir() for p in folder.glob("*.json"))
+
+
+def load_corpus(directory: Path, only: list[str] | None = None) -> list[Dialogue]:
+    """Every dialogue of the corpus in ``directory``, in id order; ``only`` picks some ids."""
+    dialogues = [load_dialogue(p) for p in corpus_files(directory)]
     seen: dict[str, int] = {}
     for d in dialogues:
         seen[d.id] = seen.get(d.id, 0) + 1

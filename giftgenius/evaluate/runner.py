@@ -137,7 +137,7 @@ def summary_lines(report: Report) -> list[str]:
     rate = f"{100 * report.passed / total:.1f} %" if total else "n/a"
     runs = sum(len(r.runs) for r in report.results)
     lines = [
-        f"{report.passed}/{total} dialogues passed ({rate}) — {runs} runs, "
+        f"{report.passed}/{total} dialogues passed ({rate}) — {runs} run{'s' * (runs != 1)}, "
         f"{report.replays} replay(s) per dialogue with slots, seed {report.seed}, "
         f"{report.jobs} jobs, {report.seconds:.0f} s"
     ]
