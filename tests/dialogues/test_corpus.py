@@ -76,16 +76,10 @@ def test_every_register_is_used() -> None:
     assert sorted(set(REGISTERS) - used) == []
 
 
-def test_registers_match_what_the_dialogue_does() -> None:
-    """The tags a reader can check mechanically say what the dialogue really does."""
-    for d in dialogues():
-        kinds = {s.kind for s in d.slots.values()}
-        if "leave-return" in d.registers:
-            assert len(d.parts) > 1, f"{d.id}: leave-return needs more than one part"
-        if "deadline" in d.registers:
-            assert d.expect.deadline is not None, f"{d.id}: a deadline dialogue expects one"
-        if "amount_words" in kinds:
-            assert "number-words" in d.registers, f"{d.id}: numbers in words, tag number-words"
+def test_leave_return_dialogues_have_more_than_one_part() -> None:
+    """The README defines the tag so; the other tags are the writer's judgement."""
+    single = [d.id for d in dialogues() if "leave-return" in d.registers and len(d.parts) < 2]
+    assert single == []
 
 
 def test_interests_are_catalog_tags() -> None:
