@@ -26,6 +26,10 @@ from giftgenius.evaluate.judge import judge
 TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
 TAIL_CHARS = 1500
 NOTHING_TO_RESUME = 3  # the exit code of `resume` with no unfinished run
+OFFLINE = (  # the notice every talking command prints on stderr; not worth a transcript line
+    "Using the offline model (deterministic, no network). "
+    "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one."
+)
 
 
 @dataclass
@@ -120,6 +124,8 @@ class _Cli:
         for line in lines:
             self.transcript.append(f"you> {line}")
         self.transcript.append(done.stdout.rstrip())
+        notes = [line for line in done.stderr.splitlines() if line.strip() and line != OFFLINE]
+        self.transcript += [f"(stderr) {line}" for line in notes]
         if done.returncode != 0:
             raise _Failed(
                 f"`giftgenius {command}` exited with {done.returncode}: {_last_line(done.stderr)}"
