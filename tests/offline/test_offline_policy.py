@@ -183,7 +183,7 @@ def test_seed_example_in_french() -> None:
     )
     assert chat.names() == ["update_profile", "search_candidates", "filter_candidates"]
     facts = chat.calls[0][1]
-    assert facts["recipient"] == "colleague" and facts["budget_max"] == 50
+    assert facts["recipient"] == "collègue" and facts["budget_max"] == 50
     assert "1. **Azul tile game**" in reply and "Meeple coffee mug" in reply
     assert "Lequel" in reply
 
