@@ -23,7 +23,8 @@ _CLAUSE_OPENERS = (
     r"and |et |so |donc |alors |"
     r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
     r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
-    r"finalement|instead|rather|make|disons|mettons|mets|max|budget|\d)"
+    r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
+    r"have to|il faut|faut|doit|besoin|\d)"
 )
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
@@ -40,7 +41,11 @@ CORRECTION = re.compile(
     r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
 )
 # "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
-NOT_BUT = re.compile(r"(?<![\w'])(?:not|pas|non pas)\b[^.;!?]*?\b(?:but|mais|c'est)\b")
+# "pas de X mais Y" refuses X and likes Y: no correction there.
+NOT_BUT = re.compile(
+    r"(?<![\w'])(?:not|pas|non pas)\s+(?!(?:de|d'|des|du|any|fan|trop|plus)\b)[^.;!?]*?"
+    r"\b(?:but|mais|c'est)\b"
+)
 
 # Negation markers: what follows them in the same clause is refused.
 _NEG = (
@@ -93,6 +98,19 @@ class Segment:
     positive: bool
     cued: bool
     marker: str = ""  # the folded negation or liking word that opened it
+
+
+_RATHER_THAN = re.compile(r"(?<![\w'])(?:plutot|rather)\b[^,.;!?]*?\s(que|than)\s")
+
+
+def contrast_as_negation(text: str) -> str:
+    """ "plutôt le whisky que le vin", "rather tea than coffee": the part after "que"/"than"
+    is refused; the word is rewritten as a negation of the same length, so spans still hold."""
+    folded = fold(text, keep_length=True)
+    for m in _RATHER_THAN.finditer(folded):
+        word = "pas" if m[1] == "que" else "not "
+        text = text[: m.start(1)] + word + text[m.end(1) :]
+    return text
 
 
 def split(text: str) -> list[Clause]:

@@ -60,7 +60,7 @@ DECLINE = re.compile(
     r"(?:show|see|give) me (?:others|other|something else|more|different)|something else|"
     r"other (?:ones|options|ideas)|autre chose|d'autres|une autre|un autre|pas celui|"
     r"pas celle|pas ca|bof|je n'aime pas|i don'?t like)(?![\w'])"
-    r"|^\s*(?:no|non|nan)\b"
+    r"|^\s*(?:no|non|nan)\s*(?:[,.!]|$)"
 )
 
 _SAVE_VERB = (
@@ -98,7 +98,9 @@ _LOAD = re.compile(
     r"same (?:\w+ ){0,2}as (?:last time|before)|saved profile|profil enregistre|"
     r"(?:load|use|reuse|pull up|charge\w*|reprends?|utilise|recharge\w*)\s+(?:the |my |le |son |"
     r"mon |ma |sa |her |his )?(?:saved )?(?:profile|profil)|"
-    r"(?:again|encore|de nouveau|une nouvelle fois|refais|redo|another gift) for|"
+    r"(?:again|encore|de nouveau|une nouvelle fois|another gift) for|"
+    r"refai[st](?:-moi|-nous)? une (?:recherche|liste)|nouvelle recherche pour|"
+    r"(?:new|another) search for|"
     r"(?:c'est encore|c'est de nouveau|encore une fois) pour|again for|once more for|"
     r"meme (?:\w+ ){0,2}que)"
     r"(?![\w])"
@@ -201,10 +203,7 @@ def save_label(folded: str, original: str) -> str | None:
     if quoted:
         return quoted[1].strip()
     after = _LABEL_AFTER.search(body)
-    if after:
-        start = after.start("label")
-    else:
-        start = 0
+    start = after.start("label") if after else 0
     label_folded = _NEXT_TIME.sub("", body[start:])
     label = original[body_start + start : body_start + start + len(label_folded)]
     label = _LEADING.sub("", label.strip(" ,:;«»\"'")).strip(" ,:;«»\"'")

@@ -120,7 +120,7 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     text = _in_language(segment.text, locale)
     analysis = analyze(text)
     found = sorted(analysis.tags)
-    verbs = verb_tags(fold(text))
+    verbs = verb_tags(fold(segment.text))
     leftover = [
         w
         for w in analysis.words
@@ -130,7 +130,7 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     if segment.cued or _FAN.search(segment.folded) or not segment.positive:
         extra = [w for w in leftover if len(w) >= 3 and w not in _STOP] if listed else []
         return _merge(_merge(found, verbs), extra if found and segment.positive else [])
-    if verbs and _subject_verb(fold(text)):
+    if verbs and _subject_verb(fold(segment.text)):
         return _merge(found, verbs)
     if found and not leftover:
         return found
@@ -142,7 +142,7 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
 
 
 def _subject_verb(folded: str) -> bool:
-    """"elle tricote", "he bakes", "qui lit énormément": a pronoun before the doing word."""
+    """ "elle tricote", "he bakes", "qui lit énormément": a pronoun before the doing word."""
     return re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel)\s", folded) is not None
 
 

@@ -22,7 +22,15 @@ from giftgenius.catalog.relations import resolve_relation
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
-from giftgenius.offline.clauses import CORRECTION, MARKER, NOT_BUT, Clause, segments, split
+from giftgenius.offline.clauses import (
+    CORRECTION,
+    MARKER,
+    NOT_BUT,
+    Clause,
+    contrast_as_negation,
+    segments,
+    split,
+)
 from giftgenius.offline.interests import free_words, segment_tags
 from giftgenius.text import fold
 
@@ -79,7 +87,7 @@ _RETARGET = re.compile(
     r"|(?<![\w'])(?:not|pas)\s+(?:my|mon|ma|mes)\b|(?:it'?s|c'est) (?:for|pour)\b"
 )
 _UNKNOWN_RELATION_CUE = re.compile(
-    r"(?<![\w'])(?:for|pour|to|a)\s+(?:my|mon|ma|mes|our|notre|nos)\s"
+    r"(?<![\w'])(?:for|pour|to|a)\s+(?:my|mon|ma|mes|our|notre|nos)\s|^\s*(?:my|mon|ma|mes)\s"
 )
 _LEAD_NO = re.compile(r"^\s*(?:no|non|nope|nan|oops|sorry|pardon)\s*[,!.]\s*")
 _E_EURO = re.compile(
@@ -168,6 +176,7 @@ def _facts(
     out: Extraction,
 ) -> dict[str, Any]:
     facts: dict[str, Any] = {}
+    text = contrast_as_negation(text)
     clauses = [c for c in split(text) if not is_leaving(c.text, lang)]  # type: ignore[arg-type]
     folded_all = fold(text, keep_length=True)
     correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
@@ -206,7 +215,9 @@ def _budget(
     currency: str | None = None
     for clause in clauses:
         text = _E_EURO.sub(r"\1 €", clause.text)
-        amount = parse_amount(text, lang, dollar)  # type: ignore[arg-type]
+        amount = parse_amount(text, lang, dollar) or parse_amount(  # type: ignore[arg-type]
+            text, "fr" if lang == "en" else "en", dollar
+        )  # a short line may be misjudged ("quatre-vingts euros max")
         if amount is None and (correcting or clause.corrects) and known:
             bare = _BARE_NUMBER.search(clause.folded)
             if bare and not _age_in(clause.folded):
@@ -292,10 +303,11 @@ def _tastes(
     old_dislikes = set(profile.get("dislikes") or [])
     liked = [t for t in liked if t not in refused]
     remove = [t for t in refused if t in old_interests]
+    refused_any = bool(refused)
     if correcting:
         # "pas le vélo… c'est la course à pied": the bike is taken back, not refused.
         refused = [t for t in refused if t not in old_interests and not liked]
-        if liked and not remove and old_interests and not set(liked) & set(old_interests):
+        if not refused_any and liked and old_interests and not set(liked) & set(old_interests):
             remove = [old_interests[-1]]
     new_liked = [t for t in liked if t not in old_interests]
     new_refused = [t for t in refused if t not in old_dislikes]
