@@ -136,6 +136,9 @@ def extract(
     return out
 
 
+_NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
+
+
 def _negated(folded: str) -> bool:
     return any(m.group("neg") for m in MARKER.finditer(folded))
 
@@ -153,6 +156,13 @@ def _blank_save(raw: str, folded: str) -> str:
 
 
 def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
+    """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
+    what follows the last correction counts."""
+    cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
+    if cues:
+        last = max(m.end() for m in cues)
+        if folded[last:].strip():
+            folded = folded[last:]
     found = intents.choice(folded)
     if found is not None:
         return found
@@ -185,7 +195,7 @@ def _facts(
         deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)  # type: ignore[arg-type]
         if deadline is not None:
             facts["deadline"] = deadline
-        if _PLACE_CUE.search(clause.folded) or len(clause.text.split()) <= 3:
+        if _PLACE_CUE.search(clause.folded) or len(text.split()) <= 3 or correcting:
             country = resolve_country(clause.text, lang)  # type: ignore[arg-type]
             if country is not None:
                 facts["country"] = country

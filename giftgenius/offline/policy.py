@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,11 +296,27 @@ def _recover(turn: Turn, failed: ToolResult) -> Decision | None:
     return None
 
 
+def _said_score(label: str, said: list[str]) -> float:
+    """How closely some run of the message's words spells ``label`` (0 when not close
+    enough: short labels must be near exact, "sam" is not "same")."""
+    from rapidfuzz import fuzz
+
+    words = re.findall(r"[^\W_]+", fold(label))
+    if not words or not said:
+        return 0.0
+    n = len(words)
+    target = " ".join(words)
+    best = max(
+        fuzz.ratio(target, " ".join(said[i : i + size]))
+        for size in {max(1, n - 1), n, n + 1}
+        for i in range(0, max(1, len(said) - size + 1))
+    )
+    return best if best >= (80 if len(target) >= 6 else 90) else 0.0
+
+
 def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
     """The saved profile the message means: its label or name in the message (fuzzy), or
     the one saved for the same relation ("same friend as last time")."""
-    from rapidfuzz import fuzz
-
     entries = [
         (str(p.get("label", "")), str((p.get("profile") or {}).get("recipient") or ""))
         if isinstance(p, dict)
@@ -308,16 +325,16 @@ def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
     ]
     if not entries:
         return None
-    said = fold(turn.ext.text)
+    said = re.findall(r"[^\W_]+", fold(turn.ext.text))
     scored = []
     for label, recipient in entries:
-        score = fuzz.partial_ratio(fold(label), said) if len(label) >= 3 else 0.0
+        score = _said_score(label, said)
         names = [w for w in recipient.split() if w[:1].isupper() and len(w) >= 3]
         for name in names:
-            score = max(score, fuzz.partial_ratio(fold(name), said) - 5)
+            score = max(score, _said_score(name, said) - 5)
         scored.append((score, label))
     scored.sort(reverse=True)
-    if scored[0][0] >= 88 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+    if scored[0][0] > 0 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
         return scored[0][1]
     if not turn.ext.load:
         return None  # a probe loads only a profile the message names
