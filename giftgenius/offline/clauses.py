@@ -70,6 +70,8 @@ _POS = (
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
     r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|hobby|hobbies|loisirs?|"
+    r"se (?:met|mettre|lance|lancer) (?:a|au|aux|dans)|s'est (?:mise?|lancee?) (?:a|au|aux|dans)|"
+    r"took up|taken up|taking up|got into|getting into|is learning|apprend (?:a|le|la)|"
     r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead"
 )
 MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")

@@ -65,7 +65,8 @@ DECLINE = re.compile(
 
 _SAVE_VERB = (
     r"save|remember|keep|store|note|enregistre\w*|sauvegarde\w*|memorise\w*|retiens|retenir|"
-    r"garde\w*|note\w*|mets?\s+de\s+cote"
+    r"garde\w*|note\w*|mets?\s+de\s+cote|souvenir|souviens|appelle-(?:la|le|les)|"
+    r"call (?:her|him|them)|file (?:her|him|them) under"
 )
 _SAVE = re.compile(
     rf"(?<![\w'])(?:{_SAVE_VERB})(?![\w])(?P<body>[^.!?\n]*)",
@@ -81,7 +82,7 @@ _NEXT_TIME = re.compile(
 )
 _SAVE_CONTEXT = re.compile(
     r"profile|profil|next time|prochaine fois|for later|en memoire|en tete|(?:as|under|sous|"
-    r"comme)\s"
+    r"comme)\s|['\"«“]|d'(?:elle|lui|eux)|of (?:her|him|them)"
 )
 _NAME_LABEL = re.compile(
     r"^(?:son prenom|son nom|his name|her name|their name|his first name|her first name|"
@@ -100,7 +101,9 @@ _LOAD = re.compile(
     r"mon |ma |sa |her |his )?(?:saved )?(?:profile|profil)|"
     r"(?:again|encore|de nouveau|une nouvelle fois|another gift) for|"
     r"refai[st](?:-moi|-nous)? une (?:recherche|liste)|nouvelle recherche pour|"
-    r"(?:new|another) search for|"
+    r"(?:new|another) search for|en memoire|tu (?:l'as|dois l'avoir|les as) (?:gardee?s?|"
+    r"enregistree?s?|en memoire)|you (?:saved|have|kept) (?:her|him|them)|"
+    r"tu te souviens d(?:e|')|you remember|do you remember|"
     r"(?:c'est encore|c'est de nouveau|encore une fois) pour|again for|once more for|"
     r"meme (?:\w+ ){0,2}que)"
     r"(?![\w])"
@@ -207,8 +210,8 @@ def save_label(folded: str, original: str) -> str | None:
     label_folded = _NEXT_TIME.sub("", body[start:])
     label = original[body_start + start : body_start + start + len(label_folded)]
     label = _LEADING.sub("", label.strip(" ,:;«»\"'")).strip(" ,:;«»\"'")
-    if _NAME_LABEL.match(fold(label)):
-        return ""
+    if _NAME_LABEL.match(fold(label)) or (after is None and len(label.split()) > 3):
+        return ""  # "note that Clara hates perfume, for next time": under her name
     return label[:40] or None
 
 

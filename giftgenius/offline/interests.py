@@ -44,6 +44,7 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"grimpe\w*|escalade|climbs?|climbing|bloc", "climbing"),
     (r"campe|camper|camping|bivouac\w*", "camping"),
     (r"muscu\w*|gym|s'entraine|works? out|crossfit", "fitness"),
+    (r"sporti\w*|sporty|athletic|sportsman|sportswoman", "sport"),
     (r"etoiles|stargaz\w*|telescope", "astronomy"),
     (r"chante\w*|sings?|singing|musicien\w*|musique", "music"),
     (r"cinephile|films?|movies?|cine", "movie"),
@@ -126,24 +127,45 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
         for w in analysis.words
         if len(w) > 1 and not w.isdigit() and w not in _FILLER and w not in _relation_words()
     ]
-    listed = len(leftover) <= 2 and _LIST.search(segment.folded) is not None
+    # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
+    # it is, for the tools to match or to say they cannot serve.
+    listed = (
+        len(leftover) <= 1
+        and len(segment.text.split()) <= 6
+        and _LIST.search(segment.folded) is not None
+    )
+    extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
     if segment.cued or _FAN.search(segment.folded) or not segment.positive:
-        extra = [w for w in leftover if len(w) >= 3 and w not in _STOP] if listed else []
-        return _merge(_merge(found, verbs), extra if found and segment.positive else [])
+        return _merge(_merge(found, verbs), extra)
     if verbs and _subject_verb(fold(segment.text)):
         return _merge(found, verbs)
     if found and not leftover:
         return found
-    if found and len(leftover) <= 2 and _LIST.search(segment.folded):
-        # "cooking and jazz": a list of tastes; the words the catalog does not know are
-        # kept as they are, for the tools to match or to say they cannot serve.
-        return _merge(found, [w for w in leftover if len(w) >= 3])
+    if extra:
+        return _merge(found, extra)
     return []
+
+
+def _free(word: str) -> bool:
+    """Whether a word the vocabulary lacks may stand as a taste: a content word, no place."""
+    from giftgenius.catalog.places import resolve_country
+
+    return (
+        len(word) >= 3
+        and word.isalpha()
+        and word not in _STOP
+        and word not in _FILLER
+        and word not in _relation_words()
+        and resolve_country(word.capitalize()) is None
+    )
 
 
 def _subject_verb(folded: str) -> bool:
     """ "elle tricote", "he bakes", "qui lit énormément": a pronoun before the doing word."""
-    return re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel)\s", folded) is not None
+    return (
+        re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded)
+        is not None
+    )
 
 
 def _merge(first: list[str], second: list[str]) -> list[str]:
@@ -156,8 +178,7 @@ def free_words(segment: Segment, limit: int = 1) -> list[str]:
     words = []
     for m in _WORD.finditer(segment.text):
         word = m[0].lower()
-        f = fold(word)
-        if f in _FILLER or f in _relation_words() or f in _STOP:
+        if not _free(fold(word)):
             continue
         words.append(word)
         if len(words) == limit:
@@ -174,6 +195,8 @@ _STOP = frozenset(
     vers avant apres pendant from into about over under have has had does did was were been
     avoir etre fait faire dit dire veut veux voudrais aimerait adore aime adorent aiment
     money budget euros euro dollars dollar bucks balles price prix cher chere expensive cheap
-    gens people someone quelqu'un personne gift present
+    gens people someone quelqu'un personne gift present chez lui pour celui celle fini
+    truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
+    balle balles piasse piasses bucks quid
     """.split()  # noqa: SIM905 - a word list reads better as text
 )

@@ -87,7 +87,8 @@ _RETARGET = re.compile(
     r"|(?<![\w'])(?:not|pas)\s+(?:my|mon|ma|mes)\b|(?:it'?s|c'est) (?:for|pour)\b"
 )
 _UNKNOWN_RELATION_CUE = re.compile(
-    r"(?<![\w'])(?:for|pour|to|a)\s+(?:my|mon|ma|mes|our|notre|nos)\s|^\s*(?:my|mon|ma|mes)\s"
+    r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
+    r"|^\s*(?:my|mon|ma|mes)\s"
 )
 _LEAD_NO = re.compile(r"^\s*(?:no|non|nope|nan|oops|sorry|pardon)\s*[,!.]\s*")
 _E_EURO = re.compile(
@@ -95,9 +96,33 @@ _E_EURO = re.compile(
 )
 _PLACE_CUE = re.compile(
     r"(?<![\w'])(?:in|to|at|from|near|lives?|living|based|moved|ship\w*|deliver\w*|send|"
-    r"a|au|aux|en|vit|habite\w*|demenage\w*|chez|livr\w*|envo\w*|reste|installee?|de|du)"
+    r"a|au|aux|en|vit|habite\w*|demenage\w*|chez|livr\w*|envo\w*|reste|installee?|de|du|"
+    r"sur|bosse|travaille|works?)"
     r"(?![\w'])"
 )
+_OCCASION_DATE = re.compile(
+    r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
+    r"retirement|retraite)\b.*?\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+"
+    r"(?:le |on |this |ce )?(?P<rest>.+)$"
+)
+_LOWER_PLACE = re.compile(
+    r"(?<![\w'])(?:a|à|en|in|to|sur|vit a|vit à|habite a|habite à|lives in)\s+"
+    r"(?P<place>[a-zà-ÿ][\w-]+(?:\s+[a-zà-ÿ][\w-]+)?)"
+)
+
+
+def _lowercase_place(text: str, lang: str) -> str | None:
+    """A place typed in lowercase after a place word ("on est a lille")."""
+    for m in _LOWER_PLACE.finditer(text):
+        place = m["place"].title()
+        words = place.split()
+        for size in (len(words), 1):
+            found = resolve_country(" ".join(words[:size]), lang)  # type: ignore[arg-type]
+            if found is not None:
+                return found
+    return None
+
+
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
 
@@ -193,10 +218,18 @@ def _facts(
     _budget(clauses, lang, dollar, profile, facts, out, correcting)
     for clause in clauses:
         deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)  # type: ignore[arg-type]
+        occasion = _OCCASION_DATE.search(clause.folded)
+        if deadline is None and occasion is not None:
+            # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
+            cue = "pour" if lang == "fr" else "by"
+            rest = clause.text[occasion.start("rest") :]
+            deadline = parse_deadline(f"{cue} {rest}", today, lang)  # type: ignore[arg-type]
         if deadline is not None:
             facts["deadline"] = deadline
         if _PLACE_CUE.search(clause.folded) or len(text.split()) <= 3 or correcting:
-            country = resolve_country(clause.text, lang)  # type: ignore[arg-type]
+            country = resolve_country(clause.text, lang) or _lowercase_place(  # type: ignore[arg-type]
+                clause.text, lang
+            )
             if country is not None:
                 facts["country"] = country
     age = _age(clauses, lang)
@@ -331,6 +364,12 @@ def _tastes(
         facts["remove_dislikes"] = back
 
 
+_QUALIFIER = re.compile(
+    r"(?<=\s)(?:meilleure?|best|good|dear|chere?|vieux|vieil|vieille|old|petite?|little|"
+    r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
+    re.IGNORECASE,
+)
+_FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
     r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
     r"vos|leur|le|la|les|l'|un|une|du|de|d'|des)\s*$"
@@ -345,7 +384,13 @@ def _recipient(clauses: list[Clause], lang: str) -> tuple[str | None, bool]:
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
         positive = " ".join(s.text for s in segments(body) if s.positive)
+        if lang == "fr":  # "son écran" is a possessive, not an English "son"
+            positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
         relation = resolve_relation(positive, lang) if positive.strip() else None  # type: ignore[arg-type]
+        if relation is not None and not relation.known:
+            # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
+            plain = _QUALIFIER.sub(" ", positive)
+            relation = resolve_relation(plain, lang) or relation  # type: ignore[arg-type]
         if relation is None:
             continue
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
