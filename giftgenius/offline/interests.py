@@ -175,11 +175,13 @@ def _merge(first: list[str], second: list[str]) -> list[str]:
 def free_words(segment: Segment, limit: int = 1) -> list[str]:
     """The object of a taste or a refusal the vocabulary does not know: "loves fishing" →
     fishing, "rien en plastique" → plastique (the tools keep such words as they are)."""
-    words = []
+    words: list[str] = []
     for m in _WORD.finditer(segment.text):
         word = m[0].lower()
-        if not _free(fold(word)):
+        if fold(word) in _FILLER:
             continue
+        if not _free(fold(word)):
+            break  # "pas de budget précis": the object is "budget", not "précis"
         words.append(word)
         if len(words) == limit:
             break

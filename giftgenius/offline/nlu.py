@@ -67,8 +67,8 @@ _AGE = [
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
     re.compile(
-        r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|fete|fetera|"
-        r"va feter)\s+(?:ses\s+)?(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+        r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|a eu|avait|fete|"
+        r"fetera|va feter)\s+(?:ses\s+)?(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
     ),
     re.compile(
         r"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+"
@@ -95,29 +95,54 @@ _E_EURO = re.compile(
     r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
 )
 _PLACE_CUE = re.compile(
-    r"(?<![\w'])(?:in|to|at|from|near|lives?|living|based|moved|ship\w*|deliver\w*|send|"
-    r"a|au|aux|en|vit|habite\w*|demenage\w*|chez|livr\w*|envo\w*|reste|installee?|de|du|"
-    r"sur|bosse|travaille|works?)"
-    r"(?![\w'])"
+    r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
+    r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
+)
+_PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
+_NOT_PLACE = frozenset(
+    """
+    allo hello salut coucou bonjour bonsoir merci thanks yes oui non no ok okay top go la le
+    les l ma mon sa son ses un une des the a an my his her our your nos notre votre leur leurs
+    main maison home work travail bureau ecole school tout toute tous plus moins
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
-    r"retirement|retraite)\b.*?\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+"
-    r"(?:le |on |this |ce )?(?P<rest>.+)$"
-)
-_LOWER_PLACE = re.compile(
-    r"(?<![\w'])(?:a|à|en|in|to|sur|vit a|vit à|habite a|habite à|lives in)\s+"
-    r"(?P<place>[a-zà-ÿ][\w-]+(?:\s+[a-zà-ÿ][\w-]+)?)"
+    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it)\b.*?"
+    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:le |on |this |ce )?"
+    r"|(?=\b(?:dans|in)\s))(?P<rest>.+)$"
 )
 
 
-def _lowercase_place(text: str, lang: str) -> str | None:
-    """A place typed in lowercase after a place word ("on est a lille")."""
-    for m in _LOWER_PLACE.finditer(text):
-        place = m["place"].title()
-        words = place.split()
-        for size in (len(words), 1):
-            found = resolve_country(" ".join(words[:size]), lang)  # type: ignore[arg-type]
+def _place(clause: Clause, lang: str, short: bool) -> str | None:
+    """The country of a place named after a place word ("habite à Lille", "ship to
+    Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
+    phrases = []
+    for cue in _PLACE_CUE.finditer(clause.folded):
+        m = _PHRASE.match(clause.text, cue.end())
+        if m:
+            phrases.append(m[1])
+    if short:
+        phrases.append(clause.text)
+    for phrase in phrases:
+        words = phrase.split()[:5]
+        for size in range(len(words), 0, -1):
+            candidate = " ".join(words[:size]).strip(" '\"")
+            if not candidate or fold(words[0]) in _NOT_PLACE:
+                break
+            if size == 1 and (
+                (len(candidate) < 5 and not candidate[:1].isupper())
+                or (len(candidate) <= 3 and not candidate.isupper())
+            ):
+                continue  # "mets", "nice", "ça": everyday words before they are places
+            found = resolve_country(candidate, lang)  # type: ignore[arg-type]
+            if (
+                found is None
+                and candidate.islower()
+                and len(candidate) >= 5
+                and not any(ch.isdigit() for ch in candidate)
+            ):
+                found = resolve_country(candidate.title(), lang)  # type: ignore[arg-type]
             if found is not None:
                 return found
     return None
@@ -149,8 +174,8 @@ def extract(
     out.confirm = intents.confirms(folded)
     out.explicit_confirm = intents.explicit_confirm(folded)
     out.save_label = intents.save_label(folded, raw)
-    out.load = intents.wants_load(folded)
-    if choosing or candidate_titles:
+    out.load = out.save_label is None and intents.wants_load(folded)
+    if (choosing or candidate_titles) and not out.load:
         out.choice = _choice(folded, candidate_titles or [])
         if out.choice is not None:
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
@@ -221,17 +246,19 @@ def _facts(
         occasion = _OCCASION_DATE.search(clause.folded)
         if deadline is None and occasion is not None:
             # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
-            cue = "pour" if lang == "fr" else "by"
             rest = clause.text[occasion.start("rest") :]
+            within = re.match(r"\s*(?:dans|in)\s+", rest, re.IGNORECASE)
+            if within:
+                cue, rest = ("d'ici" if lang == "fr" else "within"), rest[within.end() :]
+            else:
+                cue = "pour" if lang == "fr" else "by"
             deadline = parse_deadline(f"{cue} {rest}", today, lang)  # type: ignore[arg-type]
         if deadline is not None:
             facts["deadline"] = deadline
-        if _PLACE_CUE.search(clause.folded) or len(text.split()) <= 3 or correcting:
-            country = resolve_country(clause.text, lang) or _lowercase_place(  # type: ignore[arg-type]
-                clause.text, lang
-            )
-            if country is not None:
-                facts["country"] = country
+        short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
+        country = _place(clause, lang, short)
+        if country is not None:
+            facts["country"] = country
     age = _age(clauses, lang)
     if age is not None:
         facts["age"] = age
@@ -256,11 +283,15 @@ def _budget(
     """The last amount named wins; a currency said earlier in the message carries over."""
     known = profile.get("budget") or {}
     currency: str | None = None
+    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs.
+    dollar = _LOCAL_DOLLAR.get(str(profile.get("country") or ""), dollar)
     for clause in clauses:
-        text = _E_EURO.sub(r"\1 €", clause.text)
+        text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
         amount = parse_amount(text, lang, dollar) or parse_amount(  # type: ignore[arg-type]
             text, "fr" if lang == "en" else "en", dollar
         )  # a short line may be misjudged ("quatre-vingts euros max")
+        if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
+            amount = None  # "5 expressos par jour" counts cups, not money
         if amount is None and (correcting or clause.corrects) and known:
             bare = _BARE_NUMBER.search(clause.folded)
             if bare and not _age_in(clause.folded):
@@ -281,8 +312,54 @@ def _budget(
         facts["currency"] = currency
 
 
+_LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
+_CANADIAN = re.compile(
+    r"(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|canadian dollars?", re.IGNORECASE
+)
+_MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
+_AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
+_NOT_A_COUNT = frozenset(
+    """
+    max maxi maximum tops top budget environ ish or ou and et au pas grand tout total
+    minimum min about approx approximately roughly each chacun chacune par per
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _money_words(text: str) -> str:
+    """Typos of money words fixed ("25 euors maxmum"), "$ canadiens" written CAD."""
+    from rapidfuzz import fuzz, process
+
+    text = _CANADIAN.sub(" CAD", text)
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0]
+        best = process.extractOne(word.lower(), _MONEY_WORDS, scorer=fuzz.ratio, score_cutoff=80)
+        return best[0] if best is not None else word
+
+    return re.sub(r"[^\W\d_]{5,}", fix, text)
+
+
+def _counted(text: str, value: Any) -> bool:
+    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares")."""
+    figure = f"{value:f}".rstrip("0").rstrip(".")
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(figure)}(?![\d.,])", text):
+        word = _AFTER_FIGURE.match(text[m.end() :])
+        if word is not None and fold(word[1]) not in _NOT_A_COUNT:
+            return True
+    return False
+
+
 def _age_in(folded: str) -> bool:
     return any(p.search(folded) for p in _AGE)
+
+
+# "mon neveu 15 ans", "Ma nièce, 16 ans.": a bare "N ans" closing a phrase about someone;
+# not after "depuis", "il y a", "pendant", "nos", "ses … de" (durations and anniversaries).
+_BARE_AGE = re.compile(r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)")
+_NOT_AGE_BEFORE = re.compile(
+    r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
+)
 
 
 def _age(clauses: list[Clause], lang: str) -> int | None:
@@ -294,6 +371,14 @@ def _age(clauses: list[Clause], lang: str) -> int | None:
             m = pattern.search(digits)
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
+        m = _BARE_AGE.search(digits)
+        if (
+            m
+            and 0 < int(m[1]) <= 120
+            and not _NOT_AGE_BEFORE.search(digits[: m.start()])
+            and resolve_relation(digits[: m.start()], lang) is not None  # type: ignore[arg-type]
+        ):
+            return int(m[1])
     return None
 
 
