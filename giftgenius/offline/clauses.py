@@ -61,6 +61,7 @@ _NEG = (
     r"does not (?:like|want|drink|need|wear)|don'?t (?:like|want|need|get)|do not (?:like|want)|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
+    r"ni|nor|neither|"
     r"no|not|pas"
 )
 # Liking cues: what follows them is an interest.

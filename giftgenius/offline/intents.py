@@ -25,6 +25,15 @@ _NUMBERED = re.compile(
     r"(?<![\w])(?:number|numero|num|no\.?|n°|nº|option|choice|choix|gift|idea|idee|item|"
     r"#|la|le|the|take|prends|pick|choose|choisis|want|veux)\s*(\d{1,2})\b(?!\s*[$€£%:/])"
 )
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
+    "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8,
+}  # fmt: skip
+_NUMBER_WORD = re.compile(
+    r"(?<![\w'])(?:number|numero|no\.?|option|choice|choix|le|la|the|#)\s*("
+    + "|".join(_NUMBER_WORDS)
+    + r")(?![\w'])"
+)
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
 _CHEAPEST = re.compile(
     r"(?<![\w])(?:cheapest|least expensive|lowest price|lowest priced|most affordable|"
@@ -52,7 +61,9 @@ _CONFIRM = re.compile(
     r"tout bon|vas-y|allez-y|allez|allons-y|banco|ca marche|ca me va|ca ira|ca roule|nickel|"
     r"impec\w*|on y va|je le prends|je la prends|on le prend|on la prend|on prend|vendu|"
     r"finalise\w*|carrement|volontiers|avec plaisir|top|super|genial|go|c'est parti|"
-    r"entendu|exactement|tout a fait|bien sur)(?![\w'])"
+    r"entendu|exactement|tout a fait|bien sur|oki|okey|j'achete|envoie\w*|envoyez|"
+    r"c'est regle|dernier mot|on part la-dessus|c'est beau|correct|comme ca|"
+    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)(?![\w'])"
 )
 DECLINE = re.compile(
     r"(?<![\w'])(?:not yet|pas encore|don'?t confirm|do not confirm|ne (?:confirme|valide) pas|"
@@ -65,7 +76,7 @@ DECLINE = re.compile(
 
 _SAVE_VERB = (
     r"save|remember|keep|store|note|enregistre\w*|sauvegarde\w*|memorise\w*|retiens|retenir|"
-    r"garde\w*|note\w*|mets?\s+de\s+cote|souvenir|souviens|appelle-(?:la|le|les)|"
+    r"garde\w*|note\w*|mets?\s+de\s+cote|appelle-(?:la|le|les)|"
     r"call (?:her|him|them)|file (?:her|him|them) under"
 )
 _SAVE = re.compile(
@@ -130,6 +141,9 @@ def choice(folded: str) -> Choice | None:
     m = _ONLY_NUMBER.match(folded) or _SHORT_ORDINAL.search(folded) or _NUMBERED.search(folded)
     if m:
         return Choice(position=int(m[1]))
+    m = _NUMBER_WORD.search(folded)
+    if m:
+        return Choice(position=_NUMBER_WORDS[m[1]])
     for word in re.findall(r"[a-z]+", folded):
         if len(word) < 4:
             continue

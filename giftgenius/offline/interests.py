@@ -68,7 +68,7 @@ _FILLER = frozenset(
     svp maybe peut etre she he they it il elle ils elles is est are sont who qui que but mais
     hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
     fan big grand grande huge gros grosse lover amateur amatrice
-    s x
+    s x mai but
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")

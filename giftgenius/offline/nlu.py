@@ -98,6 +98,10 @@ _PLACE_CUE = re.compile(
     r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
     r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
 )
+_STRONG_CUE = re.compile(
+    r"(?:(?<![\w'])(?:en|in|to|vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
+    r"livr\w*|envo\w*|lives|based|ship\w*|deliver\w*)\s+(?:a|au|aux|at|in))$"
+)
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
 _NOT_PLACE = frozenset(
     """
@@ -117,14 +121,16 @@ _OCCASION_DATE = re.compile(
 def _place(clause: Clause, lang: str, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
-    phrases = []
+    phrases: list[tuple[str, bool]] = []
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
         if m:
-            phrases.append(m[1])
+            # a lowercase town only after a word that surely introduces a place
+            strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
+            phrases.append((m[1], strong))
     if short:
-        phrases.append(clause.text)
-    for phrase in phrases:
+        phrases.append((clause.text, False))
+    for phrase, cued in phrases:
         words = phrase.split()[:5]
         for size in range(len(words), 0, -1):
             candidate = " ".join(words[:size]).strip(" '\"")
@@ -133,12 +139,14 @@ def _place(clause: Clause, lang: str, short: bool) -> str | None:
             if size == 1 and (
                 (len(candidate) < 5 and not candidate[:1].isupper())
                 or (len(candidate) <= 3 and not candidate.isupper())
+                or (candidate.islower() and not cued)
             ):
                 continue  # "mets", "nice", "ça": everyday words before they are places
             found = resolve_country(candidate, lang)  # type: ignore[arg-type]
             if (
                 found is None
                 and candidate.islower()
+                and cued
                 and len(candidate) >= 5
                 and not any(ch.isdigit() for ch in candidate)
             ):
@@ -354,9 +362,12 @@ def _age_in(folded: str) -> bool:
     return any(p.search(folded) for p in _AGE)
 
 
-# "mon neveu 15 ans", "Ma nièce, 16 ans.": a bare "N ans" closing a phrase about someone;
+# "mon neveu 15 ans", "Ma nièce, 16 ans.", "ma fille a 14 ans": "N ans" about someone;
 # not after "depuis", "il y a", "pendant", "nos", "ses … de" (durations and anniversaries).
-_BARE_AGE = re.compile(r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)")
+_BARE_AGE = re.compile(
+    r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)"
+    r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of))(?![\w])"
+)
 _NOT_AGE_BEFORE = re.compile(
     r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
 )
@@ -372,13 +383,14 @@ def _age(clauses: list[Clause], lang: str) -> int | None:
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
         m = _BARE_AGE.search(digits)
+        value = int(m[1] or m[2]) if m else 0
         if (
             m
-            and 0 < int(m[1]) <= 120
+            and 0 < value <= 120
             and not _NOT_AGE_BEFORE.search(digits[: m.start()])
             and resolve_relation(digits[: m.start()], lang) is not None  # type: ignore[arg-type]
         ):
-            return int(m[1])
+            return value
     return None
 
 
@@ -454,6 +466,9 @@ _QUALIFIER = re.compile(
     r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
     re.IGNORECASE,
 )
+_THIRD_PERSON_RELATIVE = re.compile(
+    r"(?<![\w'])(?:c'est|it'?s|is)?\s*(?:sa|son|ses|his|her|their|leur|leurs)\s+[\w-]+"
+)
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
     r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
@@ -469,6 +484,7 @@ def _recipient(clauses: list[Clause], lang: str) -> tuple[str | None, bool]:
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
         positive = " ".join(s.text for s in segments(body) if s.positive)
+        said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
         relation = resolve_relation(positive, lang) if positive.strip() else None  # type: ignore[arg-type]
@@ -481,6 +497,8 @@ def _recipient(clauses: list[Clause], lang: str) -> tuple[str | None, bool]:
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
             continue
         words = " ".join(w for w in (relation.said, relation.name) if w)
+        if said_by_other and fold(relation.said or "~") in said_by_other[0]:
+            continue  # "c'est sa sœur qui boit du thé": someone else's relative
         if words:
             at = fold(positive).find(fold(relation.said or relation.name or ""))
             bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
