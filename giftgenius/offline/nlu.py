@@ -20,6 +20,7 @@ from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.places import resolve_country
 from giftgenius.catalog.relations import resolve_relation
 from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
@@ -118,7 +119,7 @@ _OCCASION_DATE = re.compile(
 )
 
 
-def _place(clause: Clause, lang: str, short: bool) -> str | None:
+def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
     phrases: list[tuple[str, bool]] = []
@@ -142,7 +143,7 @@ def _place(clause: Clause, lang: str, short: bool) -> str | None:
                 or (candidate.islower() and not cued)
             ):
                 continue  # "mets", "nice", "ça": everyday words before they are places
-            found = resolve_country(candidate, lang)  # type: ignore[arg-type]
+            found = resolve_country(candidate, lang)
             if (
                 found is None
                 and candidate.islower()
@@ -150,7 +151,7 @@ def _place(clause: Clause, lang: str, short: bool) -> str | None:
                 and len(candidate) >= 5
                 and not any(ch.isdigit() for ch in candidate)
             ):
-                found = resolve_country(candidate.title(), lang)  # type: ignore[arg-type]
+                found = resolve_country(candidate.title(), lang)
             if found is not None:
                 return found
     return None
@@ -174,10 +175,10 @@ def extract(
     (choices are read only then, and titles only over them)."""
     profile = profile or {}
     raw = text.replace("’", "'").replace("‘", "'")
-    lang = locale if locale in ("en", "fr") else detect_locale(raw)
+    lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
     folded = fold(raw, keep_length=True)
     out = Extraction(text=raw)
-    out.leave = is_leaving(raw, lang)  # type: ignore[arg-type]
+    out.leave = is_leaving(raw, lang)
     out.decline = intents.declines(folded)
     out.confirm = intents.confirms(folded)
     out.explicit_confirm = intents.explicit_confirm(folded)
@@ -237,7 +238,7 @@ def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
 
 def _facts(
     text: str,
-    lang: str,
+    lang: Locale,
     today: dt.date,
     dollar: str,
     profile: dict[str, Any],
@@ -245,12 +246,12 @@ def _facts(
 ) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     text = contrast_as_negation(text)
-    clauses = [c for c in split(text) if not is_leaving(c.text, lang)]  # type: ignore[arg-type]
+    clauses = [c for c in split(text) if not is_leaving(c.text, lang)]
     folded_all = fold(text, keep_length=True)
     correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
     _budget(clauses, lang, dollar, profile, facts, out, correcting)
     for clause in clauses:
-        deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)  # type: ignore[arg-type]
+        deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
         occasion = _OCCASION_DATE.search(clause.folded)
         if deadline is None and occasion is not None:
             # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
@@ -260,7 +261,7 @@ def _facts(
                 cue, rest = ("d'ici" if lang == "fr" else "within"), rest[within.end() :]
             else:
                 cue = "pour" if lang == "fr" else "by"
-            deadline = parse_deadline(f"{cue} {rest}", today, lang)  # type: ignore[arg-type]
+            deadline = parse_deadline(f"{cue} {rest}", today, lang)
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
@@ -281,7 +282,7 @@ def _facts(
 
 def _budget(
     clauses: list[Clause],
-    lang: str,
+    lang: Locale,
     dollar: str,
     profile: dict[str, Any],
     facts: dict[str, Any],
@@ -295,7 +296,7 @@ def _budget(
     dollar = _LOCAL_DOLLAR.get(str(profile.get("country") or ""), dollar)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
-        amount = parse_amount(text, lang, dollar) or parse_amount(  # type: ignore[arg-type]
+        amount = parse_amount(text, lang, dollar) or parse_amount(
             text, "fr" if lang == "en" else "en", dollar
         )  # a short line may be misjudged ("quatre-vingts euros max")
         if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
@@ -373,7 +374,7 @@ _NOT_AGE_BEFORE = re.compile(
 )
 
 
-def _age(clauses: list[Clause], lang: str) -> int | None:
+def _age(clauses: list[Clause], lang: Locale) -> int | None:
     from text_to_num import alpha2digit
 
     for clause in clauses:
@@ -388,7 +389,7 @@ def _age(clauses: list[Clause], lang: str) -> int | None:
             m
             and 0 < value <= 120
             and not _NOT_AGE_BEFORE.search(digits[: m.start()])
-            and resolve_relation(digits[: m.start()], lang) is not None  # type: ignore[arg-type]
+            and resolve_relation(digits[: m.start()], lang) is not None
         ):
             return value
     return None
@@ -412,7 +413,7 @@ _FREE_DISLIKE = re.compile(
 
 def _tastes(
     clauses: list[Clause],
-    lang: str,
+    lang: Locale,
     profile: dict[str, Any],
     facts: dict[str, Any],
     correcting: bool,
@@ -476,7 +477,7 @@ _DETERMINER = re.compile(
 )
 
 
-def _recipient(clauses: list[Clause], lang: str) -> tuple[str | None, bool]:
+def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool]:
     """Who the gift is for, in the person's words with the name ("uncle Dave"); from the
     positive part of a clause ("my brother, not my sister" → brother)."""
     for clause in clauses:
@@ -487,11 +488,11 @@ def _recipient(clauses: list[Clause], lang: str) -> tuple[str | None, bool]:
         said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
-        relation = resolve_relation(positive, lang) if positive.strip() else None  # type: ignore[arg-type]
+        relation = resolve_relation(positive, lang) if positive.strip() else None
         if relation is not None and not relation.known:
             # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
             plain = _QUALIFIER.sub(" ", positive)
-            relation = resolve_relation(plain, lang) or relation  # type: ignore[arg-type]
+            relation = resolve_relation(plain, lang) or relation
         if relation is None:
             continue
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):

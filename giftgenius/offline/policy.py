@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.relations import resolve_relation
+from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import replies as r
 from giftgenius.offline.nlu import Extraction, extract
@@ -53,7 +54,7 @@ class Turn:
     start_state: dict[str, Any]  # the state block: state before this turn's tools
     results: list[ToolResult]
     seen_candidates: list[dict[str, Any]]  # the latest candidate views anywhere in view
-    locale: str
+    locale: Locale
     ext: Extraction
     tools: set[str]
 
@@ -338,10 +339,10 @@ def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
         return scored[0][1]
     if not turn.ext.load:
         return None  # a probe loads only a profile the message names
-    wanted = resolve_relation(turn.ext.text, turn.locale)  # type: ignore[arg-type]
+    wanted = resolve_relation(turn.ext.text, turn.locale)
     if wanted is not None and wanted.known:
         for label, recipient in entries:
-            saved = resolve_relation(recipient or label, turn.locale)  # type: ignore[arg-type]
+            saved = resolve_relation(recipient or label, turn.locale)
             if saved is not None and (
                 fold(saved.said or "") == fold(wanted.said or "")
                 or (saved.audience == wanted.audience and wanted.audience != "anyone")

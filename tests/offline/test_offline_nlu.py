@@ -101,6 +101,14 @@ def test_recipients_in_the_persons_words(text: str, recipient: str) -> None:
     assert facts(text)["recipient"] == recipient
 
 
+def test_someone_elses_relative_is_not_the_recipient() -> None:
+    found = facts(
+        "Non attends, je confonds : pas le thé mais le café, c'est sa sœur qui boit du thé",
+        profile={"recipient": "amie Élodie", "interests": ["tea"]},
+    )
+    assert found == {"interests": ["coffee"], "remove_interests": ["tea"]}
+
+
 def test_french_possessives_keep_the_head_noun() -> None:
     assert facts("le parrain de ma fille")["recipient"].startswith("parrain")
     assert facts("le grand-oncle de ma femme")["recipient"].startswith("grand-oncle")
@@ -219,10 +227,20 @@ def test_leaving_with_a_request_still_does_it() -> None:
         ("ma nièce de 12 ans", 12),
         ("ma marraine fête ses cinquante ans", 50),
         ("my 7-year-old nephew", 7),
+        ("mon neveu 15 ans", 15),
+        ("ma fille a 14 ans et elle adore le maquillage", 14),
     ],
 )
 def test_ages_need_an_age_cue(text: str, age: int) -> None:
     assert facts(text)["age"] == age
+
+
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [("banco", None), ("je le connais a peine", None), ("on est a lille", "FR"), ("Lyon", "FR")],
+)
+def test_everyday_words_are_not_towns(text: str, country: str | None) -> None:
+    assert facts(text, locale="fr").get("country") == country
 
 
 @pytest.mark.parametrize(
@@ -278,6 +296,11 @@ def test_numbers_that_are_not_ages(text: str) -> None:
         ("pas de bougies mais elle aime le yoga", {"interests": ["yoga"], "dislikes": ["candle"]}),
         ("surtout pas un mug, y en a deja 30 dans la cuisine du bureau", {"dislikes": ["mug"]}),
         ("pas d'argent et rien en plastique", {"dislikes": ["argent", "plastique"]}),
+        (
+            "Il ne boit pas une goutte d'alcool, donc ni vin ni whisky ni cocktails",
+            {"dislikes": ["cocktail", "whisky", "wine"]},
+        ),
+        ("Je n'ai pas de budget précis, disons 30 euros au plus", {}),
     ],
 )
 def test_tastes(text: str, expected: dict[str, Any]) -> None:
@@ -397,6 +420,8 @@ def choice(text: str, titles: list[str] | None = None) -> Any:
         ("Le secind", 2),
         ("the thrid one", 3),
         ("Le cinquième", 5),
+        ("Le numéro deux du coup", 2),
+        ("the two", 2),
     ],
 )
 def test_choices_by_position(text: str, position: int) -> None:
@@ -464,6 +489,9 @@ def test_a_date_is_not_a_choice_outside_a_shortlist() -> None:
         ("Allez, on prend celui-là", True),
         ("Vous pouvez finaliser, merci.", True),
         ("yep, that's the one", True),
+        ("C'est bien celui-là, merci.", True),
+        ("oki c bon", True),
+        ("Oui, j'achète", True),
         ("not yet", False),
         ("no, wait", False),
         ("nah, show me others", False),
