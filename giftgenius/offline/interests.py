@@ -51,6 +51,8 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
     (r"joue de la guitare|plays? (?:the )?guitar|gratte", "guitar"),
     (r"plantes?|bonsai", "plant"),
+    (r"disquaires?|platine|turntable|record (?:shops?|stores?)|crate-?digg\w*", "vinyl"),
+    (r"podcasts? true crime|true crime|polars?|whodunits?", "mystery"),
 )
 _VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, tag in _VERBS]
 

@@ -129,6 +129,8 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
             # a lowercase town only after a word that surely introduces a place
             strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
             phrases.append((m[1], strong))
+            if "," in m[1]:  # "to 12 rue de la Paix, Paris": the town closes an address
+                phrases.append((m[1].rsplit(",", 1)[1], strong))
     if short:
         phrases.append((clause.text, False))
     for phrase, cued in phrases:

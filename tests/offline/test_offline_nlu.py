@@ -161,6 +161,8 @@ def test_a_known_recipient_changes_only_when_the_gift_is_retargeted(
         ("ma belle-mère vit à Toulouse", "FR"),
         ("Ah non pardon, elle a déménagé à Tournai", "BE"),
         ("il bosse à Charleroi", "BE"),
+        ("ship it to 12 rue de la Paix, Paris", "FR"),
+        ("can it get to Munich by the 18th?", "DE"),
     ],
 )
 def test_places_give_a_country(text: str, country: str) -> None:
@@ -280,6 +282,7 @@ def test_numbers_that_are_not_ages(text: str) -> None:
         ("elle court des marathons", {"interests": ["running"]}),
         ("il fait de la rando", {"interests": ["hiking"]}),
         ("elle médite tous les matins", {"interests": ["meditation"]}),
+        ("il passe ses week-ends chez les disquaires", {"interests": ["vinyl"]}),
         # dislikes, each in its own clause
         ("il déteste les mugs", {"dislikes": ["mug"]}),
         ("no candles please", {"dislikes": ["candle"]}),
