@@ -229,6 +229,12 @@ def save_label(folded: str, original: str) -> str | None:
     return label[:40] or None
 
 
+def save_span(folded: str) -> tuple[int, int] | None:
+    """Where the save request is, so its label is not read as facts."""
+    m = _SAVE.search(folded)
+    return (m.start(), m.end()) if m is not None else None
+
+
 def wants_load(folded: str) -> bool:
     return _LOAD.search(folded) is not None
 

@@ -206,14 +206,11 @@ def _negated(folded: str) -> bool:
 
 def _blank_save(raw: str, folded: str) -> str:
     """The message without its save request ("save her profile as Laura" names no one)."""
-    m = re.search(
-        r"(?<![\w'])(?:save|remember|keep|store|enregistre|sauvegarde|memorise|retiens|retenir|"
-        r"garde)\w*[^.!?\n]*",
-        folded,
-    )
-    if m is None:
+    span = intents.save_span(folded)
+    if span is None:
         return raw
-    return raw[: m.start()] + " " * (m.end() - m.start()) + raw[m.end() :]
+    start, end = span
+    return raw[:start] + " " * (end - start) + raw[end:]
 
 
 def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
