@@ -75,7 +75,8 @@ DECLINE = re.compile(
 )
 
 _SAVE_VERB = (
-    r"save|remember|keep|store|note|enregistre\w*|sauvegarde\w*|memorise\w*|retiens|retenir|"
+    r"save|remember|keep (?:her|him|them|this|that|it) in mind|note|enregistre\w*|sauvegarde\w*|"
+    r"memorise\w*|retiens|retenir|"
     r"garde\w*|note\w*|mets?\s+de\s+cote|appelle-(?:la|le|les)|"
     r"call (?:her|him|them)|file (?:her|him|them) under"
 )
@@ -224,6 +225,8 @@ def save_label(folded: str, original: str) -> str | None:
     label_folded = _NEXT_TIME.sub("", body[start:])
     label = original[body_start + start : body_start + start + len(label_folded)]
     label = _LEADING.sub("", label.strip(" ,:;«»\"'")).strip(" ,:;«»\"'")
+    if any(ch.isdigit() for ch in label):
+        return None  # "note: under 50" is a budget, not a label
     if _NAME_LABEL.match(fold(label)) or (after is None and len(label.split()) > 3):
         return ""  # "note that Clara hates perfume, for next time": under her name
     return label[:40] or None

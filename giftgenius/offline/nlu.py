@@ -492,8 +492,8 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool]:
             # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
             plain = _QUALIFIER.sub(" ", positive)
             relation = resolve_relation(plain, lang) or relation
-        if relation is None:
-            continue
+        if relation is None or "même" in (relation.said or "").lower():
+            continue  # "le même budget" folds like "mémé"
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
             continue
         words = " ".join(w for w in (relation.said, relation.name) if w)

@@ -533,6 +533,20 @@ def test_save_profile(text: str, label: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "facts_"),
+    [
+        ("keep it under 50 dollars", {"budget_max": 50, "currency": "USD"}),
+        ("garde le même budget", {}),
+        ("je garde le chat de ma voisine", {"recipient": "voisine"}),
+    ],
+)
+def test_not_a_save_request(text: str, facts_: dict[str, Any]) -> None:
+    out = extract(text, today=TODAY)
+    assert out.save_label is None
+    assert out.facts == facts_
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "same friend as last time",
