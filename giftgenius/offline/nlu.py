@@ -190,7 +190,9 @@ def extract(
         out.choice = _choice(folded, candidate_titles or [])
         if out.choice is not None:
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
-    readable = _blank_save(raw, folded) if out.save_label is not None else raw
+    # A labelled save names no one ("save her profile as Laura"); one under the person's name
+    # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
+    readable = _blank_save(raw, folded) if out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
     out.facts = _facts(readable, lang, today, dollar, profile, out)

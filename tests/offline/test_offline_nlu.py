@@ -561,6 +561,14 @@ def test_load_profile_is_asked(text: str) -> None:
     assert extract(text, today=TODAY).load
 
 
+def test_a_save_under_the_name_keeps_its_facts() -> None:
+    out = extract(
+        "Note bien que Clara déteste les parfums forts, pour la prochaine fois", today=TODAY
+    )
+    assert out.save_label == ""
+    assert out.facts == {"dislikes": ["fragrance"]}
+
+
 def test_load_with_new_facts() -> None:
     out = extract("same friend as last time but a bigger budget: 80", today=TODAY)
     assert out.load and out.facts["budget_max"] == 80
