@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
-from giftgenius.catalog.places import resolve_country
+from giftgenius.catalog.places import country_name, resolve_country
 from giftgenius.catalog.relations import resolve_relation
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
@@ -100,7 +100,7 @@ _PLACE_CUE = re.compile(
     r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
 )
 _STRONG_CUE = re.compile(
-    r"(?:(?<![\w'])(?:en|in|to|vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
+    r"(?:(?<![\w'])(?:to|vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
     r"livr\w*|envo\w*|lives|based|ship\w*|deliver\w*)\s+(?:a|au|aux|at|in))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
@@ -122,18 +122,18 @@ _OCCASION_DATE = re.compile(
 def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
-    phrases: list[tuple[str, bool]] = []
+    phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
         if m:
             # a lowercase town only after a word that surely introduces a place
             strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
-            phrases.append((m[1], strong))
+            phrases.append((m[1], True, strong))
             if "," in m[1]:  # "to 12 rue de la Paix, Paris": the town closes an address
-                phrases.append((m[1].rsplit(",", 1)[1], strong))
+                phrases.append((m[1].rsplit(",", 1)[1], True, strong))
     if short:
-        phrases.append((clause.text, False))
-    for phrase, cued in phrases:
+        phrases.append((clause.text, False, False))
+    for phrase, cued, strong in phrases:
         words = phrase.split()[:5]
         for size in range(len(words), 0, -1):
             candidate = " ".join(words[:size]).strip(" '\"")
@@ -146,10 +146,15 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
             ):
                 continue  # "mets", "nice", "ça": everyday words before they are places
             found = resolve_country(candidate, lang)
+            if found is not None and candidate.islower() and not strong:
+                # after "à"/"en" alone a lowercase word counts only as a country's own name
+                # ("en france"), not as a town ("à peine" is not Peine)
+                names = {fold(country_name(found, language)) for language in ("en", "fr")}
+                found = found if fold(candidate) in names else None
             if (
                 found is None
                 and candidate.islower()
-                and cued
+                and strong
                 and len(candidate) >= 5
                 and not any(ch.isdigit() for ch in candidate)
             ):
