@@ -76,7 +76,10 @@ _FILLER = frozenset(
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = re.compile(
     r"(?<![\w'])(?:lover|addict|fan|nerd|geek|buff|enthusiast|passionnee?|amateur|amatrice|"
-    r"fana|mordue?|accro)(?![\w'])"
+    r"fana|mordue?|accro|lecteur|lectrice|reader|joueur|joueuse|player|collectionneur|"
+    r"collectionneuse|collector|cuisinier|cuisiniere|cook|grimpeur|grimpeuse|coureur|coureuse|"
+    r"runner|photographe|photographer|jardinier|jardiniere|gardener|musicien|musicienne|"
+    r"musician|gamer|gameuse|cinephile|gourmand|gourmande|gourmet)(?![\w'])"
 )
 _LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
 
@@ -163,10 +166,13 @@ def _free(word: str) -> bool:
 
 
 def _subject_verb(folded: str) -> bool:
-    """ "elle tricote", "he bakes", "qui lit énormément": a pronoun before the doing word."""
-    return (
-        re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded)
-        is not None
+    """Someone before the doing word: a pronoun ("elle tricote", "he bakes") or a relation
+    ("mon beau-frère part camper")."""
+    if re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded):
+        return True
+    return any(
+        len(w) >= 3 and w in _relation_words() and w not in _FILLER
+        for w in re.findall(r"[^\W_]+", folded)
     )
 
 

@@ -278,8 +278,12 @@ def _facts(
     if age is not None:
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
-    recipient, out.labelled = _recipient(clauses, lang)
+    recipient, out.labelled, known = _recipient(clauses, lang)
     current = profile.get("recipient")
+    if not known and current is None:
+        # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
+        recipient = _named_person(" ".join(c.text for c in clauses)) or recipient
+        out.labelled = recipient is not None
     retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
         facts["recipient"] = recipient
@@ -483,7 +487,44 @@ _DETERMINER = re.compile(
 )
 
 
-def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool]:
+_CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+_GREETINGS = frozenset(
+    """
+    salut bonjour bonsoir hello hi hey coucou yo re rebonjour allo merci thanks dear cher chere
+    je j il elle on nous vous c ce i we you he she they it my mon ma the le la les un une a an
+    oui non yes no ok bon alors donc mais but and et pour for
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _named_person(text: str) -> str | None:
+    """A recipient given only by name ("Salut, Gérard fête ses 30 ans de boîte"): a
+    capitalised word that is no greeting, no sentence's usual first word and no place."""
+    for m in _CAPITALIZED.finditer(text):
+        word = m[1]
+        if fold(word) in _GREETINGS or resolve_country(word) is not None:
+            continue
+        if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
+            continue
+        before = text[: m.start()].rstrip()
+        if (before and before[-1] in ".!?") or not before:
+            # a sentence's first word is capitalised anyway: only a name if a verb follows
+            after = text[m.end() :].split()
+            if not after or fold(after[0]) not in _NAME_VERBS:
+                continue
+        return word
+    return None
+
+
+_NAME_VERBS = frozenset(
+    """
+    fete fetera part a est aime adore fait joue vit habite vient va passe loves likes is has
+    turns plays lives just enjoys collects
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
     """Who the gift is for, in the person's words with the name ("uncle Dave"); from the
     positive part of a clause ("my brother, not my sister" → brother)."""
     for clause in clauses:
@@ -509,5 +550,5 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool]:
         if words:
             at = fold(positive).find(fold(relation.said or relation.name or ""))
             bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
-            return words[:60], bool(relation.name) or bare
-    return None, False
+            return words[:60], bool(relation.name) or bare, relation.known
+    return None, False, False

@@ -109,6 +109,19 @@ def test_someone_elses_relative_is_not_the_recipient() -> None:
     assert found == {"interests": ["coffee"], "remove_interests": ["tea"]}
 
 
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Salut, Gérard fête ses 30 ans de boîte au chantier", "Gérard"),
+        ("besoin d'un cadeau pour Karim, un dev backend de mon équipe", "Karim"),
+        ("Noël approche", None),
+        ("Bonjour, je cherche un cadeau", None),
+    ],
+)
+def test_a_recipient_given_only_by_name(text: str, name: str | None) -> None:
+    assert facts(text).get("recipient") == name
+
+
 def test_french_possessives_keep_the_head_noun() -> None:
     assert facts("le parrain de ma fille")["recipient"].startswith("parrain")
     assert facts("le grand-oncle de ma femme")["recipient"].startswith("grand-oncle")
@@ -283,6 +296,8 @@ def test_numbers_that_are_not_ages(text: str) -> None:
         ("il fait de la rando", {"interests": ["hiking"]}),
         ("elle médite tous les matins", {"interests": ["meditation"]}),
         ("il passe ses week-ends chez les disquaires", {"interests": ["vinyl"]}),
+        ("mon beau-frère part camper chaque fin de semaine", {"interests": ["camping"]}),
+        ("grande lectrice de science-fiction", {"interests": ["book", "sci-fi"]}),
         # dislikes, each in its own clause
         ("il déteste les mugs", {"dislikes": ["mug"]}),
         ("no candles please", {"dislikes": ["candle"]}),
@@ -563,7 +578,9 @@ def test_load_profile_is_asked(text: str) -> None:
 
 def test_a_save_under_the_name_keeps_its_facts() -> None:
     out = extract(
-        "Note bien que Clara déteste les parfums forts, pour la prochaine fois", today=TODAY
+        "Note bien que Clara déteste les parfums forts, pour la prochaine fois",
+        today=TODAY,
+        profile={"recipient": "belle-sœur Clara"},
     )
     assert out.save_label == ""
     assert out.facts == {"dislikes": ["fragrance"]}
