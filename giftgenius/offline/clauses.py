@@ -73,6 +73,8 @@ _POS = (
     r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|hobby|hobbies|loisirs?|"
     r"se (?:met|mettre|lance|lancer) (?:a|au|aux|dans)|s'est (?:mise?|lancee?) (?:a|au|aux|dans)|"
     r"took up|taken up|taking up|got into|getting into|is learning|apprend (?:a|le|la)|"
+    r"(?:lui |leur )?offrir|give (?:her|him|them)|get (?:her|him|them)|looking for|"
+    r"(?:je )?cherche\w*|pensais a|thinking of|besoin d(?:e|')|needs? (?:some|a|an)|"
     r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead"
 )
 MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")

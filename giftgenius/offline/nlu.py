@@ -100,8 +100,9 @@ _PLACE_CUE = re.compile(
     r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
 )
 _STRONG_CUE = re.compile(
-    r"(?:(?<![\w'])(?:to|vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
-    r"livr\w*|envo\w*|lives|based|ship\w*|deliver\w*)\s+(?:a|au|aux|at|in))$"
+    r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
+    r"livr\w*|envo\w*|lives|living|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
+    r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
 _NOT_PLACE = frozenset(

@@ -252,7 +252,15 @@ def test_ages_need_an_age_cue(text: str, age: int) -> None:
 
 @pytest.mark.parametrize(
     ("text", "country"),
-    [("banco", None), ("je le connais a peine", None), ("on est a lille", "FR"), ("Lyon", "FR")],
+    [
+        ("banco", None),
+        ("je le connais a peine", None),
+        ("Garde-le en tête", None),
+        ("I want to get him a nice watch", None),
+        ("on est a lille", "FR"),
+        ("ship to toronto", "CA"),
+        ("Lyon", "FR"),
+    ],
 )
 def test_everyday_words_are_not_towns(text: str, country: str | None) -> None:
     assert facts(text, locale="fr").get("country") == country
@@ -298,6 +306,8 @@ def test_numbers_that_are_not_ages(text: str) -> None:
         ("il passe ses week-ends chez les disquaires", {"interests": ["vinyl"]}),
         ("mon beau-frère part camper chaque fin de semaine", {"interests": ["camping"]}),
         ("grande lectrice de science-fiction", {"interests": ["book", "sci-fi"]}),
+        ("je voudrais lui offrir un bijou", {"interests": ["jewelry"]}),
+        ("I want to get him a nice watch", {"interests": ["watch"]}),
         # dislikes, each in its own clause
         ("il déteste les mugs", {"dislikes": ["mug"]}),
         ("no candles please", {"dislikes": ["candle"]}),
