@@ -75,6 +75,7 @@ _POS = (
     r"took up|taken up|taking up|got into|getting into|is learning|apprend (?:a|le|la)|"
     r"(?:lui |leur )?offrir|give (?:her|him|them)|get (?:her|him|them)|looking for|"
     r"(?:je )?cherche\w*|pensais a|thinking of|besoin d(?:e|')|needs? (?:some|a|an)|"
+    r"(?:ne )?boit(?: que)?|drinks?|(?:ne )?jure que par|swears by|ne vit que pour|"
     r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead"
 )
 MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")

@@ -414,6 +414,26 @@ _FREE_LIKE = re.compile(
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
     r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?)$"
 )
+_MINE = re.compile(
+    r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
+    r"it'?s (?:me|mine|my thing))(?![\w'])"
+)
+
+
+def _own_parts(clauses: list[Clause]) -> list[Clause]:
+    """Clauses with "…, le vin c'est moi" cut off at its comma, so only it is the speaker's."""
+    out: list[Clause] = []
+    for clause in clauses:
+        m = _MINE.search(clause.folded)
+        cut = clause.folded.rfind(",", 0, m.start()) if m else -1
+        if cut <= 0:
+            out.append(clause)
+            continue
+        out.append(Clause(clause.start, clause.start + cut, clause.text[:cut], clause.folded[:cut]))
+        out.append(Clause(clause.start + cut, clause.end, clause.text[cut:], clause.folded[cut:]))
+    return out
+
+
 # Refusals strong enough to keep an object the vocabulary does not know ("rien en plastique").
 _FREE_DISLIKE = re.compile(
     r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
@@ -432,12 +452,17 @@ def _tastes(
     """Interests and dislikes, each from its own clause; a correction takes values back."""
     liked: list[str] = []
     refused: list[str] = []
-    for clause in clauses:
+    mine_tags: list[str] = []
+    for clause in _own_parts(clauses):
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        mine = _MINE.search(body.folded) is not None  # "le vin, c'est moi": not their taste
         for segment in segments(body):
             tags = segment_tags(segment, lang)
+            if mine:
+                mine_tags.extend(t for t in tags if t not in mine_tags)
+                continue
             target = liked if segment.positive else refused
             if not tags and segment.positive and _FREE_LIKE.match(segment.marker):
                 tags = free_words(segment)
@@ -453,8 +478,8 @@ def _tastes(
                     target.append(tag)
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
-    liked = [t for t in liked if t not in refused]
-    remove = [t for t in refused if t in old_interests]
+    liked = [t for t in liked if t not in refused and t not in mine_tags]
+    remove = [t for t in [*refused, *mine_tags] if t in old_interests]
     refused_any = bool(refused)
     if correcting:
         # "pas le vélo… c'est la course à pied": the bike is taken back, not refused.

@@ -307,6 +307,7 @@ def test_numbers_that_are_not_ages(text: str) -> None:
         ("mon beau-frère part camper chaque fin de semaine", {"interests": ["camping"]}),
         ("grande lectrice de science-fiction", {"interests": ["book", "sci-fi"]}),
         ("je voudrais lui offrir un bijou", {"interests": ["jewelry"]}),
+        ("une collègue qui ne boit que du thé japonais", {"interests": ["tea"]}),
         ("I want to get him a nice watch", {"interests": ["watch"]}),
         # dislikes, each in its own clause
         ("il déteste les mugs", {"dislikes": ["mug"]}),
@@ -387,6 +388,11 @@ def test_ordinary_words_are_not_interests(text: str) -> None:
             {"interests": ["running"], "remove_interests": ["cycling"]},
         ),
         ("sorry, I meant Belgium", {"country": "FR"}, {"country": "BE"}),
+        (
+            "Enfin non, plutôt le whisky en fait, le vin c'est moi",
+            {"interests": ["wine"]},
+            {"interests": ["whisky"], "remove_interests": ["wine"]},
+        ),
     ],
 )
 def test_corrections_replace_the_earlier_value(
