@@ -131,15 +131,20 @@ class Choice:
     words: str | None = None  # the message, to match against titles
 
 
-def choice(folded: str) -> Choice | None:
-    """The choice a folded message makes, if it makes one."""
+def choice(folded: str, *, whole: bool = True) -> Choice | None:
+    """The choice a folded message makes, if it makes one. A bare number is a choice only
+    when it is the whole message (``whole``): "actually make it 70" sets a budget."""
     from rapidfuzz import fuzz, process
 
     if _CHEAPEST.search(folded):
         return Choice(price="min")
     if _PRICIEST.search(folded):
         return Choice(price="max")
-    m = _ONLY_NUMBER.match(folded) or _SHORT_ORDINAL.search(folded) or _NUMBERED.search(folded)
+    m = (
+        (_ONLY_NUMBER.match(folded) if whole else None)
+        or _SHORT_ORDINAL.search(folded)
+        or _NUMBERED.search(folded)
+    )
     if m:
         return Choice(position=int(m[1]))
     m = _NUMBER_WORD.search(folded)

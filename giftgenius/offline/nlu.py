@@ -225,11 +225,12 @@ def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
     """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
+    whole = True
     if cues:
         last = max(m.end() for m in cues)
         if folded[last:].strip():
-            folded = folded[last:]
-    found = intents.choice(folded)
+            folded, whole = folded[last:], False
+    found = intents.choice(folded, whole=whole)
     if found is not None:
         return found
     found_title = intents.title_match(folded, titles)

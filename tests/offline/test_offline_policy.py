@@ -494,3 +494,10 @@ def test_a_first_recipient_that_is_no_saved_label_is_recorded() -> None:
     chat.say("Un cadeau pour mon oncle Dave, 60 dollars, il adore la pêche")
     assert chat.names()[:2] == ["list_recipient_profiles", "update_profile"]
     assert chat.calls[1][1]["recipient"] == "oncle Dave"
+
+
+def test_a_budget_correction_while_choosing_is_no_choice() -> None:
+    chat = Chat()
+    shortlist(chat)
+    chat.say("Actually make it 70.")
+    assert chat.calls[0] == ("update_profile", {"budget_max": 70})
