@@ -1,9 +1,12 @@
 """What one user message says: profile facts and intents, in English or French.
 
-Extraction peels the text in a fixed order — profile save/load phrases, deadline, budget,
-country, age — removing each span it reads, so what is left for interests, dislikes and
-the recipient holds no dates or prices. Interests and recipients come from the catalog's
-vocabulary (``canonical_tags``, ``canonical_recipient``): one vocabulary for the whole app.
+The facts are read with the app's shared normalisers — the same ones the tools use for any
+model — clause by clause (``clauses``): ``resolve_relation`` (who, in the person's words),
+``parse_amount`` (money), ``resolve_country`` (a country, a region or a city),
+``parse_deadline`` and ``is_leaving`` (a date only with a deadline cue; leaving words set
+nothing). What only free text needs is here: which clause a fact belongs to, negation kept
+to its clause, corrections that replace the earlier value, and an age only with an age cue
+about the recipient. Interests come from ``interests``; intents from ``intents``.
 """
 
 from __future__ import annotations
@@ -13,120 +16,24 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
-from giftgenius.currency import BUDGET_CURRENCIES, currency_pattern
-from giftgenius.offline.dates import extract_deadline
-from giftgenius.offline.money import extract_budget
-from giftgenius.offline.numbers import words_to_digits
-from giftgenius.offline.places import extract_country
+from giftgenius.catalog.amounts import parse_amount
+from giftgenius.catalog.places import country_name, resolve_country
+from giftgenius.catalog.relations import resolve_relation
+from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.domain import Locale
+from giftgenius.lang import detect_locale
+from giftgenius.offline import intents
+from giftgenius.offline.clauses import (
+    CORRECTION,
+    MARKER,
+    NOT_BUT,
+    Clause,
+    contrast_as_negation,
+    segments,
+    split,
+)
+from giftgenius.offline.interests import free_words, segment_tags
 from giftgenius.text import fold
-
-_NEG = (
-    r"n'aime (?:pas|plus|guere)|ne supporte pas|ne veut pas|ne boit pas|ne mange pas|"
-    r"ne joue pas|deteste\w*|hait|a horreur d(?:es|e|u|')|horreur d(?:es|e|u|')|"
-    r"allergique (?:a|au|aux)|allergic to|"
-    r"a deja (?:trop |beaucoup |plein |assez )?(?:de |d'|des )?|possede deja|"
-    r"already (?:has|have|owns|got)(?: (?:too many|plenty of|lots of|a lot of|enough))?|"
-    r"has too many|has enough|trop de|pas de|pas d'|pas les|pas des|pas la|pas le|sans|"
-    r"without|no more|doesn'?t (?:like|want|drink|eat|need|care for)|"
-    r"does not (?:like|want|drink|need)|don'?t (?:like|want|need)|do not (?:like|want)|"
-    r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|rien avec|"
-    r"nothing with|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|no|not|"
-    r"non|pas"
-)
-_POS = (
-    r"aime\w*|adore\w*|kiffe|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
-    r"is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
-    r"fait du|fait de la|plays?|joue (?:a|au|aux)|collectionne|collects?|mais|but|however|"
-    r"par contre|instead|plutot|rather"
-)
-_MARKER = re.compile(rf"\b(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))\b")
-_SENTENCE = re.compile(r"[.;!?\n]+")
-_RETARGET = re.compile(
-    r"\b(?:for|pour)\s+(?:my|mon|ma|mes|a|an|un|une|our|notre|his|her|son|sa)\b"
-    r"|\b(?:not|pas)\s+(?:my|mon|ma|mes)\b"
-    r"|\b(?:actually|instead|rather|en fait|finalement|plutot)\b"
-)
-
-_ORDINALS = {
-    "first": 1, "1st": 1, "premier": 1, "premiere": 1, "1er": 1, "1ere": 1,
-    "second": 2, "2nd": 2, "deuxieme": 2, "seconde": 2, "2e": 2, "2eme": 2,
-    "third": 3, "3rd": 3, "troisieme": 3, "3e": 3, "3eme": 3,
-    "fourth": 4, "4th": 4, "quatrieme": 4, "4e": 4, "4eme": 4,
-    "fifth": 5, "5th": 5, "cinquieme": 5, "5e": 5, "5eme": 5,
-    "sixth": 6, "6th": 6, "sixieme": 6, "6e": 6, "6eme": 6,
-    "seventh": 7, "7th": 7, "septieme": 7, "eighth": 8, "8th": 8, "huitieme": 8,
-    "last": -1, "dernier": -1, "derniere": -1,
-}  # fmt: skip
-_ORD = "|".join(sorted(_ORDINALS, key=len, reverse=True))
-_CHOICE_PATTERNS = [
-    re.compile(
-        rf"\b(?:the|le|la|l'|take|prends|choose|choisis|pick|want|veux)\s+(?:very\s+)?({_ORD})\b"
-    ),
-    re.compile(
-        rf"\b({_ORD})\s+(?:one|option|gift|idea|choice|item|cadeau|idee|proposition|choix)\b"
-    ),
-    re.compile(
-        r"\b(?:number|numero|num|no\.?|n°|option|choice|choix|gift|idea|idee|item|#)\s*"
-        r"(\d{1,2}|one|un|une)\b"
-    ),
-    re.compile(r"\b(?:the|le|la|take|prends|pick|choose|choisis)\s+(\d{1,2})\b(?!\s*[$€£%])"),
-    re.compile(r"#(\d{1,2})\b"),
-]
-_ONLY_NUMBER = re.compile(r"^\s*(\d{1,2})\s*[.!)]?\s*$")
-
-_CONFIRM = re.compile(
-    r"\b(?:yes|yep|yeah|yup|sure|ok|okay|confirm\w*|go ahead|go for it|let'?s do it|let'?s go|"
-    r"sounds good|looks good|perfect|deal|that'?s it|that one|do it|book it|order it|"
-    r"oui|ouais|d'accord|dac|valide\w*|confirme\w*|parfait|c'est bon|vas-y|allons-y|banco|"
-    r"ca marche|nickel|on y va|je le prends|je la prends|i'?ll take it|take it)\b"
-)
-_DENY = re.compile(
-    r"\b(?:not yet|pas encore|don'?t confirm|do not confirm|ne (?:confirme|valide) pas|wait|"
-    r"attends|hold on|not sure|pas sur)\b|^\s*(?:no|non|nope)\b"
-)
-_LEAVE = re.compile(
-    r"\b(?:bye|goodbye|good bye|see you|see ya|(?:i'?ll )?come back later|talk later|"
-    r"(?:i'?ll be|be) back|gotta go|have to go|must go|got to go|continue later|later|"
-    r"au revoir|a plus(?: tard)?|a\+|a bientot|a tout a l'heure|je reviendrai|"
-    r"je reviens plus tard|plus tard|je dois (?:y aller|partir|filer)|ciao|bonne (?:soiree|"
-    r"journee|nuit)|on reprend plus tard|on continue plus tard)\b"
-)
-_SAVE = re.compile(
-    r"\b(?:save|remember|enregistre\w*|sauvegarde\w*|memorise\w*|retiens|retenir)\b[^.!?]*?"
-    r"\b(?:as|under|sous(?: le nom(?: de| d')?)?|comme|en tant que)"
-    r"\s+['\"«“]?\s*([^'\"»”.,!?]{1,40}?)\s*['\"»”]?\s*(?:please|stp|svp|s'il te plait|"
-    r"s'il vous plait|merci|thanks)?\s*(?:[.,!?]|$)"
-)
-_LOAD = re.compile(
-    r"\b(?:(?:the\s+)?same\s+(?:\w+\s+){0,2}as\s+last\s+time|(?:just\s+)?like\s+last\s+time|"
-    r"as\s+last\s+time|comme\s+la\s+derniere\s+fois|pareil\s+que\s+la\s+derniere\s+fois|"
-    r"(?:le\s+|la\s+)?meme\s+(?:\w+\s+){0,2}que\s+la\s+derniere\s+fois|"
-    r"load\s+(?:the\s+|my\s+)?(?:saved\s+)?profile|charge[rz]?\s+(?:le\s+)?profil|"
-    r"reprends?\s+le\s+profil|use\s+(?:the\s+|my\s+)?saved\s+profile|"
-    r"utilise\s+le\s+profil)\b"
-)
-_LOAD_LABEL = re.compile(
-    r"(?:profile|profil)\s+(?:of\s+|de\s+|d'|for\s+|pour\s+)?['\"«“]?([^'\"»”.,!?]{1,40}?)"
-    r"['\"»”]?\s*(?:[.,!?]|$|\bbut\b|\bmais\b)"
-    r"|(?:for|pour)\s+((?:my|ma|mon|mes)\s+[^.,!?]{1,30}?)\s*(?:[.,!?]|$|\bbut\b|\bmais\b)"
-)
-_LABEL_ARTICLES = re.compile(r"^(?:my|ma|mon|mes|the|le|la|l'|our|notre)\s+")
-_QUOTED = re.compile(r"['\"«“(]\s*([^'\"»”()]{1,40}?)\s*['\"»”)]")
-_AGE = [
-    re.compile(r"(?<![\w-])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)?\b"),
-    re.compile(r"\b(\d{1,3})\s*(?:yo|y/o)\b"),
-    re.compile(
-        r"\b(?:turning|turns|will turn|aged?|age|agee? de|va avoir|fete ses|will be|"
-        r"she'?s|he'?s|she is|he is|they are|they'?re|il a|elle a)\s+(\d{1,3})\b"
-        rf"(?!\s*(?:{currency_pattern(within=BUDGET_CURRENCIES)}|%|days?|jours?|weeks?|semaines?))"
-    ),
-]
-_CORRECTION_LEAD = re.compile(r"(^|[.;!?]\s*)(?:no|non|nope|oops|sorry|pardon)\s*[,!.]\s*")
-_CONTRAST = re.compile(
-    r"^(?P<keep>.+?)\s*,?\s+(?:and\s+|et\s+)?(?:not|pas|instead of|au lieu d[e'u]|"
-    r"plutot que|rather than)\s+(?P<drop>.+)$"
-)
 
 
 @dataclass
@@ -134,37 +41,134 @@ class Extraction:
     """Facts and intents of one message; ``facts`` are update_profile arguments."""
 
     facts: dict[str, Any] = field(default_factory=dict)
-    choice: int | None = None  # 1-based position, -1 = last
-    choice_title: str | None = None  # a fragment of a candidate's title
+    choice: intents.Choice | None = None
     confirm: bool = False
+    decline: bool = False
     leave: bool = False
-    save_label: str | None = None
-    load_label: str | None = None  # "" = load wanted, label unknown
+    save_label: str | None = None  # "" = under the recipient's name
+    load: bool = False  # a saved profile is asked for; ``text`` says which
+    text: str = ""
+    approximate: float | None = None  # "about N": N was taken, say so
+    explicit_confirm: bool = False  # "confirm it", even in the message that chooses
+    labelled: bool = False  # the recipient was named like a saved label ("filleul Noé")
 
     @property
     def has_facts(self) -> bool:
         return bool(self.facts)
 
 
-class _Text:
-    """The message twice (folded for matching, original for the vocabulary) with spans cut."""
+# An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
+_AGE = [
+    re.compile(
+        r"(?<![\w'])(?:turning|turns|turned|will turn|is turning|aged?|age of|"
+        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be)\s+"
+        r"(\d{1,3})(?!\s*(?:[$€£%]|dollars?|euros?|bucks|pounds|days?|weeks?|months?|"
+        r"times|x|\d))"
+    ),
+    re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
+    re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
+    re.compile(
+        r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|a eu|avait|fete|"
+        r"fetera|va feter)\s+(?:ses\s+)?(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+    ),
+    re.compile(
+        r"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+"
+        r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+    ),
+    re.compile(
+        r"(?<![\w'])(?:de|d'|agee? de)\s*(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+        r"(?<!depuis \d ans)(?<!depuis \d\d ans)"
+    ),
+]
+_NOT_A_RECIPIENT = re.compile(
+    r"(?<![\w'])(?:pere noel(?: secret)?|secret santa|pere fouettard)(?![\w])"
+)
+_RETARGET = re.compile(
+    r"(?<![\w'])(?:for|pour)\s+(?:my|mon|ma|mes|a|an|un|une|our|notre|his|her|son|sa)\b"
+    r"|(?<![\w'])(?:not|pas)\s+(?:my|mon|ma|mes)\b|(?:it'?s|c'est) (?:for|pour)\b"
+)
+_UNKNOWN_RELATION_CUE = re.compile(
+    r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
+    r"|^\s*(?:my|mon|ma|mes)\s"
+)
+_LEAD_NO = re.compile(r"^\s*(?:no|non|nope|nan|oops|sorry|pardon)\s*[,!.]\s*")
+_E_EURO = re.compile(
+    r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
+)
+_PLACE_CUE = re.compile(
+    r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
+    r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
+)
+_STRONG_CUE = re.compile(
+    r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
+    r"livr\w*|envo\w*|lives|living|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
+    r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
+)
+_PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
+_NOT_PLACE = frozenset(
+    """
+    allo hello salut coucou bonjour bonsoir merci thanks yes oui non no ok okay top go la le
+    les l ma mon sa son ses un une des the a an my his her our your nos notre votre leur leurs
+    main maison home work travail bureau ecole school tout toute tous plus moins
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_ARTICLES = frozenset({"the", "la", "le", "les", "l"})
+_OCCASION_DATE = re.compile(
+    r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
+    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it)\b.*?"
+    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:le |on |this |ce )?"
+    r"|(?=\b(?:dans|in)\s))(?P<rest>.+)$"
+)
 
-    def __init__(self, raw: str) -> None:
-        digits = words_to_digits(raw.replace("’", "'").replace("‘", "'"))
-        self.original = digits
-        self.lower = digits.lower()
-        self.folded = fold(digits, keep_length=True)  # spans index all three texts
 
-    def cut(self, start: int, end: int) -> None:
-        pad = " " * (end - start)
-        self.original = self.original[:start] + pad + self.original[end:]
-        self.lower = self.lower[:start] + pad + self.lower[end:]
-        self.folded = self.folded[:start] + pad + self.folded[end:]
+def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
+    """The country of a place named after a place word ("habite à Lille", "ship to
+    Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
+    phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
+    for cue in _PLACE_CUE.finditer(clause.folded):
+        m = _PHRASE.match(clause.text, cue.end())
+        if m:
+            # a lowercase town only after a word that surely introduces a place
+            strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
+            phrases.append((m[1], True, strong))
+            if "," in m[1]:  # "to 12 rue de la Paix, Paris": the town closes an address
+                phrases.append((m[1].rsplit(",", 1)[1], True, strong))
+    if short:
+        phrases.append((clause.text, False, False))
+    for phrase, cued, strong in phrases:
+        words = phrase.split()[:5]
+        if len(words) > 1 and fold(words[0]) in _ARTICLES:
+            words = words[1:]  # "to the US", "in the Netherlands", "vers la Suisse"
+        for size in range(len(words), 0, -1):
+            candidate = " ".join(words[:size]).strip(" '\"")
+            if not candidate or fold(words[0]) in _NOT_PLACE:
+                break
+            if size == 1 and (
+                (len(candidate) < 5 and not candidate[:1].isupper())
+                or (len(candidate) <= 3 and not candidate.isupper())
+                or (candidate.islower() and not cued)
+            ):
+                continue  # "mets", "nice", "ça": everyday words before they are places
+            found = resolve_country(candidate, lang)
+            if found is not None and candidate.islower() and not strong:
+                # after "à"/"en" alone a lowercase word counts only as a country's own name
+                # ("en france"), not as a town ("à peine" is not Peine)
+                names = {fold(country_name(found, language)) for language in ("en", "fr")}
+                found = found if fold(candidate) in names else None
+            if (
+                found is None
+                and candidate.islower()
+                and strong
+                and len(candidate) >= 5
+                and not any(ch.isdigit() for ch in candidate)
+            ):
+                found = resolve_country(candidate.title(), lang)
+            if found is not None:
+                return found
+    return None
 
 
-def _clean_label(label: str) -> str:
-    label = _LABEL_ARTICLES.sub("", label.strip().strip("'\"«»“”").strip())
-    return label.strip()[:40]
+_BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
 
 def extract(
@@ -174,182 +178,407 @@ def extract(
     dollar: str = "USD",
     profile: dict[str, Any] | None = None,
     candidate_titles: list[str] | None = None,
+    locale: str | None = None,
+    choosing: bool = False,
 ) -> Extraction:
-    """Read one user message. ``profile`` is the current profile (for corrections)."""
+    """Read one user message. ``profile`` is the current profile (for corrections);
+    ``choosing`` says a shortlist is on show, ``candidate_titles`` its titles when known
+    (choices are read only then, and titles only over them)."""
     profile = profile or {}
-    out = Extraction()
-    t = _Text(text)
-    _intents(t, out)
-    facts: dict[str, Any] = {}
-
-    deadline, span = extract_deadline(t.folded, today)
-    if deadline is not None and span is not None:
-        facts["deadline"] = deadline
-        t.cut(*span)
-    budget, spans = extract_budget(
-        t.folded, dollar=dollar, has_budget=profile.get("budget") is not None
-    )
-    for start, end in spans:
-        t.cut(start, end)
-    if budget is not None:
-        facts["budget_max"] = budget.amount
-        if budget.min_amount is not None:
-            facts["budget_min"] = budget.min_amount
-        if budget.currency is not None:  # unstated: the tool keeps the known or default one
-            facts["currency"] = budget.currency
-    country, span = extract_country(t.folded, t.original)
-    if country is not None and span is not None:
-        facts["country"] = country
-        t.cut(*span)
-    for pattern in _AGE:
-        m = pattern.search(t.folded)
-        if m and 0 < int(m[1]) <= 120:
-            facts["age"] = int(m[1])
-            t.cut(m.start(), m.end())
-            break
-    _choice(t, out, candidate_titles or [])
-    _preferences(t, facts, profile, out.load_label is not None)
-    out.facts = facts
+    raw = text.replace("’", "'").replace("‘", "'")
+    lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
+    folded = fold(raw, keep_length=True)
+    out = Extraction(text=raw)
+    out.leave = is_leaving(raw, lang)
+    out.decline = intents.declines(folded)
+    out.confirm = intents.confirms(folded)
+    out.explicit_confirm = intents.explicit_confirm(folded)
+    out.save_label = intents.save_label(folded, raw)
+    out.load = out.save_label is None and intents.wants_load(folded)
+    if (choosing or candidate_titles) and not out.load:
+        out.choice = _choice(folded, candidate_titles or [])
+        if out.choice is not None:
+            return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
+    # A labelled save names no one ("save her profile as Laura"); one under the person's name
+    # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
+    readable = _blank_save(raw, folded) if out.save_label else raw
+    for m in _NOT_A_RECIPIENT.finditer(folded):
+        readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
+    out.facts = _facts(readable, lang, today, dollar, profile, out)
     return out
 
 
-def _intents(t: _Text, out: Extraction) -> None:
-    m = _SAVE.search(t.folded)
-    if m:
-        out.save_label = _clean_label(t.lower[m.start(1) : m.end(1)])
-        t.cut(m.start(), m.end())
-    m = _LOAD.search(t.folded)
-    if m:
-        quoted = _QUOTED.search(t.lower)
-        label_match = _LOAD_LABEL.search(t.folded, m.start())
-        label = ""
-        if quoted:
-            label = quoted[1]
-            t.cut(quoted.start(), quoted.end())
-        elif label_match:
-            group = 1 if label_match[1] else 2
-            label = t.lower[label_match.start(group) : label_match.end(group)]
-            t.cut(label_match.start(group), label_match.end(group))
-        else:
-            label = canonical_recipient(t.lower[m.start() : m.end()]) or ""
-        out.load_label = _clean_label(label)
-        t.cut(m.start(), m.end())
-    folded = t.folded
-    out.leave = bool(_LEAVE.search(folded))
-    out.confirm = bool(_CONFIRM.search(folded)) and not _DENY.search(folded)
+_NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
 
 
-def _choice(t: _Text, out: Extraction, titles: list[str]) -> None:
-    m = _ONLY_NUMBER.match(t.folded)
-    if m:
-        out.choice = int(m[1])
-        t.cut(m.start(), m.end())
-        return
-    for pattern in _CHOICE_PATTERNS:
-        m = pattern.search(t.folded)
-        if m:
-            word = m[1]
-            if word in _ORDINALS:
-                out.choice = _ORDINALS[word]
-            elif word in ("one", "un", "une"):
-                out.choice = 1
-            else:
-                out.choice = int(word)
-            t.cut(m.start(), m.end())
-            return
-    if titles and not _MARKER_NEG_ONLY.search(t.folded):
-        out.choice_title = _title_match(t.folded, titles)
+def _negated(folded: str) -> bool:
+    return any(m.group("neg") for m in MARKER.finditer(folded))
 
 
-_MARKER_NEG_ONLY = re.compile(rf"\b(?:{_NEG})\b")
-_TITLE_WORD = re.compile(r"[a-z0-9]{4,}")
+def _blank_save(raw: str, folded: str) -> str:
+    """The message without its save request ("save her profile as Laura" names no one)."""
+    span = intents.save_span(folded)
+    if span is None:
+        return raw
+    start, end = span
+    return raw[:start] + " " * (end - start) + raw[end:]
 
 
-def _title_match(folded: str, titles: list[str]) -> str | None:
-    """The one title whose distinctive words (in no other title) the message names."""
-    # Folded like the user's text (``_Text.folded``), so the two compare word for word.
-    words = [set(_TITLE_WORD.findall(fold(title, keep_length=True))) for title in titles]
-    said = set(_TITLE_WORD.findall(folded))
-    hits = []
-    for i, own in enumerate(words):
-        others = set().union(*(w for j, w in enumerate(words) if j != i))
-        if own - others & said:
-            hits.append(titles[i])
-    return hits[0] if len(hits) == 1 else None
-
-
-def _preferences(t: _Text, facts: dict[str, Any], profile: dict[str, Any], loading: bool) -> None:
-    """Interests, dislikes and recipient, by polarity segments of each sentence."""
-    folded = _CORRECTION_LEAD.sub(lambda m: m[1] + " " * (len(m[0]) - len(m[1])), t.folded)
-    interests: list[str] = []
-    dislikes: list[str] = []
-    positive_text: list[str] = []
-    negative_text: list[str] = []
-    pos = 0
-    for sentence in [*_SENTENCE.split(folded), ""]:
-        start = folded.find(sentence, pos) if sentence else len(folded)
-        end = start + len(sentence)
-        pos = end
-        polarity = True
-        cursor = start
-        for m in _MARKER.finditer(folded, start, end):
-            _add_segment(t.lower[cursor : m.start()], polarity, interests, dislikes,
-                         positive_text, negative_text)  # fmt: skip
-            polarity = m.group("pos") is not None
-            cursor = m.end()
-        _add_segment(t.lower[cursor:end], polarity, interests, dislikes, positive_text,
-                     negative_text)  # fmt: skip
-    old_interests = set(profile.get("interests") or [])
-    old_dislikes = set(profile.get("dislikes") or [])
-    interests = [tag for tag in interests if tag not in dislikes]
-    new_interests = [tag for tag in interests if tag not in old_interests]
-    new_dislikes = [tag for tag in dislikes if tag not in old_dislikes]
-    if new_interests:
-        facts["interests"] = new_interests
-    if new_dislikes:
-        facts["dislikes"] = new_dislikes
-    if removed := [tag for tag in dislikes if tag in old_interests]:
-        facts["remove_interests"] = removed
-    if removed := [tag for tag in interests if tag in old_dislikes]:
-        facts["remove_dislikes"] = removed
-    if loading:
-        return
-    recipient = _recipient(" ".join(positive_text), " ".join(negative_text))
-    current = profile.get("recipient")
-    # Once known, the recipient changes only when the user re-targets the gift:
-    # "someone who plays with friends" in a question about a gift is not a new recipient.
-    retargeted = current is None or (recipient != "anyone" and _RETARGET.search(folded))
-    if recipient and recipient != current and retargeted:
-        facts["recipient"] = recipient
-
-
-def _add_segment(
-    text: str,
-    positive: bool,
-    interests: list[str],
-    dislikes: list[str],
-    positive_text: list[str],
-    negative_text: list[str],
-) -> None:
-    if not text.strip():
-        return
-    (positive_text if positive else negative_text).append(text)
-    target = interests if positive else dislikes
-    for tag in sorted(canonical_tags(text)):
-        if tag not in target:
-            target.append(tag)
-
-
-def _recipient(positive: str, negative: str) -> str | None:
-    """Who the gift is for; in "my brother not my sister" the negated one is dropped."""
-    m = _CONTRAST.match(" ".join(positive.split()))
-    if m:
-        kept = canonical_recipient(m["keep"])
-        if kept:
-            return kept
-    found = canonical_recipient(positive) if positive.strip() else None
-    if found:
+def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
+    """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
+    what follows the last correction counts."""
+    cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
+    whole = True
+    if cues:
+        last = max(m.end() for m in cues)
+        if folded[last:].strip():
+            folded, whole = folded[last:], False
+    found = intents.choice(folded, whole=whole)
+    if found is not None:
         return found
-    if negative.strip() and not positive.strip():
+    found_title = intents.title_match(folded, titles)
+    if found_title is None:
         return None
+    index, share = found_title
+    # Without a choosing word ("let's go with", "je prends"), the message must be mostly the
+    # title's words and refuse nothing: "il déteste les mugs" is not a choice of the mug.
+    if intents.CHOICE_CUE.search(folded) is None and (share < 0.5 or _negated(folded)):
+        return None
+    return intents.Choice(words=titles[index])
+
+
+def _facts(
+    text: str,
+    lang: Locale,
+    today: dt.date,
+    dollar: str,
+    profile: dict[str, Any],
+    out: Extraction,
+) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    text = contrast_as_negation(text)
+    clauses = [c for c in split(text) if not is_leaving(c.text, lang)]
+    folded_all = fold(text, keep_length=True)
+    correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
+    _budget(clauses, lang, dollar, profile, facts, out, correcting)
+    for clause in clauses:
+        deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
+        occasion = _OCCASION_DATE.search(clause.folded)
+        if deadline is None and occasion is not None:
+            # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
+            rest = clause.text[occasion.start("rest") :]
+            within = re.match(r"\s*(?:dans|in)\s+", rest, re.IGNORECASE)
+            if within:
+                cue, rest = ("d'ici" if lang == "fr" else "within"), rest[within.end() :]
+            else:
+                cue = "pour" if lang == "fr" else "by"
+            deadline = parse_deadline(f"{cue} {rest}", today, lang)
+        if deadline is not None:
+            facts["deadline"] = deadline
+        short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
+        country = _place(clause, lang, short)
+        if country is not None:
+            facts["country"] = country
+    age = _age(clauses, lang)
+    if age is not None:
+        facts["age"] = age
+    _tastes(clauses, lang, profile, facts, correcting)
+    recipient, out.labelled, known = _recipient(clauses, lang)
+    current = profile.get("recipient")
+    if not known and current is None:
+        # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
+        recipient = _named_person(" ".join(c.text for c in clauses)) or recipient
+        out.labelled = recipient is not None
+    retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
+    if recipient and retargeted and fold(recipient) != fold(str(current or "")):
+        facts["recipient"] = recipient
+    return facts
+
+
+def _budget(
+    clauses: list[Clause],
+    lang: Locale,
+    dollar: str,
+    profile: dict[str, Any],
+    facts: dict[str, Any],
+    out: Extraction,
+    correcting: bool,
+) -> None:
+    """The last amount named wins; a currency said earlier in the message carries over."""
+    known = profile.get("budget") or {}
+    currency: str | None = None
+    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs.
+    dollar = _LOCAL_DOLLAR.get(str(profile.get("country") or ""), dollar)
+    for clause in clauses:
+        text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
+        amount = parse_amount(text, lang, dollar) or parse_amount(
+            text, "fr" if lang == "en" else "en", dollar
+        )  # a short line may be misjudged ("quatre-vingts euros max")
+        if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
+            amount = None  # "5 expressos par jour" counts cups, not money
+        if amount is None and (correcting or clause.corrects) and known:
+            bare = _BARE_NUMBER.search(clause.folded)
+            if bare and not _age_in(clause.folded):
+                facts["budget_max"] = float(bare[1])
+                facts.pop("budget_min", None)
+            continue
+        if amount is None:
+            continue
+        facts["budget_max"] = float(amount.amount)
+        if amount.minimum is not None and amount.kind in ("between", "at_least"):
+            facts["budget_min"] = float(amount.minimum)
+        else:
+            facts.pop("budget_min", None)
+        if not amount.currency_assumed:
+            currency = amount.currency
+        out.approximate = float(amount.amount) if amount.approximate else None
+    if "budget_max" in facts and currency is not None:
+        facts["currency"] = currency
+
+
+_LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
+_CANADIAN = re.compile(
+    r"(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|canadian dollars?", re.IGNORECASE
+)
+_MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
+_AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
+_NOT_A_COUNT = frozenset(
+    """
+    max maxi maximum tops top budget environ ish or ou and et au pas grand tout total
+    minimum min about approx approximately roughly each chacun chacune par per
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _money_words(text: str) -> str:
+    """Typos of money words fixed ("25 euors maxmum"), "$ canadiens" written CAD."""
+    from rapidfuzz import fuzz, process
+
+    text = _CANADIAN.sub(" CAD", text)
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0]
+        best = process.extractOne(word.lower(), _MONEY_WORDS, scorer=fuzz.ratio, score_cutoff=80)
+        return best[0] if best is not None else word
+
+    return re.sub(r"[^\W\d_]{5,}", fix, text)
+
+
+def _counted(text: str, value: Any) -> bool:
+    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares")."""
+    figure = f"{value:f}".rstrip("0").rstrip(".")
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(figure)}(?![\d.,])", text):
+        word = _AFTER_FIGURE.match(text[m.end() :])
+        if word is not None and fold(word[1]) not in _NOT_A_COUNT:
+            return True
+    return False
+
+
+def _age_in(folded: str) -> bool:
+    return any(p.search(folded) for p in _AGE)
+
+
+# "mon neveu 15 ans", "Ma nièce, 16 ans.", "ma fille a 14 ans": "N ans" about someone;
+# not after "depuis", "il y a", "pendant", "nos", "ses … de" (durations and anniversaries).
+_BARE_AGE = re.compile(
+    r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)"
+    r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of))(?![\w])"
+)
+_NOT_AGE_BEFORE = re.compile(
+    r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
+)
+
+
+def _age(clauses: list[Clause], lang: Locale) -> int | None:
+    from text_to_num import alpha2digit
+
+    for clause in clauses:
+        digits = fold(alpha2digit(clause.text, lang))
+        for pattern in _AGE:
+            m = pattern.search(digits)
+            if m and 0 < int(m[1]) <= 120:
+                return int(m[1])
+        m = _BARE_AGE.search(digits)
+        value = int(m[1] or m[2]) if m else 0
+        if (
+            m
+            and 0 < value <= 120
+            and not _NOT_AGE_BEFORE.search(digits[: m.start()])
+            and resolve_relation(digits[: m.start()], lang) is not None
+        ):
+            return value
     return None
+
+
+# Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
+_FREE_LIKE = re.compile(
+    r"^(?:aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|"
+    r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
+    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
+    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
+    r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?)$"
+)
+_MINE = re.compile(
+    r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
+    r"it'?s (?:me|mine|my thing))(?![\w'])"
+)
+
+
+def _own_parts(clauses: list[Clause]) -> list[Clause]:
+    """Clauses with "…, le vin c'est moi" cut off at its comma, so only it is the speaker's."""
+    out: list[Clause] = []
+    for clause in clauses:
+        m = _MINE.search(clause.folded)
+        cut = clause.folded.rfind(",", 0, m.start()) if m else -1
+        if cut <= 0:
+            out.append(clause)
+            continue
+        out.append(Clause(clause.start, clause.start + cut, clause.text[:cut], clause.folded[:cut]))
+        out.append(Clause(clause.start + cut, clause.end, clause.text[cut:], clause.folded[cut:]))
+    return out
+
+
+# Refusals strong enough to keep an object the vocabulary does not know ("rien en plastique").
+_FREE_DISLIKE = re.compile(
+    r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
+    r"hates?|deteste\w*|n'aime (?:pas|plus)|doesn'?t like|don'?t like|not a fan of|"
+    r"pas fan d(?:e |')|no|nothing with|nothing in|without)$"
+)
+
+
+def _tastes(
+    clauses: list[Clause],
+    lang: Locale,
+    profile: dict[str, Any],
+    facts: dict[str, Any],
+    correcting: bool,
+) -> None:
+    """Interests and dislikes, each from its own clause; a correction takes values back."""
+    liked: list[str] = []
+    refused: list[str] = []
+    mine_tags: list[str] = []
+    for clause in _own_parts(clauses):
+        lead = _LEAD_NO.match(clause.folded)
+        start = lead.end() if lead else 0
+        body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        mine = _MINE.search(body.folded) is not None  # "le vin, c'est moi": not their taste
+        for segment in segments(body):
+            tags = segment_tags(segment, lang)
+            if mine:
+                mine_tags.extend(t for t in tags if t not in mine_tags)
+                continue
+            target = liked if segment.positive else refused
+            if not tags and segment.positive and _FREE_LIKE.match(segment.marker):
+                tags = free_words(segment)
+            if (
+                not tags
+                and not segment.positive
+                and _FREE_DISLIKE.match(segment.marker)
+                and not any(ch.isdigit() for ch in segment.text)
+            ):
+                tags = free_words(segment)
+            for tag in tags:
+                if tag not in target:
+                    target.append(tag)
+    old_interests = list(profile.get("interests") or [])
+    old_dislikes = set(profile.get("dislikes") or [])
+    liked = [t for t in liked if t not in refused and t not in mine_tags]
+    remove = [t for t in [*refused, *mine_tags] if t in old_interests]
+    refused_any = bool(refused)
+    if correcting:
+        # "pas le vélo… c'est la course à pied": the bike is taken back, not refused.
+        refused = [t for t in refused if t not in old_interests and not liked]
+        if not refused_any and liked and old_interests and not set(liked) & set(old_interests):
+            remove = [old_interests[-1]]
+    new_liked = [t for t in liked if t not in old_interests]
+    new_refused = [t for t in refused if t not in old_dislikes]
+    if new_liked:
+        facts["interests"] = new_liked
+    if new_refused:
+        facts["dislikes"] = new_refused
+    if remove:
+        facts["remove_interests"] = remove
+    if back := [t for t in liked if t in old_dislikes]:
+        facts["remove_dislikes"] = back
+
+
+_QUALIFIER = re.compile(
+    r"(?<=\s)(?:meilleure?|best|good|dear|chere?|vieux|vieil|vieille|old|petite?|little|"
+    r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
+    re.IGNORECASE,
+)
+_THIRD_PERSON_RELATIVE = re.compile(
+    r"(?<![\w'])(?:c'est|it'?s|is)?\s*(?:sa|son|ses|his|her|their|leur|leurs)\s+[\w-]+"
+)
+_FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
+_DETERMINER = re.compile(
+    r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
+    r"vos|leur|le|la|les|l'|un|une|du|de|d'|des)\s*$"
+)
+
+
+_CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+_GREETINGS = frozenset(
+    """
+    salut bonjour bonsoir hello hi hey coucou yo re rebonjour allo merci thanks dear cher chere
+    je j il elle on nous vous c ce i we you he she they it my mon ma the le la les un une a an
+    oui non yes no ok bon alors donc mais but and et pour for
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _named_person(text: str) -> str | None:
+    """A recipient given only by name ("Salut, Gérard fête ses 30 ans de boîte"): a
+    capitalised word that is no greeting, no sentence's usual first word and no place."""
+    for m in _CAPITALIZED.finditer(text):
+        word = m[1]
+        if fold(word) in _GREETINGS or resolve_country(word) is not None:
+            continue
+        if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
+            continue
+        before = text[: m.start()].rstrip()
+        if (before and before[-1] in ".!?") or not before:
+            # a sentence's first word is capitalised anyway: only a name if a verb follows
+            after = text[m.end() :].split()
+            if not after or fold(after[0]) not in _NAME_VERBS:
+                continue
+        return word
+    return None
+
+
+_NAME_VERBS = frozenset(
+    """
+    fete fetera part a est aime adore fait joue vit habite vient va passe loves likes is has
+    turns plays lives just enjoys collects
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
+    """Who the gift is for, in the person's words with the name ("uncle Dave"); from the
+    positive part of a clause ("my brother, not my sister" → brother)."""
+    for clause in clauses:
+        lead = _LEAD_NO.match(clause.folded)
+        start = lead.end() if lead else 0
+        body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        positive = " ".join(s.text for s in segments(body) if s.positive)
+        said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
+        if lang == "fr":  # "son écran" is a possessive, not an English "son"
+            positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
+        relation = resolve_relation(positive, lang) if positive.strip() else None
+        if relation is not None and not relation.known:
+            # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
+            plain = _QUALIFIER.sub(" ", positive)
+            relation = resolve_relation(plain, lang) or relation
+        if relation is None or "même" in (relation.said or "").lower():
+            continue  # "le même budget" folds like "mémé"
+        if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
+            continue
+        words = " ".join(w for w in (relation.said, relation.name) if w)
+        if said_by_other and fold(relation.said or "~") in said_by_other[0]:
+            continue  # "c'est sa sœur qui boit du thé": someone else's relative
+        if words:
+            at = fold(positive).find(fold(relation.said or relation.name or ""))
+            bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
+            return words[:60], bool(relation.name) or bare, relation.known
+    return None, False, False

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from giftgenius.catalog.vocabulary import canonical_recipient
+from giftgenius.catalog.relations import resolve_relation
+from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import replies as r
 from giftgenius.offline.nlu import Extraction, extract
@@ -52,7 +54,7 @@ class Turn:
     start_state: dict[str, Any]  # the state block: state before this turn's tools
     results: list[ToolResult]
     seen_candidates: list[dict[str, Any]]  # the latest candidate views anywhere in view
-    locale: str
+    locale: Locale
     ext: Extraction
     tools: set[str]
 
@@ -111,13 +113,17 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     )
     locale = detect_locale(user_text, default=state.get("locale") or "en", settled=settled)
     today = _today(state)
-    titles = [c.get("title", "") for c in seen if c.get("id") in state.get("candidate_ids", [])]
+    ids = start_state.get("candidate_ids") or []
+    shown = [c.get("title", "") for c in seen if c.get("id") in ids]
+    titles = shown if start_state.get("step") == "finalizing" and len(shown) == len(ids) else []
     ext = extract(
         user_text,
         today=today,
         dollar=dollar,
         profile=start_state.get("profile") or {},
         candidate_titles=titles,
+        locale=locale,
+        choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
     return Turn(user_text, state, start_state, results, seen, locale, ext, tools)
 
@@ -152,7 +158,7 @@ def _call(name: str, args: dict[str, Any] | None = None) -> Decision:
 
 def _first_call(turn: Turn) -> Decision | None:
     ext = turn.ext
-    if ext.load_label is not None:
+    if ext.load or _probe(turn):
         return _call("list_recipient_profiles")
     if ext.has_facts:
         return _call("update_profile", _jsonable(ext.facts))
@@ -168,6 +174,18 @@ def _first_call(turn: Turn) -> Decision | None:
     return None
 
 
+def _probe(turn: Turn) -> bool:
+    """A first mention of the recipient may name a saved profile ("c'est pour filleul Noé"):
+    look at the saved ones before recording a new recipient."""
+    profile = turn.start_state.get("profile") or {}
+    return (
+        "recipient" in turn.ext.facts
+        and turn.ext.labelled
+        and not profile.get("recipient")
+        and "list_recipient_profiles" in turn.tools
+    )
+
+
 def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in facts.items()}
 
@@ -181,31 +199,60 @@ def _pending(turn: Turn) -> Decision | None:
             gift_id = _chosen_id(turn)
             if gift_id is not None and gift_id != turn.state.get("selected_gift_id"):
                 return _call("select_gift", {"gift_id": gift_id})
-            if gift_id is not None and not ext.confirm:
-                return None
-        if ext.confirm and turn.state.get("selected_gift_id") and not turn.called("confirm_choice"):
+        # Every choice is confirmed by an explicit yes: a later "yes", or "confirm it" in
+        # the message that chose ("let's go with the tripod" alone only selects it).
+        chose = ext.choice is not None
+        if (
+            ext.confirm
+            and (not chose or ext.explicit_confirm)
+            and turn.state.get("selected_gift_id")
+            and not turn.called("confirm_choice")
+        ):
             return _call("confirm_choice")
-    recipient_known = bool((turn.state.get("profile") or {}).get("recipient"))
-    if ext.save_label and recipient_known and not turn.called("save_recipient_profile"):
-        return _call("save_recipient_profile", {"label": ext.save_label})
+    profile = turn.state.get("profile") or {}
+    label = _save_label(ext.save_label, profile)
+    if label and profile.get("recipient") and not turn.called("save_recipient_profile"):
+        return _call("save_recipient_profile", {"label": label})
     return None
+
+
+def _save_label(label: str | None, profile: dict[str, Any]) -> str | None:
+    """The label to save under; "under her name" takes the name the recipient was given."""
+    if label is None or label:
+        return label
+    recipient = str(profile.get("recipient") or "")
+    names = [w for w in recipient.split() if w[:1].isupper()]
+    return names[-1] if names else recipient or None
 
 
 def _chosen_id(turn: Turn) -> str | None:
+    """The shortlist id the message picks (by position, price end or title), if any."""
     ids: list[str] = list(turn.state.get("candidate_ids") or [])
     choice = turn.ext.choice
-    if choice is not None and ids:
-        if choice == -1:
-            return ids[-1]
-        if 1 <= choice <= len(ids):
-            return ids[choice - 1]
+    if choice is None or not ids:
         return None
-    title = turn.ext.choice_title
-    if title and not turn.ext.has_facts:
-        for c in turn.seen_candidates:
-            if c.get("title") == title and c.get("id") in ids:
-                return str(c["id"])
+    shown = [c for c in turn.seen_candidates if c.get("id") in ids]
+    if choice.position is not None:
+        if choice.position == -1:
+            return ids[-1]
+        return ids[choice.position - 1] if 1 <= choice.position <= len(ids) else None
+    if choice.price is not None and shown:
+        pick = min if choice.price == "min" else max
+        best = pick(shown, key=lambda c: c.get("price_in_budget_currency") or c.get("price", 0))
+        return str(best["id"])
+    for c in shown:
+        if c.get("title") == choice.words:
+            return str(c["id"])
     return None
+
+
+def _out_of_range(turn: Turn) -> int | None:
+    """The shortlist's length when the message picks a position it does not have."""
+    ids = turn.state.get("candidate_ids") or []
+    choice = turn.ext.choice
+    if turn.step != "finalizing" or choice is None or choice.position is None or not ids:
+        return None
+    return len(ids) if choice.position > len(ids) else None
 
 
 # --- after tool results --------------------------------------------------------------------
@@ -216,8 +263,12 @@ def _next_call(turn: Turn) -> Decision | None:
     if not last.ok:
         return _recover(turn, last)
     if last.name == "list_recipient_profiles":
-        label = _match_label(turn.ext.load_label or "", last.result.get("profiles") or [])
-        return _call("load_recipient_profile", {"label": label}) if label else None
+        label = _match_label(turn, last.result.get("profiles") or [])
+        if label:
+            return _call("load_recipient_profile", {"label": label})
+        if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
+            return _call("update_profile", _jsonable(turn.ext.facts))  # a probe found none
+        return None
     if last.name == "load_recipient_profile":
         facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
         if facts and not turn.called("update_profile"):
@@ -250,28 +301,58 @@ def _recover(turn: Turn, failed: ToolResult) -> Decision | None:
     return None
 
 
-def _match_label(wanted: str, profiles: list[Any]) -> str | None:
-    """The saved label meaning the same as ``wanted`` (exact, same recipient, or contained)."""
-    labels = [str(p.get("label", "")) if isinstance(p, dict) else str(p) for p in profiles]
-    want = fold(wanted).strip()
-    if not labels:
+def _said_score(label: str, said: list[str]) -> float:
+    """How closely some run of the message's words spells ``label`` (0 when not close
+    enough: short labels must be near exact, "sam" is not "same")."""
+    from rapidfuzz import fuzz
+
+    words = re.findall(r"[^\W_]+", fold(label))
+    if not words or not said:
+        return 0.0
+    n = len(words)
+    target = " ".join(words)
+    best = max(
+        fuzz.ratio(target, " ".join(said[i : i + size]))
+        for size in {max(1, n - 1), n, n + 1}
+        for i in range(0, max(1, len(said) - size + 1))
+    )
+    return best if best >= (80 if len(target) >= 6 else 90) else 0.0
+
+
+def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
+    """The saved profile the message means: its label or name in the message (fuzzy), or
+    the one saved for the same relation ("same friend as last time")."""
+    entries = [
+        (str(p.get("label", "")), str((p.get("profile") or {}).get("recipient") or ""))
+        if isinstance(p, dict)
+        else (str(p), "")
+        for p in profiles
+    ]
+    if not entries:
         return None
-    if not want:
-        return labels[0] if len(labels) == 1 else None
-    for label in labels:
-        if fold(label).strip() == want:
-            return label
-    kind = canonical_recipient(wanted)
-    for p, label in zip(profiles, labels, strict=True):
-        saved_kind = canonical_recipient(label) or (
-            (p.get("profile") or {}).get("recipient") if isinstance(p, dict) else None
-        )
-        if kind and saved_kind == kind:
-            return label
-    for label in labels:
-        if want in fold(label) or fold(label) in want:
-            return label
-    return None
+    said = re.findall(r"[^\W_]+", fold(turn.ext.text))
+    scored = []
+    for label, recipient in entries:
+        score = _said_score(label, said)
+        names = [w for w in recipient.split() if w[:1].isupper() and len(w) >= 3]
+        for name in names:
+            score = max(score, _said_score(name, said) - 5)
+        scored.append((score, label))
+    scored.sort(reverse=True)
+    if scored[0][0] > 0 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+        return scored[0][1]
+    if not turn.ext.load:
+        return None  # a probe loads only a profile the message names
+    wanted = resolve_relation(turn.ext.text, turn.locale)
+    if wanted is not None and wanted.known:
+        for label, recipient in entries:
+            saved = resolve_relation(recipient or label, turn.locale)
+            if saved is not None and (
+                fold(saved.said or "") == fold(wanted.said or "")
+                or (saved.audience == wanted.audience and wanted.audience != "anyone")
+            ):
+                return label
+    return entries[0][0] if len(entries) == 1 else None
 
 
 # --- the reply -------------------------------------------------------------------------------
@@ -289,7 +370,7 @@ def compose_reply(turn: Turn) -> str:
     if loaded and loaded.ok:
         parts.append(r.say("loaded", loc, label=loaded.result.get("loaded_label", "")))
     listed = by_name.get("list_recipient_profiles")
-    if listed and listed.ok and not loaded:
+    if listed and listed.ok and not loaded and turn.ext.load:
         labels = [
             str(p.get("label", p)) if isinstance(p, dict) else str(p)
             for p in listed.result.get("profiles") or []
@@ -298,12 +379,21 @@ def compose_reply(turn: Turn) -> str:
             r.say(
                 "no_profile",
                 loc,
-                label=turn.ext.load_label or "?",
+                label=turn.ext.text.strip()[:60] or "?",
                 labels=", ".join(labels) or r.say("none_saved", loc),
             )
         )
     if last is not None and not last.ok:
         parts.append(r.say("error", loc, error=last.result.get("error", "?")))
+    updated = by_name.get("update_profile")
+    if turn.ext.approximate is not None and updated and updated.ok:
+        budget = (turn.state.get("profile") or {}).get("budget") or {}
+        parts.append(
+            r.say("budget.about", loc, v=r.money(turn.ext.approximate, budget.get("currency", "")))
+        )
+    size = _out_of_range(turn)
+    if size is not None:
+        parts.append(r.say("choice.range", loc, n=size))
     parts.append(_main_reply(turn, by_name))
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
@@ -365,7 +455,7 @@ def _next_step(turn: Turn) -> str:
     if missing:
         return noted + r.ask_missing(missing, loc)
     if step == "finalizing":
-        if state.get("selected_gift_id"):
+        if state.get("selected_gift_id") and not turn.ext.decline:
             return noted + r.say("next.confirm", loc)
         ids = state.get("candidate_ids") or []
         shown = [c for c in turn.seen_candidates if c.get("id") in ids]

@@ -137,6 +137,15 @@ _TEXT: dict[str, dict[str, str]] = {
     "reason.sep": {"en": "; ", "fr": " ; "},
     "days.one": {"en": "{n} day", "fr": "{n} jour"},
     "days.other": {"en": "{n} days", "fr": "{n} jours"},
+    "budget.about": {
+        "en": "You said about {v}, so I took {v} as the budget; tell me if you want it different.",
+        "fr": "Vous avez dit environ {v} : j'ai pris {v} comme budget ; dites-le si vous "
+        "préférez autre chose.",
+    },
+    "choice.range": {
+        "en": "The list has only {n} ideas; pick one from 1 to {n}.",
+        "fr": "La liste n'a que {n} idées ; choisissez-en une de 1 à {n}.",
+    },
 }
 
 

@@ -8,7 +8,6 @@ import re
 import pytest
 
 from giftgenius.currency import CURRENCY_WORDS, currency_code, currency_pattern
-from giftgenius.offline.money import extract_budget
 
 
 @pytest.mark.parametrize(
@@ -65,23 +64,3 @@ def test_the_pattern_matches_every_word_whole() -> None:
     before = re.compile(rf"(?:{currency_pattern(before_the_amount=True)})")
     assert before.fullmatch("us$") and before.fullmatch("€")
     assert not before.fullmatch("quid")
-
-
-@pytest.mark.parametrize(
-    ("text", "amount", "currency", "span"),
-    [
-        ("50 euros", 50, "EUR", (0, 8)),  # the whole word is read, no stray "os" left behind
-        ("40 quid", 40, "GBP", (0, 7)),
-        ("us$30", 30, "USD", (0, 5)),
-        ("60 livres sterling", 60, "GBP", (0, 18)),
-        ("100 bucks", 100, "USD", (0, 9)),  # dollar=EUR below: bucks are still dollars
-        ("$100", 100, "EUR", (0, 4)),  # a bare "$" is the configured currency
-    ],
-)
-def test_the_offline_budget_reader_uses_the_table(
-    text: str, amount: float, currency: str, span: tuple[int, int]
-) -> None:
-    fact, spans = extract_budget(text, dollar="EUR")
-    assert fact is not None
-    assert (fact.amount, fact.currency) == (amount, currency)
-    assert spans == [span]

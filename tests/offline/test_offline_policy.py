@@ -184,7 +184,7 @@ def test_seed_example_in_french() -> None:
     )
     assert chat.names() == ["update_profile", "search_candidates", "filter_candidates"]
     facts = chat.calls[0][1]
-    assert facts["recipient"] == "colleague" and facts["budget_max"] == 50
+    assert facts["recipient"] == "collègue" and facts["budget_max"] == 50
     assert "1. **Azul tile game**" in reply and "Meeple coffee mug" in reply
     assert "Lequel" in reply
 
@@ -406,3 +406,129 @@ def test_an_interest_the_catalog_cannot_serve_is_said_plainly(line: str, expecte
 
 def chat_locale(line: str) -> str:
     return "fr" if "cadeau" in line else "en"
+
+
+def shortlist(
+    chat: Chat, first: str = "A gift for my brother, budget 50 USD, he loves coffee"
+) -> None:
+    chat.say(first)
+    assert chat.tools.state["step"] == "finalizing"
+
+
+@pytest.mark.parametrize(
+    ("choice", "gift_id"),
+    [
+        ("let's go with the coffee sampler", "g-3"),
+        ("Le moulin... non, l'Azul", "g-1"),
+        ("the meeple one", "g-2"),
+        ("le moins cher de la liste", "g-2"),
+        ("the most expensive", "g-1"),
+        ("the last one", "g-3"),
+        ("le premeir", "g-1"),
+    ],
+)
+def test_every_choice_is_selected_then_confirmed_after_a_yes(choice: str, gift_id: str) -> None:
+    chat = Chat()
+    shortlist(chat)
+    reply = chat.say(choice)
+    assert chat.calls == [("select_gift", {"gift_id": gift_id})]  # never confirmed yet
+    assert "confirm" in reply.lower() or "confirme" in reply.lower()
+    reply = chat.say("Vendu !")
+    assert chat.names() == ["confirm_choice"]
+    assert chat.tools.state["step"] == "done"
+
+
+@pytest.mark.parametrize("yes", ["go", "Ça ira.", "sounds great", "C'est tout bon pour moi."])
+def test_confirm_in_words(yes: str) -> None:
+    chat = Chat()
+    shortlist(chat)
+    chat.say("the second one")
+    chat.say(yes)
+    assert chat.names() == ["confirm_choice"]
+
+
+def test_a_decline_keeps_the_choice_open_and_shows_the_list() -> None:
+    chat = Chat()
+    shortlist(chat)
+    chat.say("the second one")
+    reply = chat.say("nah, show me others")
+    assert chat.calls == []
+    assert "1. **Azul tile game**" in reply
+    assert chat.tools.state["step"] == "finalizing"
+
+
+def test_a_position_the_list_does_not_have_is_explained() -> None:
+    chat = Chat()
+    shortlist(chat)
+    reply = chat.say("Le cinquième")
+    assert chat.calls == []
+    assert "3" in reply and ("only" in reply or "que 3" in reply)
+
+
+def test_about_n_takes_n_and_says_so() -> None:
+    chat = Chat()
+    reply = chat.say("Gift for my sister, about 30 euros, she loves tea")
+    assert chat.calls[0][1]["budget_max"] == 30 and chat.calls[0][1]["currency"] == "EUR"
+    assert "about €30" in reply and "took €30 as the budget" in reply
+
+
+def test_leaving_with_a_save_request_saves_and_sets_no_deadline() -> None:
+    chat = Chat()
+    chat.say("C'est pour ma grand-mère, 40 euros, elle tricote")
+    reply = chat.say("je reviendrai pour Noël, retiens-la sous le nom mamie jo")
+    assert chat.calls == [("save_recipient_profile", {"label": "mamie jo"})]
+    assert "deadline" not in chat.tools.state["profile"]
+    assert "mamie jo" in reply and "enregistrée" in reply
+
+
+def test_save_under_the_recipients_name() -> None:
+    chat = Chat()
+    chat.say("Un cadeau pour mon filleul Noé, 40 euros, il adore les robots")
+    assert chat.tools.state["profile"]["recipient"] == "filleul Noé"
+    chat.say("Garde-le en tête sous son prénom")
+    assert chat.calls == [("save_recipient_profile", {"label": "Noé"})]
+
+
+SAVED = {
+    "mamie jo": {"recipient": "mamie", "budget": {"amount": 40, "currency": "EUR"},
+                 "interests": ["knitting"], "dislikes": []},
+    "Julien": {"recipient": "ami Julien", "budget": {"amount": 30, "currency": "EUR"},
+               "interests": ["coffee"], "dislikes": []},
+    "filleul Noé": {"recipient": "filleul Noé", "budget": {"amount": 50, "currency": "EUR"},
+                    "interests": ["board-game"], "dislikes": []},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("c'est encore pour mamie jo", "mamie jo"),
+        ("c'est pour filleul Noé", "filleul Noé"),
+        ("même ami que la dernière fois : Julien", "Julien"),
+        ("same friend as last time, Julien", "Julien"),
+        ("Cadeau pour mamy Jo stp", "mamie jo"),
+    ],
+)
+def test_load_a_saved_profile_by_label_name_or_relation(text: str, label: str) -> None:
+    chat = Chat()
+    chat.tools.saved.update(json.loads(json.dumps(SAVED)))
+    chat.say(text)
+    assert chat.calls[:2] == [
+        ("list_recipient_profiles", {}),
+        ("load_recipient_profile", {"label": label}),
+    ]
+
+
+def test_a_first_recipient_that_is_no_saved_label_is_recorded() -> None:
+    chat = Chat()
+    chat.tools.saved.update(json.loads(json.dumps(SAVED)))
+    chat.say("Un cadeau pour mon oncle Dave, 60 dollars, il adore la pêche")
+    assert chat.names()[:2] == ["list_recipient_profiles", "update_profile"]
+    assert chat.calls[1][1]["recipient"] == "oncle Dave"
+
+
+def test_a_budget_correction_while_choosing_is_no_choice() -> None:
+    chat = Chat()
+    shortlist(chat)
+    chat.say("Actually make it 70.")
+    assert chat.calls[0] == ("update_profile", {"budget_max": 70})

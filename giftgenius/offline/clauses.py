@@ -1,0 +1,157 @@
+"""A message cut into clauses, each with its polarity and whether it corrects what came before.
+
+People put several things in one line ("gift for my uncle who loves fishing, 60 dollars, he
+lives in Toronto"), and a negation or a correction reaches only as far as its own clause:
+"surtout pas un mug, y en a déjà 30 dans la cuisine du bureau" refuses mugs, not kitchens or
+offices. So a message is split at sentence punctuation, at "but"/"mais", and at the commas
+that start a new clause (a subject, a correction or a number follows), and each clause is
+read on its own.
+
+Everything here works on text folded with ``keep_length=True`` so positions line up with the
+original (names and accents are read from the original).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from giftgenius.text import fold
+
+# Words that open a new clause after a comma: subjects, corrections, figures.
+_CLAUSE_OPENERS = (
+    r"and |et |so |donc |alors |"
+    r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
+    r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
+    r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
+    r"have to|il faut|faut|doit|besoin|\d)"
+)
+_BREAK = re.compile(
+    r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
+    r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
+    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=\d)"
+)
+
+# A correction replaces the earlier value instead of adding to it.
+CORRECTION = re.compile(
+    r"(?<![\w'])(?:actually|sorry,? i meant|i meant|i mean|my bad|oops|scratch that|"
+    r"correction|on second thought|make it|change (?:it|that) to|rather|instead|"
+    r"en fait|plutot|pardon|je voulais dire|non pas|finalement|enfin non|ah non|oh non|"
+    r"au temps pour moi|je me suis trompee?|ou plutot|disons plutot|mets plutot)(?![\w'])"
+    r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
+)
+# "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
+# "pas de X mais Y" refuses X and likes Y: no correction there.
+NOT_BUT = re.compile(
+    r"(?<![\w'])(?:not|pas|non pas)\s+(?!(?:de|d'|des|du|any|fan|trop|plus)\b)[^.;!?]*?"
+    r"\b(?:but|mais|c'est)\b"
+)
+
+# Negation markers: what follows them in the same clause is refused.
+_NEG = (
+    r"n'aime (?:pas|plus|guere)|n'aime|ne supporte pas|ne veut pas|ne boit pas|ne mange pas|"
+    r"ne joue pas|ne porte pas|deteste\w*|hait|a horreur d(?:es|e|u|')|horreur d(?:es|e|u|')|"
+    r"allergique (?:a|au|aux)|allergic to|"
+    r"a deja (?:trop |beaucoup |plein |assez )?(?:de |d'|des |un |une |le |la |les )|"
+    r"possede deja|en a deja (?:trop|plein|assez)|"
+    r"already (?:has|have|owns|got)(?: (?:too many|plenty of|lots of|a lot of|enough))?|"
+    r"has too many|has enough|trop de|pas de|pas d'|pas les|pas des|pas la|pas le|pas un|"
+    r"pas une|pas du|sans|rien en|rien de|rien avec|aucun|aucune|"
+    r"without|no more|doesn'?t (?:like|want|drink|eat|need|care for|wear)|"
+    r"does not (?:like|want|drink|need|wear)|don'?t (?:like|want|need|get)|do not (?:like|want)|"
+    r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
+    r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
+    r"ni|nor|neither|"
+    r"no|not|pas"
+)
+# Liking cues: what follows them is an interest.
+_POS = (
+    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
+    r"is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
+    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
+    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
+    r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|hobby|hobbies|loisirs?|"
+    r"se (?:met|mettre|lance|lancer) (?:a|au|aux|dans)|s'est (?:mise?|lancee?) (?:a|au|aux|dans)|"
+    r"took up|taken up|taking up|got into|getting into|is learning|apprend (?:a|le|la)|"
+    r"(?:lui |leur )?offrir|give (?:her|him|them)|get (?:her|him|them)|looking for|"
+    r"(?:je )?cherche\w*|pensais a|thinking of|besoin d(?:e|')|needs? (?:some|a|an)|"
+    r"(?:ne )?boit(?: que)?|drinks?|(?:ne )?jure que par|swears by|ne vit que pour|"
+    r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead"
+)
+MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause: its span in the message, its text (original and folded)."""
+
+    start: int
+    end: int
+    text: str
+    folded: str
+
+    @property
+    def corrects(self) -> bool:
+        return CORRECTION.search(self.folded) is not None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of a clause with one polarity; ``cued`` when a liking word introduced it."""
+
+    text: str
+    folded: str
+    positive: bool
+    cued: bool
+    marker: str = ""  # the folded negation or liking word that opened it
+
+
+_RATHER_THAN = re.compile(r"(?<![\w'])(?:plutot|rather)\b[^,.;!?]*?\s(que|than)\s")
+
+
+def contrast_as_negation(text: str) -> str:
+    """ "plutôt le whisky que le vin", "rather tea than coffee": the part after "que"/"than"
+    is refused; the word is rewritten as a negation of the same length, so spans still hold."""
+    folded = fold(text, keep_length=True)
+    for m in _RATHER_THAN.finditer(folded):
+        word = "pas" if m[1] == "que" else "not "
+        text = text[: m.start(1)] + word + text[m.end(1) :]
+    return text
+
+
+def split(text: str) -> list[Clause]:
+    """The clauses of ``text``, in order, empty ones dropped."""
+    folded = fold(text, keep_length=True)
+    clauses: list[Clause] = []
+    cursor = 0
+    for m in [*_BREAK.finditer(folded), None]:
+        end = m.start() if m is not None else len(text)
+        if text[cursor:end].strip():
+            clauses.append(Clause(cursor, end, text[cursor:end], folded[cursor:end]))
+        if m is not None:
+            # "but"/"mais" open the next clause (they carry its polarity), punctuation not.
+            cursor = m.start() if m[0].strip(" ,").isalpha() else m.end()
+    return clauses
+
+
+def segments(clause: Clause) -> list[Segment]:
+    """The clause cut at its polarity markers; a clause starts positive and uncued."""
+    out: list[Segment] = []
+    positive, cued, cursor, marker = True, False, 0, ""
+    for m in MARKER.finditer(clause.folded):
+        if m.start() > cursor:
+            out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
+        positive = m.group("pos") is not None
+        cued = positive
+        cursor = m.end()
+        marker = m[0]
+    if cursor < len(clause.text):
+        out.append(_segment(clause, cursor, len(clause.text), positive, cued, marker))
+    return [s for s in out if s.text.strip()]
+
+
+def _segment(
+    clause: Clause, start: int, end: int, positive: bool, cued: bool, marker: str
+) -> Segment:
+    text, folded = clause.text[start:end], clause.folded[start:end]
+    return Segment(text, folded, positive, cued, marker)

@@ -1,0 +1,212 @@
+"""Interests and dislikes in the words and verbs people use, without ordinary words colliding.
+
+The catalog vocabulary (``canonical_tags``) knows nouns in both languages; people also say
+what someone *does* ("elle tricote", "he bakes", "lit énormément"), which the verb table below
+maps to the same tags. Ordinary words must not collide with a synonym, so a tag counts only:
+
+- in a segment a liking word introduced ("loves", "adore", "fait du"), or a negated one;
+- or in a segment that is nothing but interests ("cooking and jazz", "jeux de société, café"):
+  "Je montre la liste à mon mari" or "livraison au bureau" are about something else;
+- and word by word in the message's language: a word written with accents must be the
+  vocabulary's own accented word ("livré" is not "livre", "été" is nothing), and a French
+  message does not read the English-only false friends of French words ("pendant").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from giftgenius.catalog.relations import lexicon
+from giftgenius.catalog.vocabulary import TAGS, analyze, synonyms, tokenize
+from giftgenius.offline.clauses import Segment
+from giftgenius.text import fold
+
+# What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
+_SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
+_VERBS: tuple[tuple[str, str], ...] = (
+    (r"tricot\w*|knit(?:s|ting)?|crochet\w*", "knitting"),
+    (r"dessin(?:e|ent|er|ait)|draws?|drawing|sketch(?:es|ing)?|croquis", "drawing"),
+    (rf"{_SUBJECT}lit|lire|lecture|liseuse|reads?|reading|bookworm|bouquine\w*|devore des", "book"),
+    (r"cuisin(?:e|er|ent|ait)|cooks?|cooking|mitonne\w*|popote", "cooking"),
+    (r"bakes?|baking|patisse\w*|patisserie", "baking"),
+    (rf"{_SUBJECT}court|courir|jogg\w*|runs?|running|marathon\w*|trail", "running"),
+    (r"peint|peindre|peinture|paints?|painting|aquarelle\w*", "painting"),
+    (r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager", "gardening"),
+    (r"randonn\w*|rando|hikes?|hiking|trek\w*", "hiking"),
+    (r"pedale|bikes?|biking|cycl\w*", "cycling"),
+    (r"photographi\w*|takes? (?:photos|pictures)|prend des photos", "photography"),
+    (r"coud|coudre|couture|sews?|sewing", "sewing"),
+    (r"medit\w*", "meditation"),
+    (r"marrer|rigol\w*|rire|drole|funny|laughs?|humou?r", "humor"),
+    (r"zero dechet|zero waste|ecolo\w*|eco-?responsable|durable|sustainab\w*", "eco-friendly"),
+    (r"voyag\w*|travels?|travelling|traveling|globe-?trotte\w*", "travel"),
+    (r"grimpe\w*|escalade|climbs?|climbing|bloc", "climbing"),
+    (r"campe|camper|camping|bivouac\w*", "camping"),
+    (r"muscu\w*|gym|s'entraine|works? out|crossfit", "fitness"),
+    (r"sporti\w*|sporty|athletic|sportsman|sportswoman", "sport"),
+    (r"etoiles|stargaz\w*|telescope", "astronomy"),
+    (r"chante\w*|sings?|singing|musicien\w*|musique", "music"),
+    (r"cinephile|films?|movies?|cine", "movie"),
+    (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
+    (r"joue de la guitare|plays? (?:the )?guitar|gratte", "guitar"),
+    (r"plantes?|bonsai", "plant"),
+    (r"disquaires?|platine|turntable|record (?:shops?|stores?)|crate-?digg\w*", "vinyl"),
+    (r"podcasts? true crime|true crime|polars?|whodunits?", "mystery"),
+)
+_VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, tag in _VERBS]
+
+# English-only synonyms that are everyday French words: never read in a French message.
+_FALSE_FRIENDS_IN_FR = frozenset({"pendant", "son", "sort", "main", "but", "car", "coin"})
+
+# Words a list of interests may hold besides the interests themselves.
+_FILLER = frozenset(
+    """
+    and or also too plus with some the a an of her his their my things thing stuff
+    love loves like likes really very much lots all kinds sort kind
+    et ou aussi avec des de du la le les l d un une en son sa ses mon ma mes truc trucs
+    genre style tout tous toute toutes chose choses beaucoup surtout vraiment bien tres
+    gift gifts cadeau cadeaux idea ideas idee idees something quelque please thanks merci stp
+    svp maybe peut etre she he they it il elle ils elles is est are sont who qui que but mais
+    hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
+    fan big grand grande huge gros grosse lover amateur amatrice
+    s x mai but
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_FAN = re.compile(
+    r"(?<![\w'])(?:lover|addict|fan|nerd|geek|buff|enthusiast|passionnee?|amateur|amatrice|"
+    r"fana|mordue?|accro|lecteur|lectrice|reader|joueur|joueuse|player|collectionneur|"
+    r"collectionneuse|collector|cuisinier|cuisiniere|cook|grimpeur|grimpeuse|coureur|coureuse|"
+    r"runner|photographe|photographer|jardinier|jardiniere|gardener|musicien|musicienne|"
+    r"musician|gamer|gameuse|cinephile|gourmand|gourmande|gourmet)(?![\w'])"
+)
+_LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
+
+
+@lru_cache(maxsize=1)
+def _accented() -> frozenset[str]:
+    """Every accented word of the vocabulary, as written there (lowercase)."""
+    words: set[str] = set()
+    for tag in TAGS:
+        for phrase in synonyms(tag):
+            words.update(w for w in tokenize(phrase) if fold(w) != w)
+    return frozenset(words)
+
+
+def _in_language(text: str, locale: str) -> str:
+    """``text`` with the words that must not meet the vocabulary blanked out."""
+    accented = _accented()
+
+    def keep(m: re.Match[str]) -> str:
+        word = m[0].lower()
+        if fold(word) != word and not any(
+            w in accented for w in (word, word[:-1], word[:-2], word.rstrip("sx"))
+        ):
+            return " " * len(word)
+        if locale == "fr" and fold(word) in _FALSE_FRIENDS_IN_FR:
+            return " " * len(word)
+        return m[0]
+
+    return re.sub(r"[^\W\d_]+", keep, text)
+
+
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    return frozenset(w for table in lexicon().values() for k in table for w in k.split())
+
+
+def verb_tags(folded: str) -> list[str]:
+    """Tags from what the person says someone does."""
+    return [tag for pattern, tag in _VERB if tag in TAGS and pattern.search(folded)]
+
+
+def segment_tags(segment: Segment, locale: str) -> list[str]:
+    """The tags a segment names, when it names them as tastes (see the module docstring)."""
+    text = _in_language(segment.text, locale)
+    analysis = analyze(text)
+    found = sorted(analysis.tags)
+    verbs = verb_tags(fold(segment.text))
+    leftover = [
+        w
+        for w in analysis.words
+        if len(w) > 1 and not w.isdigit() and w not in _FILLER and w not in _relation_words()
+    ]
+    # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
+    # it is, for the tools to match or to say they cannot serve.
+    listed = (
+        len(leftover) <= 1
+        and len(segment.text.split()) <= 6
+        and _LIST.search(segment.folded) is not None
+    )
+    extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
+    if segment.cued or _FAN.search(segment.folded) or not segment.positive:
+        return _merge(_merge(found, verbs), extra)
+    if verbs and _subject_verb(fold(segment.text)):
+        return _merge(found, verbs)
+    if found and not leftover:
+        return found
+    if extra:
+        return _merge(found, extra)
+    return []
+
+
+def _free(word: str) -> bool:
+    """Whether a word the vocabulary lacks may stand as a taste: a content word, no place."""
+    from giftgenius.catalog.places import resolve_country
+
+    return (
+        len(word) >= 3
+        and word.isalpha()
+        and word not in _STOP
+        and word not in _FILLER
+        and word not in _relation_words()
+        and resolve_country(word.capitalize()) is None
+    )
+
+
+def _subject_verb(folded: str) -> bool:
+    """Someone before the doing word: a pronoun ("elle tricote", "he bakes") or a relation
+    ("mon beau-frère part camper")."""
+    if re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded):
+        return True
+    return any(
+        len(w) >= 3 and w in _relation_words() and w not in _FILLER
+        for w in re.findall(r"[^\W_]+", folded)
+    )
+
+
+def _merge(first: list[str], second: list[str]) -> list[str]:
+    return first + [tag for tag in second if tag not in first]
+
+
+def free_words(segment: Segment, limit: int = 1) -> list[str]:
+    """The object of a taste or a refusal the vocabulary does not know: "loves fishing" →
+    fishing, "rien en plastique" → plastique (the tools keep such words as they are)."""
+    words: list[str] = []
+    for m in _WORD.finditer(segment.text):
+        word = m[0].lower()
+        if fold(word) in _FILLER:
+            continue
+        if not _free(fold(word)):
+            break  # "pas de budget précis": the object is "budget", not "précis"
+        words.append(word)
+        if len(words) == limit:
+            break
+    return words
+
+
+_STOP = frozenset(
+    """
+    that this these those them him her their one ones any much many more less same other
+    what which when where how why because since just only even still already ever never
+    cela ceci celui celle ceux celles quoi quand comment pourquoi parce depuis juste meme
+    deja encore jamais rien autre autres lui leur leurs eux elles quelqu chez dans sur sous
+    vers avant apres pendant from into about over under have has had does did was were been
+    avoir etre fait faire dit dire veut veux voudrais aimerait adore aime adorent aiment
+    money budget euros euro dollars dollar bucks balles price prix cher chere expensive cheap
+    gens people someone quelqu'un personne gift present chez lui pour celui celle fini
+    truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
+    balle balles piasse piasses bucks quid
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
