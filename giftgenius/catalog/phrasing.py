@@ -35,6 +35,13 @@ _TEXT: dict[str, dict[str, str]] = {
     "reason.dislike": {"en": "matching “{v}”", "fr": "en conflit avec « {v} »"},
     "reason.gone": {"en": "no longer in the catalog", "fr": "hors catalogue"},
     "counted": {"en": "{reason}: {n}", "fr": "{reason} : {n}"},
+    # One line of a numbered shortlist.
+    "item": {
+        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
+        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
+    },
+    "days.one": {"en": "{n} day", "fr": "{n} jour"},
+    "days.other": {"en": "{n} days", "fr": "{n} jours"},
 }
 
 # How a recipient kind (the catalog's audience) is named when the person's own words for
@@ -225,3 +232,44 @@ def reason(text: str, locale: str) -> str:
             value = describe(found.get("dislike", ""), locale)
         return _say(key, locale, v=value)
     return text
+
+
+def price(
+    amount: float,
+    currency: str,
+    locale: str,
+    *,
+    converted: float | None = None,
+    budget_currency: str | None = None,
+) -> str:
+    """ "€39.90 (≈ $43.37)": the gift's own price, then in the budget's currency if other."""
+    text = formats.money(amount, currency, locale)
+    if budget_currency and currency != budget_currency and converted is not None:
+        text += f" (≈ {formats.money(converted, budget_currency, locale)})"
+    return text
+
+
+def shortlist_item(
+    i: int, candidate: dict[str, Any], budget_currency: str | None, locale: str
+) -> str:
+    """One numbered line of a shortlist, from a candidate's view (``CandidateView`` as JSON).
+
+    The offline model's reply and the terminal's welcome-back recap list candidates with
+    this same line, so a person sees one format whoever shows the list.
+    """
+    why = f" — {candidate['why']}" if candidate.get("why") else ""
+    shown = price(
+        candidate["price"],
+        candidate["currency"],
+        locale,
+        converted=candidate.get("price_in_budget_currency"),
+        budget_currency=budget_currency,
+    )
+    days = delivery_days(int(candidate["delivery_days"]), locale)
+    return _say("item", locale, i=i, title=candidate["title"], price=shown, days=days, why=why)
+
+
+def delivery_days(n: int, locale: str) -> str:
+    """ "1 day", "3 days", "1 jour", "3 jours"."""
+    lang = _lang(locale)
+    return formats.plural(n, locale, _TEXT["days.one"][lang], _TEXT["days.other"][lang])

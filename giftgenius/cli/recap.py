@@ -107,12 +107,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Nouvelle recherche de cadeau : pour qui est-il, quel est votre budget et "
         "qu'aime la personne ?",
     },
-    "item": {
-        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
-        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
-    },
-    "days.one": {"en": "{n} day", "fr": "{n} jour"},
-    "days.other": {"en": "{n} days", "fr": "{n} jours"},
 }
 
 
@@ -127,26 +121,23 @@ def count(key: str, n: int, locale: str) -> str:
 
 def price(row: CandidateView, budget_currency: str | None, locale: str) -> str:
     """ "€39.90 (≈ $43.37)": the gift's own price, then in the budget's currency if other."""
-    text = formats.money(row.price, row.currency, locale)
-    converted = row.price_in_budget_currency
-    if budget_currency and row.currency != budget_currency and converted is not None:
-        text += f" (≈ {formats.money(converted, budget_currency, locale)})"
-    return text
+    return phrasing.price(
+        row.price,
+        row.currency,
+        locale,
+        converted=row.price_in_budget_currency,
+        budget_currency=budget_currency,
+    )
 
 
 def shortlist_lines(
     rows: list[CandidateView], budget_currency: str | None, locale: str
 ) -> list[str]:
     """The numbered list, as plain (markdown) lines: piped output shows it this way."""
-    lines = []
-    for i, row in enumerate(rows, 1):
-        days = count("days", row.delivery_days, locale)
-        why = f" — {row.why}" if row.why else ""
-        lines.append(
-            say("item", locale, i=i, title=row.title, price=price(row, budget_currency, locale),
-                days=days, why=why)
-        )  # fmt: skip
-    return lines
+    return [
+        phrasing.shortlist_item(i, row.model_dump(), budget_currency, locale)
+        for i, row in enumerate(rows, 1)
+    ]
 
 
 @dataclass

@@ -16,8 +16,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from giftgenius import formats
-from giftgenius.catalog import describe
-from giftgenius.cli.recap import Recap, count, price, recap_text
+from giftgenius.catalog import describe, phrasing
+from giftgenius.cli.recap import Recap, price, recap_text
 from giftgenius.domain import Checkpoint, SessionState, Usage
 from giftgenius.privacy import strip_controls
 from giftgenius.protocol import CandidateView
@@ -118,7 +118,7 @@ class ChatUI:
     ) -> Table:
         table = Table(*HEADERS.get(locale, HEADERS["en"]), show_lines=False)
         for number, row in enumerate(rows, 1):
-            days = count("days", row.delivery_days, locale)
+            days = phrasing.delivery_days(row.delivery_days, locale)
             why = formats.join([describe(a, locale) for a in row.answers], locale) or row.why
             table.add_row(
                 str(number),

@@ -35,10 +35,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Here are {n} ideas that fit (up to {budget}):",
         "fr": "Voici {n} idées qui conviennent (jusqu'à {budget}) :",
     },
-    "list.item": {
-        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
-        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
-    },
     "list.ask.one": {
         "en": "Would you like it? Reply 1 to choose it.",
         "fr": "Ce cadeau vous plaît ? Répondez 1 pour le choisir.",
@@ -135,8 +131,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Bonjour ! Pour qui est le cadeau, quel est votre budget et qu'aime la personne ?",
     },
     "reason.sep": {"en": "; ", "fr": " ; "},
-    "days.one": {"en": "{n} day", "fr": "{n} jour"},
-    "days.other": {"en": "{n} days", "fr": "{n} jours"},
     "budget.about": {
         "en": "You said about {v}, so I took {v} as the budget; tell me if you want it different.",
         "fr": "Vous avez dit environ {v} : j'ai pris {v} comme budget ; dites-le si vous "
@@ -195,14 +189,6 @@ def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:
     return say("ask", locale, parts=join(parts, locale))
 
 
-def _price(c: dict[str, Any], currency: str, locale: str) -> str:
-    price = money(c["price"], c["currency"], locale)
-    converted = c.get("price_in_budget_currency")
-    if converted is not None and currency and currency != c["currency"]:
-        price += f" (≈ {money(converted, currency, locale)})"
-    return price
-
-
 def candidate_list(
     candidates: list[dict[str, Any]], budget: dict[str, Any] | None, locale: str
 ) -> str:
@@ -211,20 +197,7 @@ def candidate_list(
     limit = money(budget["amount"], currency, locale) if budget else "?"
     n = len(candidates)
     lines = [count("list.intro", n, locale, budget=limit), ""]
-    for i, c in enumerate(candidates, 1):
-        why = f" — {c['why']}" if c.get("why") else ""
-        days = count("days", int(c["delivery_days"]), locale)
-        lines.append(
-            say(
-                "list.item",
-                locale,
-                i=i,
-                title=c["title"],
-                price=_price(c, currency, locale),
-                days=days,
-                why=why,
-            )
-        )
+    lines += [phrasing.shortlist_item(i, c, currency, locale) for i, c in enumerate(candidates, 1)]
     lines += ["", count("list.ask", n, locale)]
     return "\n".join(lines)
 

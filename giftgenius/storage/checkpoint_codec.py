@@ -127,15 +127,19 @@ def upgrade_profile_v2(profile: Mapping[str, Any], locale: str = "en") -> dict[s
     return data
 
 
-def upgrade_v2(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """A format-2 payload → format 3: the profile gains ``recipient_name`` and ``audience``."""
-    data = dict(payload)
+def _with_profile_v2_upgraded(blob: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a checkpoint payload or session blob whose state's profile is upgraded."""
+    data = dict(blob)
     state = dict(data.get("state") or {})
     if isinstance(state.get("profile"), Mapping):
         state["profile"] = upgrade_profile_v2(state["profile"], state.get("locale") or "en")
     data["state"] = state
-    data["format_version"] = 3
     return data
+
+
+def upgrade_v2(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A format-2 payload → format 3: the profile gains ``recipient_name`` and ``audience``."""
+    return {**_with_profile_v2_upgraded(payload), "format_version": 3}
 
 
 _Upgrade = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -209,13 +213,7 @@ def _aware(value: datetime) -> datetime:
 
 def upgrade_session_v1(data: Mapping[str, Any]) -> dict[str, Any]:
     """A schema-1 session blob → schema 2: its profile gains a name and an audience."""
-    upgraded = dict(data)
-    state = dict(upgraded.get("state") or {})
-    if isinstance(state.get("profile"), Mapping):
-        state["profile"] = upgrade_profile_v2(state["profile"], state.get("locale") or "en")
-    upgraded["state"] = state
-    upgraded["schema_version"] = 2
-    return upgraded
+    return {**_with_profile_v2_upgraded(data), "schema_version": 2}
 
 
 _SESSION_UPGRADES: dict[int, _Upgrade] = {1: upgrade_session_v1}
