@@ -50,6 +50,8 @@ from giftgenius.domain import (
 from giftgenius.errors import (
     ContextLengthExceeded,
     NothingToResume,
+    RunClosed,
+    SessionBusy,
     StorageError,
     UsageError,
     VersionConflict,
@@ -143,8 +145,13 @@ class Agent:
     # -- opening runs -------------------------------------------------------------------
 
     def open(self, user_id: str, *, new: bool = False) -> Opened:
-        """Continue the user's unfinished run, or start one (``new`` abandons it first)."""
+        """Continue the user's unfinished run, or start one (``new`` abandons it first).
+
+        The session store is asked first: with it down, no empty run is started (which
+        ``state`` would then show instead of the user's finished one) and none abandoned.
+        """
         check_user_id(user_id)
+        self.sessions.ping()
         proposed = new_id()
         with self.db.write() as repos:
             repos.users.ensure(user_id)
@@ -173,7 +180,7 @@ class Agent:
 
         Only a preview on a copy: the state itself changes in the next turn's commit.
         """
-        loaded = load_session(run, self.sessions, self.db)
+        loaded = self._load_quiet(run)
         notices: list[str] = []
         if continued and loaded.session.state.step == Step.finalizing:
             with self.db.read() as repos:
@@ -181,6 +188,21 @@ class Agent:
             preview = loaded.session.state.model_copy(deep=True)
             notices = revalidate(preview, products, self.rates, self.clock().date())
         return Opened(run, loaded, continued, notices)
+
+    def _load_quiet(self, run: RunInfo) -> Loaded:
+        """Load the run, taking its lease for a moment when it is free.
+
+        A message accepted without a reply is *interrupted* only if no turn holds the
+        lease; while another window is answering it, it is in flight, not interrupted.
+        Loading under the lease also keeps that window from committing mid-load.
+        """
+        try:
+            with self.sessions.lease(run.id, self.owner, wait=0):
+                return load_session(run, self.sessions, self.db)
+        except SessionBusy:
+            loaded = load_session(run, self.sessions, self.db)
+            loaded.interrupted = None
+            return loaded
 
     def inspect(self, user_id: str) -> Opened | None:
         """The unfinished run (else the latest) and its state, without taking the lease."""
@@ -214,6 +236,8 @@ class Agent:
                 run = repos.runs.get(run_id)
             if run is None or run.user_id != user_id:
                 raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
+            if run.status == RunStatus.abandoned:
+                raise RunClosed(_abandoned(user_id))
             loaded = load_session(run, self.sessions, self.db)
             return self._turn(run, loaded, text, on_text)
 
@@ -359,6 +383,8 @@ class Agent:
                     step=step,
                     status=RunStatus.done if step == Step.done else None,
                 )
+        except RunClosed as exc:
+            raise self._closed(run) from exc
         except VersionConflict as exc:
             raise VersionConflict(
                 "Another window changed this conversation while your message was being "
@@ -399,6 +425,43 @@ class Agent:
                 "live session not saved; it will be rebuilt from the database",
                 extra={"event": "session_save_failed", "run_id": session.run_id, "error": str(exc)},
             )
+            return
+        self._unless_erased(session)
+
+    def _unless_erased(self, session: Session) -> None:
+        """Take the saved session back out if ``forget`` erased its run meanwhile.
+
+        Erasure wins over a turn in flight: ``forget`` deletes the database rows and then
+        the live sessions, and a turn saves its session and then looks for its run. Either
+        forget's deletion comes after this save, or this look comes after forget's
+        commit and finds the run gone — so no erased session outlives both.
+        """
+        try:
+            with self.db.read() as repos:
+                gone = repos.runs.get(session.run_id) is None
+        except StorageError as exc:  # committed already; the database answers again later
+            log.warning(
+                "could not check the run after saving its session",
+                extra={
+                    "event": "erasure_check_failed",
+                    "run_id": session.run_id,
+                    "error": str(exc),
+                },
+            )
+            return
+        if gone:
+            self.sessions.delete(session.run_id)
+            log.info(
+                "session of an erased run removed",
+                extra={"event": "erased_session_removed", "run_id": session.run_id},
+            )
+            raise RunClosed(_erased(session.user_id))
+
+    def _closed(self, run: RunInfo) -> RunClosed:
+        """The plain message for a turn whose run was erased or abandoned meanwhile."""
+        with self.db.read() as repos:
+            gone = repos.runs.get(run.id) is None
+        return RunClosed(_erased(run.user_id) if gone else _abandoned(run.user_id))
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq
@@ -460,6 +523,22 @@ def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:
         content=message.content,
         tool_calls=message.tool_calls,
         tool_call_id=message.tool_call_id,
+    )
+
+
+def _abandoned(user_id: str) -> str:
+    return (
+        "This gift search was abandoned: another window started a new one (--new or "
+        "/restart), so your message was not answered here. Type /quit, then "
+        f"`giftgenius chat --user {user_id}` to continue the new search."
+    )
+
+
+def _erased(user_id: str) -> str:
+    return (
+        f"Everything stored for user {user_id} was erased (giftgenius forget) while your "
+        "message was being answered, so nothing of it was kept. Type /quit; "
+        f"`giftgenius chat --user {user_id}` starts afresh."
     )
 
 
