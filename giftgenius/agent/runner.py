@@ -180,7 +180,7 @@ class Agent:
 
         Only a preview on a copy: the state itself changes in the next turn's commit.
         """
-        loaded = self._load_quiet(run)
+        loaded = self._load_between_turns(run)
         notices: list[str] = []
         if continued and loaded.session.state.step == Step.finalizing:
             with self.db.read() as repos:
@@ -189,7 +189,7 @@ class Agent:
             notices = revalidate(preview, products, self.rates, self.clock().date())
         return Opened(run, loaded, continued, notices)
 
-    def _load_quiet(self, run: RunInfo) -> Loaded:
+    def _load_between_turns(self, run: RunInfo) -> Loaded:
         """Load the run, taking its lease for a moment when it is free.
 
         A message accepted without a reply is *interrupted* only if no turn holds the
