@@ -10,9 +10,11 @@ A turn is its steps, each a method of ``Agent`` named for what it does:
    carry the summary the session carries (``_revalidate`` then drops shortlisted gifts
    today's catalog no longer allows);
 4. ``_think`` runs the model and the tools with no transaction open;
-5. ``_commit`` writes the turn's changes, transcript, checkpoints and the version fence in
-   one short transaction;
-6. ``_publish`` saves the live session last, with check-and-set.
+5. ``_commit`` writes the turn's changes, transcript, checkpoints and the fence in one
+   short transaction — fenced on the run's version *and* status, so nothing is committed
+   to a run another window abandoned (``--new``, ``/restart``) or ``forget`` erased;
+6. ``_publish`` saves the live session last, with check-and-set, then makes sure its run
+   still exists (erasure wins over a turn in flight).
 
 A crash at any point leaves a state ``resume`` can rebuild.
 """
