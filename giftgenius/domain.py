@@ -17,15 +17,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from giftgenius.errors import UsageError
 
-SESSION_SCHEMA_VERSION = 1
-CHECKPOINT_FORMAT_VERSION = 2
+# Bump these when the stored shape changes (and add an upgrade step in
+# ``storage/checkpoint_codec.py``): 2 and 3 added the recipient's name and audience.
+SESSION_SCHEMA_VERSION = 2
+CHECKPOINT_FORMAT_VERSION = 3
 
 MAX_CANDIDATES = 20
 MAX_FACTS = 12  # interests, dislikes
 MAX_FACT_CHARS = 40
 MAX_SUMMARY_CHARS = 2400
 
-Currency = Literal["USD", "EUR", "GBP"]
+# The currencies a budget or a product price can be in: the catalog's conversion table
+# (``catalog/data/rates.json``) holds a rate for each, and a test keeps the two equal.
+Currency = Literal["USD", "EUR", "GBP", "CHF", "CAD"]
 Locale = Literal["en", "fr"]
 
 
@@ -86,9 +90,21 @@ class Budget(BaseModel):
 
 
 class ProfileDraft(BaseModel):
-    """What we know about the recipient. Required: recipient, budget, one interest."""
+    """What we know about the recipient. Required: recipient, budget, one interest.
 
-    recipient: str | None = Field(None, max_length=60)
+    The recipient is kept as the person put it ("uncle", "belle-mère", or only a name), so
+    replies can say "your uncle Dave"; the catalog ranks by ``audience``, one of its
+    ``recipients`` values ("anyone" when the relation does not tell). The tools resolve the
+    three together (``catalog.relations.resolve_relation``); this layer only holds them.
+    """
+
+    recipient: str | None = Field(
+        None, max_length=60, description="The relation as said: 'uncle', or the name alone"
+    )
+    recipient_name: str | None = Field(None, max_length=60, description="A name given: 'Dave'")
+    audience: str = Field(
+        "anyone", pattern=r"^[a-z]{1,20}$", description="The catalog's recipients value"
+    )
     age: int | None = Field(None, ge=0, le=120)
     budget: Budget | None = None
     interests: Facts = Field(default_factory=list)

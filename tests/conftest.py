@@ -7,15 +7,18 @@ the run; otherwise the tests that need one skip with the reason.
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
+import sqlalchemy as sa
 
 REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -62,6 +65,32 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
 
 
+@pytest.fixture(scope="session")
+def seeded_db_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, seeded SQLite file built once; each test copies it."""
+    from giftgenius.storage.db import Database
+
+    path = tmp_path_factory.mktemp("seed") / "seed.db"
+    db = Database(f"sqlite:///{path}")
+    db.ensure_catalog()
+    db.dispose()
+    return path
+
+
+@pytest.fixture
+def seeded_home(seeded_db_file: Path) -> Path:
+    """GIFTGENIUS_HOME holding a copy of the seeded database, as after a first run.
+
+    Creating, migrating and seeding a database is tested on its own (tests/persistence, and
+    by the CLI tests, which start from an empty home); the rest need not pay for it in
+    every test.
+    """
+    home = Path(os.environ["GIFTGENIUS_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "giftgenius.db").write_bytes(seeded_db_file.read_bytes())
+    return home
+
+
 def _unavailable(what: str, why: object) -> None:
     message = f"{what} is not reachable ({why})"
     if REQUIRE_SERVICES:
@@ -81,10 +110,9 @@ def redis_url() -> str:
 
 
 @pytest.fixture
-def redis_prefix() -> Iterator[str]:
+def redis_prefix(request: pytest.FixtureRequest) -> Iterator[str]:
     """A key prefix of this test's own; its keys are removed afterwards."""
-    import redis
-
+    _require_marker(request, "redis")
     prefix = f"ggtest-{uuid.uuid4().hex[:10]}"
     yield prefix
     try:
@@ -97,8 +125,9 @@ def redis_prefix() -> Iterator[str]:
 
 
 @pytest.fixture
-def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
+def wipe_db(redis_url: str, request: pytest.FixtureRequest) -> Iterator[redis.Redis]:
     """A client on a spare, empty db claimed by a lock key, so FLUSHDB hurts no other test."""
+    _require_marker(request, "redis")
     shared = redis.Redis.from_url(redis_url)
     for db in WIPE_DBS:
         lock = f"ggtest-wipe-db-lock:{db}"
@@ -122,22 +151,35 @@ def wipe_db(redis_url: str) -> Iterator[redis.Redis]:
     pytest.skip(f"no empty Redis db among {list(WIPE_DBS)} to flush safely")
 
 
-@pytest.fixture
-def postgres_url() -> Iterator[str]:
-    """A fresh, empty Postgres database for this test, dropped afterwards."""
-    import sqlalchemy as sa
-
-    try:
-        admin = sa.create_engine(
-            POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 2}
+def _require_marker(request: pytest.FixtureRequest, marker: str) -> None:
+    """A test that uses a service carries its marker, so ``-m "not <service>"`` leaves it out."""
+    if request.node.get_closest_marker(marker) is None:
+        pytest.fail(
+            f"{request.node.nodeid} uses {marker} but is not marked: add "
+            f"@pytest.mark.{marker} (or pytestmark) to it"
         )
-        name = f"gg_test_{uuid.uuid4().hex[:12]}"
+
+
+def _admin_engine() -> sa.Engine:
+    return sa.create_engine(
+        POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 2}
+    )
+
+
+def _create_database(name: str) -> str:
+    """CREATE DATABASE; returns its URL."""
+    try:
+        admin = _admin_engine()
         with admin.connect() as conn:
             conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
     except sa.exc.OperationalError as exc:
         _unavailable("PostgreSQL at " + POSTGRES_ADMIN_URL, exc.orig)
-    url = POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
-    yield url
+    return POSTGRES_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def _drop_database(name: str) -> None:
+    admin = _admin_engine()
     with admin.connect() as conn:
         conn.execute(
             sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :n"),
@@ -145,3 +187,162 @@ def postgres_url() -> Iterator[str]:
         )
         conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
     admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _postgres_database() -> Iterator[str]:
+    """This session's own Postgres database, created once (CREATE DATABASE costs a checkpoint)."""
+    name = f"gg_test_{uuid.uuid4().hex[:12]}"
+    url = _create_database(name)
+    yield url
+    _drop_database(name)
+
+
+@pytest.fixture
+def postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str:
+    """An empty Postgres database for this test: the session's own, its schema emptied first.
+
+    To the application an empty ``public`` schema is an empty database (it creates nothing
+    elsewhere), and dropping a schema is far cheaper than dropping a database.
+    """
+    _require_marker(request, "postgres")
+    _close_other_connections(_postgres_database)
+    engine = sa.create_engine(_postgres_database, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+            conn.execute(sa.text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+    return _postgres_database
+
+
+@pytest.fixture
+def migrated_postgres_url(request: pytest.FixtureRequest, _postgres_database: str) -> str:
+    """The session's Postgres database at the newest schema with every table emptied.
+
+    Migrating costs far more than emptying, so the schema is migrated only when it is not
+    at head already (a test of ``postgres_url`` may have dropped it).
+    """
+    from giftgenius.storage import migrate
+
+    _require_marker(request, "postgres")
+    _close_other_connections(_postgres_database)
+    engine = sa.create_engine(_postgres_database, isolation_level="AUTOCOMMIT")
+    try:
+        if migrate.current(engine) == migrate.head():
+            tables = set(sa.inspect(engine).get_table_names()) - {"alembic_version"}
+            quoted = ", ".join(f'"{table}"' for table in sorted(tables))
+            with engine.connect() as conn:
+                conn.execute(sa.text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+        else:
+            with engine.connect() as conn:
+                conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+                conn.execute(sa.text("CREATE SCHEMA public"))
+            migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+    return _postgres_database
+
+
+def _close_other_connections(url: str) -> None:
+    """End every other session on the database, so a previous test's idle pool holds no lock."""
+    admin = _admin_engine()
+    try:
+        with admin.connect() as conn:
+            conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :n AND pid <> pg_backend_pid()"
+                ),
+                {"n": url.rsplit("/", 1)[1]},
+            )
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture
+def seeded_postgres_url(migrated_postgres_url: str) -> str:
+    """The session's Postgres database at the newest schema, emptied, the catalog seeded."""
+    from giftgenius.storage.db import Database
+
+    database = Database(migrated_postgres_url)
+    database.ensure_catalog()
+    database.dispose()
+    return migrated_postgres_url
+
+
+class ScriptFile:
+    """This test's model script (see ``giftgenius/llm/scripted.py``), rewritten on every change.
+
+    ``GIFTGENIUS_MODEL`` names it, so in-process agents and CLI subprocesses alike play it;
+    a subprocess reads the file when it starts. Keys are the user's text as the model sees
+    it: trimmed, PII already replaced by placeholders.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data: dict[str, Any] = {"turns": []}
+        self._write()
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {"GIFTGENIUS_MODEL": f"scripted:{self.path}"}
+
+    @staticmethod
+    def call(name: str, **arguments: Any) -> dict[str, Any]:
+        return {"tool_calls": [{"name": name, "arguments": arguments}]}
+
+    @staticmethod
+    def reply(text: str) -> dict[str, Any]:
+        return {"reply": text}
+
+    def turn(self, user: str, *steps: dict[str, Any]) -> ScriptFile:
+        self.data["turns"].append({"user": user, "steps": list(steps)})
+        self._write()
+        return self
+
+    def says(self, user: str, text: str) -> ScriptFile:
+        return self.turn(user, self.reply(text))
+
+    def profile(self, user: str, reply: str = "Noted.", **facts: Any) -> ScriptFile:
+        """The model records ``facts`` (``update_profile`` arguments) and answers."""
+        return self.turn(user, self.call("update_profile", **facts), self.reply(reply))
+
+    def shortlist(
+        self, user: str, reply: str = "Here are gifts that fit.", **facts: Any
+    ) -> ScriptFile:
+        """Record a complete profile, search, filter: the run reaches ``finalizing``."""
+        return self.turn(
+            user,
+            self.call("update_profile", **facts),
+            self.call("search_candidates"),
+            self.call("filter_candidates"),
+            self.reply(reply),
+        )
+
+    def pick(self, user: str, index: int = 0, reply: str = "Shall I confirm it?") -> ScriptFile:
+        gift = {"$state": f"/candidate_ids/{index}"}
+        return self.turn(user, self.call("select_gift", gift_id=gift), self.reply(reply))
+
+    def confirm(
+        self, user: str, reply: str = "Confirmed; the order draft is recorded."
+    ) -> ScriptFile:
+        return self.turn(user, self.call("confirm_choice"), self.reply(reply))
+
+    def summary(self, text: str) -> ScriptFile:
+        self.data["summary"] = text
+        self._write()
+        return self
+
+    def _write(self) -> None:
+        self.path.write_text(json.dumps(self.data, ensure_ascii=False, indent=1))
+
+
+@pytest.fixture
+def script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ScriptFile:
+    """An empty model script this test fills in; GIFTGENIUS_MODEL points at it."""
+    scripted = ScriptFile(tmp_path / "model-script.json")
+    for name, value in scripted.env.items():
+        monkeypatch.setenv(name, value)
+    return scripted

@@ -1,9 +1,10 @@
 """Load a run's session, rebuilding it when the live copy expired, was wiped or fell behind.
 
-Precedence (DESIGN.md): the live session when it is as new as the run's committed version;
-otherwise the newer of the live session and the latest checkpoint (by session version),
-rolled forward with what the transcript recorded after it — every tool result carries the
-state it left, so the transcript alone can rebuild a run that never reached a checkpoint.
+Precedence (the "Restore" paragraph of ``giftgenius/README.md``): the live session when it
+is as new as the run's committed version; otherwise the newer of the live session and the
+latest checkpoint (by session version), rolled forward with what the transcript recorded
+after it — every tool result carries the state it left, so the transcript alone can rebuild
+a run that never reached a checkpoint.
 """
 
 from __future__ import annotations

@@ -75,8 +75,15 @@ def _recipient_kind(recipient: str | None) -> str | None:
 
 
 def _recipient_fit(product: Product, kind: str | None) -> int:
+    """How well the product suits the audience: 2 made for it, 1 for anyone, 0 not for it.
+
+    The audience "anyone" (a relation that tells nothing of age or tastes: "uncle", "my
+    hairdresser") is suited alike by every product except those made only for children.
+    """
     if kind is None:
         return 0
+    if kind == "anyone":
+        return 0 if set(product.recipients) <= _YOUNG else 1
     if kind in product.recipients:
         return 2
     return 1 if "anyone" in product.recipients else 0

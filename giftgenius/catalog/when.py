@@ -299,6 +299,8 @@ def _parsed_prefix(text: str, today: dt.date, locale: Locale) -> dt.date | None:
 
 def _day_of_month(today: dt.date, day: int) -> dt.date | None:
     """The next ``day`` of a month, from today on (None for a day no month has)."""
+    if not 1 <= day <= 31:
+        return None
     year, month = today.year, today.month
     for _ in range(3):
         if day <= calendar.monthrange(year, month)[1] and dt.date(year, month, day) >= today:

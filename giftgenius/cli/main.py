@@ -1,4 +1,4 @@
-"""The command line: a thin ``main(argv) -> int`` over the agent (DESIGN.md's contract).
+"""The command line: a thin ``main(argv) -> int`` over the agent (the contract in README.md).
 
 ``--json`` prints exactly one JSON document on stdout; human text, the offline-model
 notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to

@@ -1,25 +1,35 @@
-"""Checkpoint rows ↔ ``domain.Checkpoint``; older payload formats are upgraded on read.
+"""Checkpoint rows ↔ ``domain.Checkpoint``, and session blobs ↔ ``domain.Session``; older
+shapes are upgraded on read.
 
-Format 1 is the course's camelCase shape (``profileDraft``, ``ageRange: "30-40"``,
-``budget: "50 USD"``, ``locale: "fr-FR"``, no summary); format 2 is ``Checkpoint.payload()``.
+Checkpoint format 1 is the course's camelCase shape (``profileDraft``, ``ageRange: "30-40"``,
+``budget: "50 USD"``, ``locale: "fr-FR"``, no summary); format 2 is ``Checkpoint.payload()``
+with a profile of one ``recipient`` word; format 3 adds ``recipient_name`` and ``audience``.
+Session schema 1 is the session blob with that one-word profile, schema 2 the current one.
+Saved recipient profiles carry no version: one written before format 3 lacks ``audience``
+(``storage/repositories.py`` upgrades it with ``upgrade_profile_v2`` below).
 A format newer than this code is refused rather than half-read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
 
+from giftgenius.catalog import RECIPIENTS
+from giftgenius.catalog.relations import resolve_relation
 from giftgenius.currency import BUDGET_CURRENCIES, currency_code
 from giftgenius.domain import (
     CHECKPOINT_FORMAT_VERSION,
     MAX_CANDIDATES,
+    SESSION_SCHEMA_VERSION,
     Budget,
     Checkpoint,
+    Locale,
+    Session,
     SessionState,
     Summary,
 )
@@ -93,7 +103,59 @@ def upgrade_v1(payload: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-_UPGRADES = {1: upgrade_v1}
+def upgrade_profile_v2(profile: Mapping[str, Any], locale: str = "en") -> dict[str, Any]:
+    """A profile of one ``recipient`` word → one with ``recipient_name`` and ``audience``.
+
+    Before format 3 the recipient was stored as the catalog's word when the vocabulary knew
+    it ("colleague", "mother"), else as the person's words, lowercased ("tante", "my
+    hairdresser"). The catalog word is its own audience; other words are read with the
+    relation lexicon (``coloc`` → friend), and what it does not hold is "anyone". The
+    recipient itself is kept as stored; names were not kept then, so there is none.
+    """
+    data = dict(profile)
+    recipient = data.get("recipient")
+    audience = "anyone"
+    if isinstance(recipient, str) and recipient.strip():
+        if recipient in RECIPIENTS:
+            audience = recipient
+        else:
+            language: Locale = "fr" if locale == "fr" else "en"
+            relation = resolve_relation(recipient, language)
+            audience = relation.audience if relation is not None else "anyone"
+    data["recipient_name"] = None
+    data["audience"] = audience
+    return data
+
+
+def upgrade_v2(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A format-2 payload → format 3: the profile gains ``recipient_name`` and ``audience``."""
+    data = dict(payload)
+    state = dict(data.get("state") or {})
+    if isinstance(state.get("profile"), Mapping):
+        state["profile"] = upgrade_profile_v2(state["profile"], state.get("locale") or "en")
+    data["state"] = state
+    data["format_version"] = 3
+    return data
+
+
+_Upgrade = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def _labelled(version: int, step: Callable[[Mapping[str, Any]], dict[str, Any]]) -> _Upgrade:
+    """``step`` with its result labelled ``version``.
+
+    ``upgrade_v1`` labels its result with ``CHECKPOINT_FORMAT_VERSION``, which was 2 when it
+    was written; it is kept as it is (old steps are never edited), and its result is put
+    back to the format it produces so the later steps still run on it.
+    """
+
+    def run(payload: Mapping[str, Any]) -> dict[str, Any]:
+        return step(payload) | {"format_version": version}
+
+    return run
+
+
+_UPGRADES: dict[int, _Upgrade] = {1: _labelled(2, upgrade_v1), 2: upgrade_v2}
 
 
 def decode_checkpoint(row: Mapping[str, Any], payload: Mapping[str, Any]) -> Checkpoint:
@@ -143,3 +205,39 @@ def _aware(value: datetime) -> datetime:
     if value.tzinfo is None:
         raise StorageError("A checkpoint's created_at lost its time zone; store UTC datetimes.")
     return value
+
+
+def upgrade_session_v1(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema-1 session blob → schema 2: its profile gains a name and an audience."""
+    upgraded = dict(data)
+    state = dict(upgraded.get("state") or {})
+    if isinstance(state.get("profile"), Mapping):
+        state["profile"] = upgrade_profile_v2(state["profile"], state.get("locale") or "en")
+    upgraded["state"] = state
+    upgraded["schema_version"] = 2
+    return upgraded
+
+
+_SESSION_UPGRADES: dict[int, _Upgrade] = {1: upgrade_session_v1}
+
+
+def decode_session(data: Mapping[str, Any]) -> Session:
+    """A current ``Session`` from a stored blob's fields, upgrading an older schema.
+
+    Raises ``ValueError`` (pydantic's ``ValidationError`` is one) for a blob this code
+    cannot read, including a schema newer than it knows: the session stores treat that as
+    an unreadable cache entry, drop it and let the agent rebuild from durable data.
+    """
+    version = data.get("schema_version", 1)
+    if not isinstance(version, int) or version < 1:
+        raise ValueError(f"session schema version {version!r} is not valid")
+    if version > SESSION_SCHEMA_VERSION:
+        raise ValueError(
+            f"session schema version {version} is newer than this GiftGenius understands "
+            f"({SESSION_SCHEMA_VERSION})"
+        )
+    fields = dict(data)
+    while version < SESSION_SCHEMA_VERSION:
+        fields = _SESSION_UPGRADES[version](fields)
+        version = fields["schema_version"]
+    return Session.model_validate(fields)

@@ -22,6 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError, VersionConflict
+from giftgenius.storage.checkpoint_codec import decode_session
 from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
 
 log = logging.getLogger(__name__)
@@ -189,7 +190,7 @@ class RedisSessionStore:
             fields: dict[str, Any] = json.loads(data)
             fields["messages"] = _MESSAGES.validate_json(messages)
             fields["summary"] = Summary.model_validate_json(summary)
-            return Session.model_validate(fields)
+            return decode_session(fields)  # older schemas upgraded
         except (ValueError, ValidationError) as exc:
             # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
             log.warning("dropping unreadable session %s in %s: %s", run_id, self._where, exc)

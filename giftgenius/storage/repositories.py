@@ -33,7 +33,7 @@ from giftgenius.domain import (
 )
 from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
 from giftgenius.privacy import strip_controls
-from giftgenius.storage.checkpoint_codec import decode_checkpoint
+from giftgenius.storage.checkpoint_codec import decode_checkpoint, upgrade_profile_v2
 from giftgenius.storage.tables import (
     CatalogMetaRow,
     CheckpointRow,
@@ -381,11 +381,18 @@ class CheckpointRepo(_Repo):
 
 
 def _profile(row: RecipientProfileRow) -> RecipientProfile:
+    """A saved profile as the current ``ProfileDraft``.
+
+    The row's JSON has no version of its own; one saved before the recipient's name and
+    audience existed lacks ``audience`` and is upgraded on read (the row is left as it is
+    until the profile is saved again).
+    """
+    stored = row.profile if "audience" in row.profile else upgrade_profile_v2(row.profile)
     return RecipientProfile(
         id=row.id,
         user_id=row.user_id,
         label=row.label,
-        profile=ProfileDraft.model_validate(row.profile),
+        profile=ProfileDraft.model_validate(stored),
         updated_at=row.updated_at,
     )
 

@@ -10,6 +10,7 @@ data, so it creates its own two tables instead of going through Alembic.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 import threading
@@ -18,10 +19,9 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError, VersionConflict
+from giftgenius.storage.checkpoint_codec import decode_session
 from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
 from giftgenius.storage.sqlite_file import configure_file_connection
 
@@ -95,8 +95,8 @@ class SqliteSessionStore:
                 tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
                 return None
             try:
-                session = Session.load(data)
-            except ValidationError as exc:
+                session = decode_session(json.loads(data))  # older schemas upgraded
+            except ValueError as exc:  # bad JSON, a failed validation, a newer schema
                 # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
                 log.warning("dropping unreadable session %s in %s: %s", run_id, self.path, exc)
                 tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))

@@ -14,16 +14,6 @@ from giftgenius.storage.db import Database
 TODAY = dt.date(2026, 11, 29)
 
 
-@pytest.fixture(scope="session")
-def seeded_db_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A migrated, seeded SQLite file built once; each test copies it."""
-    path = tmp_path_factory.mktemp("seed") / "seed.db"
-    db = Database(f"sqlite:///{path}")
-    db.ensure_catalog()
-    db.dispose()
-    return path
-
-
 @pytest.fixture
 def db(seeded_db_file: Path, tmp_path: Path) -> Iterator[Database]:
     target = tmp_path / "gg.db"

@@ -1,4 +1,8 @@
-"""An endpoint that still answers context_length_exceeded: shrink once, then say so plainly."""
+"""An endpoint that still answers context_length_exceeded: shrink once, then say so plainly.
+
+The model behind the refusals is a scripted one, so the history's size does not depend on
+how the offline model words its replies.
+"""
 
 from __future__ import annotations
 
@@ -31,24 +35,34 @@ def _agent(tmp_path: Path, refusals: int):
     return agent
 
 
-def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path) -> None:
+def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script, seeded_home) -> None:
+    chatter = [f"she likes tea, and tell me about option {i}" for i in range(12)]
+    for i, text in enumerate(chatter):
+        script.profile(text, f"Option {i} is a loose-leaf tea sampler.", interests=["tea"])
+    script.shortlist(
+        "gift for my sister, 30 EUR", recipient="sister", budget_max=30, currency="EUR"
+    )
+    script.summary("The user looks for a gift for someone who likes tea.")
     agent = _agent(tmp_path, refusals=1)
     try:
         run = agent.open("cl").run
-        for i in range(12):  # some history, so shrinking has something to drop
+        for text in chatter:  # some history, so shrinking has something to drop
             agent.model.refusals = 0
-            agent.turn(run.id, "cl", f"she likes tea, and tell me about option {i}")
+            agent.turn(run.id, "cl", text)
         agent.model.refusals, agent.model.sizes = 1, []
         result = agent.turn(run.id, "cl", "gift for my sister, 30 EUR")
         assert result.reply != CONTEXT_TOO_LARGE["en"]
         assert agent.model.sizes[1] < agent.model.sizes[0]
         assert result.usage.refusals == 1
+        agent.model.inner.assert_consumed()
     finally:
         agent.close()
 
 
-def test_persistent_refusal_tells_the_user_and_keeps_the_message(tmp_path: Path) -> None:
-    agent = _agent(tmp_path, refusals=99)
+def test_persistent_refusal_tells_the_user_and_keeps_the_message(
+    tmp_path: Path, script, seeded_home
+) -> None:
+    agent = _agent(tmp_path, refusals=99)  # the empty script: no request may get through
     try:
         run = agent.open("cl2").run
         result = agent.turn(run.id, "cl2", "gift for my sister, 30 EUR")
@@ -56,5 +70,6 @@ def test_persistent_refusal_tells_the_user_and_keeps_the_message(tmp_path: Path)
         with agent.db.read() as repos:
             said = [e.content for e in repos.transcript.for_run(run.id)]
         assert said == ["gift for my sister, 30 EUR", CONTEXT_TOO_LARGE["en"]]
+        assert agent.model.inner.requests == []
     finally:
         agent.close()

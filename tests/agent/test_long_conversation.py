@@ -1,8 +1,14 @@
-"""Issue 4's acceptance: 300 turns inside a 4,000-token window on the offline engine."""
+"""Issue 4's acceptance: 300 turns inside a 4,000-token window on the offline engine.
+
+End to end on the offline model on purpose: the figures it checks are the offline model's
+own conversation, the one ``giftgenius bench state`` prints.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from giftgenius.app import build_agent
 from giftgenius.catalog import load_products
@@ -10,6 +16,7 @@ from giftgenius.settings import load_settings
 from giftgenius.soak import play
 
 
+@pytest.mark.slow
 def test_300_turns_stay_inside_the_budget_and_remember_the_early_dislike(tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path / "home", context_window=4000)
     agent = build_agent(settings)

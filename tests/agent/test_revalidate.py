@@ -65,7 +65,16 @@ def test_nothing_changes_when_everything_still_passes() -> None:
     assert state == before
 
 
-def test_resume_days_later_reports_and_applies_what_changed(tmp_path: Path) -> None:
+def test_resume_days_later_reports_and_applies_what_changed(
+    tmp_path: Path, script, seeded_home
+) -> None:
+    script.shortlist(
+        "gift for my dad who loves coffee, 80 USD",
+        recipient="father",
+        interests=["coffee"],
+        budget_max=80,
+        currency="USD",
+    ).says("which one arrives fastest?", "The second one arrives first.")
     settings = load_settings(home=tmp_path / "home")
     agent = build_agent(settings)
     opened = agent.open("later")
@@ -73,6 +82,7 @@ def test_resume_days_later_reports_and_applies_what_changed(tmp_path: Path) -> N
     session = agent.sessions.load(opened.run.id)
     assert session is not None and session.state.step == Step.finalizing
     first = session.state.candidate_ids[0]
+    assert agent.model.failures == []
     agent.close()
     engine = sa.create_engine(settings.effective_database_url)
     with engine.begin() as conn:
@@ -86,5 +96,6 @@ def test_resume_days_later_reports_and_applies_what_changed(tmp_path: Path) -> N
         result = ten_days_later.turn(resumed.run.id, "later", "which one arrives fastest?")
         assert first not in result.state.candidate_ids
         assert result.notices == resumed.notices
+        assert ten_days_later.model.failures == []
     finally:
         ten_days_later.close()

@@ -1,4 +1,4 @@
-"""The run-cycle when the session store misbehaves after the turn's commit."""
+"""The run-cycle when the session store misbehaves after the turn's commit (scripted model)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,16 @@ class FailingSaves:
         return getattr(self.inner, name)
 
 
-def test_a_failed_session_save_after_commit_loses_nothing(tmp_path: Path) -> None:
+def test_a_failed_session_save_after_commit_loses_nothing(
+    tmp_path: Path, script, seeded_home
+) -> None:
+    script.shortlist(
+        "gift for my dad, he loves coffee, 60 USD",
+        recipient="father",
+        interests=["coffee"],
+        budget_max=60,
+        currency="USD",
+    ).pick("the first one")
     agent = build_agent(load_settings(home=tmp_path / "home"))
     try:
         agent.sessions = FailingSaves(agent.sessions, failures=1)
@@ -39,5 +48,6 @@ def test_a_failed_session_save_after_commit_loses_nothing(tmp_path: Path) -> Non
         second = agent.turn(run.id, "flaky", "the first one")
         assert second.state.selected_gift_id == first.state.candidate_ids[0]
         assert agent.sessions.load(run.id).version == 2
+        agent.model.assert_consumed()
     finally:
         agent.close()

@@ -2,7 +2,7 @@
 
 The summary settings make every turn with history fold it (a tiny trigger ratio, one
 message kept), so a turn can both summarize and take checkpoints — the case where a
-checkpoint used to carry the summary from before the fold.
+checkpoint used to carry the summary from before the fold. The model is scripted.
 """
 
 from __future__ import annotations
@@ -13,15 +13,31 @@ import pytest
 
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
-from giftgenius.domain import CheckpointStep, Message, ToolCall
-from giftgenius.llm.base import ChatRequest, ChatResponse
+from giftgenius.domain import CheckpointStep
 from giftgenius.settings import load_settings
 
 USER = "steps"
 
 
 @pytest.fixture
-def agent(tmp_path: Path):
+def agent(tmp_path: Path, script, seeded_home):
+    script.profile(
+        "I need a gift for my sister",
+        "A gift for your sister, noted. What does she enjoy, what budget do you have in mind, "
+        "and must it arrive by a certain date or in a certain country?",
+        recipient="sister",
+    )
+    script.shortlist(
+        "she loves tea, budget 30 EUR", interests=["tea"], budget_max=30, currency="EUR"
+    )
+    script.summary("The user needs a gift for their sister.")
+    bad = {"name": "update_profile", "arguments": {"deadline": "2020-01-01"}}
+    good = {"name": "update_profile", "arguments": {"recipient": "sister"}}
+    script.turn(
+        "for my sister, by 2020",
+        {"tool_calls": [bad, good]},
+        {"reply": "Noted.", "expect_tool_error": True},
+    )
     settings = load_settings(
         home=tmp_path / "home", summary_trigger_ratio=0.01, keep_recent_messages=1
     )
@@ -59,28 +75,8 @@ def test_a_session_rebuilt_from_the_checkpoint_has_the_same_summary(agent: Agent
     assert opened.loaded.session.summary == live.summary
 
 
-class FailThenFix:
-    """A model that calls a failing tool, then a good one, then answers in words."""
-
-    name = "fail-then-fix"
-
-    def __init__(self) -> None:
-        self.rounds = 0
-
-    def complete(self, request: ChatRequest, on_text=None) -> ChatResponse:
-        assert request.purpose == "chat"
-        self.rounds += 1
-        if self.rounds > 1:
-            return ChatResponse(message=Message(role="assistant", content="Noted."))
-        calls = [
-            ToolCall(id="c1", name="update_profile", arguments='{"deadline": "2020-01-01"}'),
-            ToolCall(id="c2", name="update_profile", arguments='{"recipient": "sister"}'),
-        ]
-        return ChatResponse(message=Message(role="assistant", tool_calls=calls))
-
-
 def test_the_state_after_a_failed_tool_call_is_the_one_later_calls_built(agent: Agent) -> None:
-    agent.model = FailThenFix()
+    """One step calls a failing tool, then a good one; the next answers in words."""
     run = agent.open(USER).run
     result = agent.turn(run.id, USER, "for my sister, by 2020")
     assert result.tools_called == ["update_profile", "update_profile"]
@@ -90,3 +86,4 @@ def test_the_state_after_a_failed_tool_call_is_the_one_later_calls_built(agent: 
     with agent.db.read() as repos:
         results = [e.content for e in repos.transcript.for_run(run.id) if e.role == "tool"]
     assert '"ok": false' in results[0] and '"recipient": "sister"' in results[1]
+    assert agent.model.failures == []

@@ -171,5 +171,5 @@ def test_product_json_has_the_catalog_show_shape(products):
     data = product_json(products[0], load_rates())
     expected = {"id", "title", "description", "price", "currency", "prices", "tags"}
     assert expected <= set(data)
-    assert set(data["prices"]) == {"USD", "EUR", "GBP"}
+    assert set(data["prices"]) == {"USD", "EUR", "GBP", "CHF", "CAD"}
     assert data["prices"][data["currency"]] == data["price"]

@@ -188,3 +188,10 @@ def test_dateparser_reads_offline():
     """conftest blocks every non-loopback connection: a download at run time would fail."""
     assert parse_deadline("d'ici mardi prochain", TODAY, "fr") == D(2026, 12, 8)
     assert parse_deadline("by Wednesday", TODAY, "en") == D(2026, 12, 2)
+
+
+@pytest.mark.parametrize("text", ["within le 0", "pour le 0", "by the 32nd", "avant le 40"])
+def test_a_day_no_month_has_is_no_deadline(text):
+    """Found by hypothesis: "le 0" crashed with "day is out of range for month"."""
+    assert parse_deadline(text, TODAY, "fr") is None
+    assert parse_deadline(text, TODAY, "en") is None

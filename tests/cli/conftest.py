@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from giftgenius.cli.main import main
+from giftgenius.llm.scripted import SCRIPTED_LABEL
 
 
 @dataclass
@@ -30,6 +31,7 @@ def cli():
     def run(*argv: str, stdin: str = "") -> Ran:
         out, err = io.StringIO(), io.StringIO()
         code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+        assert SCRIPTED_LABEL not in err.getvalue(), err.getvalue()  # the script went astray
         return Ran(code, out.getvalue(), err.getvalue())
 
     return run
@@ -48,6 +50,7 @@ def proc():
             env={**os.environ, **(env or {})},
             timeout=120,
         )
+        assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
         return Ran(done.returncode, done.stdout, done.stderr)
 
     return run

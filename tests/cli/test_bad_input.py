@@ -95,6 +95,7 @@ def test_surrogate_escaped_text_stdin_is_replaced_too(cli, home: Path) -> None:
     assert "bad � byte" in _stored_user_texts(f"sqlite:///{home / 'giftgenius.db'}", "pipe3")
 
 
+@pytest.mark.slow
 def test_a_real_process_reads_on_after_a_bad_byte(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "giftgenius", "chat", "--user", "pipe4"],

@@ -1,6 +1,12 @@
-"""The piped chat, end to end, as a user runs it (DESIGN.md's command-line contract)."""
+"""The piped chat, end to end, as a user runs it (the command-line contract in README.md).
+
+The chat loop and its commands run on a scripted model (the ``script`` fixture), so the
+offline model's wording cannot break them; the seed dialogue alone keeps the offline model.
+"""
 
 from __future__ import annotations
+
+import pytest
 
 from giftgenius.catalog import load_products, load_rates, price_in
 
@@ -13,7 +19,9 @@ SEED = [
 FOUR_STEPS = ["profile_collected", "candidates_generated", "filtered", "final_choice_made"]
 
 
+@pytest.mark.slow
 def test_french_seed_conversation_ends_with_a_fitting_gift(proc) -> None:
+    """End to end on the offline model on purpose: the seed dialogue must keep working."""
     lines = [*SEED, "Je prends le premier", "Oui, je confirme"]
     chat = proc("chat", "--user", "u1", stdin="\n".join(lines) + "\n")
     assert chat.code == 0, chat.err
@@ -32,7 +40,32 @@ def test_french_seed_conversation_ends_with_a_fitting_gift(proc) -> None:
     assert sorted(steps, key=FOUR_STEPS.index) == steps  # never out of order
 
 
-def test_quit_midway_then_resume_in_a_new_process(proc) -> None:
+def _script_seed(script) -> None:
+    script.shortlist(
+        SEED[0],
+        recipient="colleague",
+        budget_max=50,
+        currency="USD",
+        interests=["board games", "coffee"],
+    )
+    filtered = script.call("filter_candidates")
+    script.turn(
+        SEED[1],
+        script.call("update_profile", dislikes=["mug", "notebook"]),
+        filtered,
+        script.reply("No mugs or notebooks, then."),
+    )
+    script.turn(
+        SEED[2],
+        script.call("update_profile", country="FR"),
+        filtered,
+        script.reply("All of these ship to France."),
+    )
+
+
+@pytest.mark.slow
+def test_quit_midway_then_resume_in_a_new_process(proc, script) -> None:
+    _script_seed(script)
     first = proc("chat", "--user", "u1", stdin="\n".join([*SEED, "/quit", "never sent"]) + "\n")
     assert first.code == 0, first.err
     before = proc("state", "--user", "u1", "--json").json()
@@ -49,7 +82,10 @@ def test_quit_midway_then_resume_in_a_new_process(proc) -> None:
     assert "never sent" not in proc("state", "--user", "u1").out
 
 
-def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli) -> None:
+def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli, script) -> None:
+    script.profile(
+        "gift for my sister, budget 40 euros", recipient="sister", budget_max=40, currency="EUR"
+    )
     cli("chat", "--user", "u2", stdin="gift for my sister, budget 40 euros\n")
     again = cli("chat", "--user", "u2", stdin="")
     assert "Continuing your unfinished gift search" in again.err
@@ -60,7 +96,14 @@ def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli) -> None:
     assert state["run_id"] != run_before and state["state"]["step"] == "collecting_profile"
 
 
-def test_slash_commands_in_piped_chat(cli) -> None:
+def test_slash_commands_in_piped_chat(cli, script) -> None:
+    script.shortlist(
+        "gift for my dad who loves coffee, 60 dollars",
+        recipient="father",
+        interests=["coffee"],
+        budget_max=60,
+        currency="USD",
+    )
     ran = cli(
         "chat",
         "--user",
@@ -88,7 +131,8 @@ def test_slash_commands_in_piped_chat(cli) -> None:
     assert "step: collecting_profile" in ran.out
 
 
-def test_overlong_input_is_refused_and_the_chat_goes_on(cli, monkeypatch) -> None:
+def test_overlong_input_is_refused_and_the_chat_goes_on(cli, monkeypatch, script) -> None:
+    script.profile("gift for my mum", recipient="mother")
     monkeypatch.setenv("GIFTGENIUS_MAX_INPUT_CHARS", "30")
     ran = cli("chat", "--user", "u4", stdin="x" * 31 + "\n" + "gift for my mum\n")
     assert ran.code == 0
@@ -107,7 +151,14 @@ def test_exit_codes(cli) -> None:
     assert cli("chat").code == 2
 
 
-def test_resume_of_a_finished_or_foreign_run_exits_3(cli) -> None:
+def test_resume_of_a_finished_or_foreign_run_exits_3(cli, script) -> None:
+    script.shortlist(
+        "gift for my brother, loves tea, 30 USD",
+        recipient="brother",
+        interests=["tea"],
+        budget_max=30,
+        currency="USD",
+    )
     cli("chat", "--user", "u5", stdin="gift for my brother, loves tea, 30 USD\n")
     run_id = cli("state", "--user", "u5", "--json").json()["run_id"]
     assert cli("resume", "--user", "u6", "--run", run_id).code == 3

@@ -14,6 +14,7 @@ from giftgenius.tokens import MIN_PROMPT_TOKENS, minimum_context_window
 MINIMUM = minimum_context_window(600)  # the default completion reserve
 
 
+@pytest.mark.slow
 def test_a_tiny_window_stops_the_chat_before_it_starts(proc) -> None:
     ran = proc(
         "chat",
@@ -39,7 +40,17 @@ def test_the_minimum_follows_the_completion_reserve(cli, monkeypatch: pytest.Mon
     assert f"below the minimum of {MIN_PROMPT_TOKENS + 1000} " in ran.err
 
 
-def test_at_the_minimum_the_first_message_is_answered(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_at_the_minimum_the_first_message_is_answered(
+    cli, monkeypatch: pytest.MonkeyPatch, script
+) -> None:
+    """The scripted model refuses, as the API would, any request over the window."""
+    script.shortlist(
+        "gift for my sister, she loves tea, budget 30 EUR",
+        recipient="sister",
+        interests=["tea"],
+        budget_max=30,
+        currency="EUR",
+    )
     monkeypatch.setenv("GIFTGENIUS_CONTEXT_WINDOW", str(MINIMUM))
     ran = cli("chat", "--user", "u", stdin="gift for my sister, she loves tea, budget 30 EUR\n")
     assert ran.code == 0, ran.err

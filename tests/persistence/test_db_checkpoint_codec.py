@@ -43,6 +43,7 @@ def test_v1_checkpoint_is_upgraded_on_read() -> None:
     assert cp.state.step is Step.finalizing
     assert cp.state.profile == ProfileDraft(
         recipient="colleague",
+        audience="colleague",
         age=35,
         budget=Budget(amount=50, currency="USD"),
         interests=["board games", "coffee"],
@@ -79,18 +80,25 @@ def test_current_format_round_trips() -> None:
         next_seq=9,
     )
     meta = cp.model_dump(include={"id", "run_id", "user_id", "step", "created_at"})
-    meta |= {"session_version": 3, "agent_version": "0.1.0", "format_version": 2}
+    meta |= {
+        "session_version": 3,
+        "agent_version": "0.1.0",
+        "format_version": CHECKPOINT_FORMAT_VERSION,
+    }
     assert decode_checkpoint(meta, cp.payload()) == cp
 
 
 def test_a_newer_format_is_refused_with_what_to_do() -> None:
     row, _ = _v1()
-    with pytest.raises(StorageError, match=r"format version 3, newer.*upgrade GiftGenius"):
-        decode_checkpoint(row, {"format_version": 3, "state": {}})
+    newer = CHECKPOINT_FORMAT_VERSION + 1
+    with pytest.raises(StorageError, match=rf"format version {newer}, newer.*upgrade GiftGenius"):
+        decode_checkpoint(row, {"format_version": newer, "state": {}})
     with pytest.raises(StorageError, match="no valid format version"):
         decode_checkpoint(row | {"format_version": None}, {"state": {}})
     with pytest.raises(StorageError, match="cannot be read"):
-        decode_checkpoint(row, {"format_version": 2, "state": {"step": "dancing"}})
+        decode_checkpoint(
+            row, {"format_version": CHECKPOINT_FORMAT_VERSION, "state": {"step": "dancing"}}
+        )
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ TABLES = {
 }
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'gg.db'}"
@@ -77,6 +77,7 @@ def test_sqlite_migrates_itself_on_first_use(tmp_path: Path) -> None:
     assert migrate.current(settings.effective_database_url) == migrate.head()
 
 
+@pytest.mark.postgres
 def test_postgres_refuses_an_old_schema_and_says_what_to_run(postgres_url: str) -> None:
     db = Database(postgres_url)
     with pytest.raises(SchemaOutdated, match="run `giftgenius db upgrade`"), db.read():

@@ -31,20 +31,37 @@ from giftgenius.domain import (
     utcnow,
 )
 from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
+from giftgenius.storage import migrate
 from giftgenius.storage.db import Database
 from giftgenius.storage.tables import RunRow, UserRow
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'gg.db'}"
     return request.getfixturevalue("postgres_url")
 
 
-@pytest.fixture
-def db(db_url: str) -> Iterator[Database]:
-    database = Database(db_url, auto_migrate=True)
+@pytest.fixture(scope="session")
+def _migrated_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("migrated") / "gg.db"
+    migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """An empty database at the newest schema: a copy of a file migrated once, or the
+    session's Postgres database emptied. (Migrating from empty is tested by ``db_url`` tests
+    here and in test_db_migrations.)"""
+    if request.param == "sqlite":
+        target = tmp_path / "gg.db"
+        target.write_bytes(request.getfixturevalue("_migrated_sqlite_file").read_bytes())
+        url = f"sqlite:///{target}"
+    else:
+        url = request.getfixturevalue("migrated_postgres_url")
+    database = Database(url, auto_migrate=True)
     yield database
     database.dispose()
 
@@ -166,6 +183,7 @@ def _start_in_process(url: str, barrier: Any, results: Any) -> None:
         db.dispose()
 
 
+@pytest.mark.slow
 def test_separate_processes_on_a_fresh_database_share_one_run(db_url: str) -> None:
     ctx = multiprocessing.get_context("fork")
     barrier, results = ctx.Barrier(3), ctx.Queue()

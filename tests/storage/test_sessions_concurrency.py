@@ -66,6 +66,7 @@ def check_all_applied(store: object, run_id: str, stats: list[dict[str, int]]) -
     print(f"{total} updates took {sum(s['attempts'] for s in stats)} attempts")
 
 
+@pytest.mark.slow
 def test_sqlite_four_processes_apply_every_update(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
     store = SqliteSessionStore(path, session_ttl=600, max_lifetime=3600, lease_ttl=5)
@@ -78,6 +79,7 @@ def test_sqlite_four_processes_apply_every_update(tmp_path: Path) -> None:
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.redis
 def test_redis_four_processes_apply_every_update(redis_url: str, redis_prefix: str) -> None:
     from giftgenius.storage.redis_sessions import RedisSessionStore

@@ -62,6 +62,8 @@ def _worker(kind: str, folder: str, barrier: Barrier, results: Any) -> None:
 
 def _run(kind: str, folder: Path) -> list[tuple[int, str | None, float]]:
     context = multiprocessing.get_context("spawn")  # no inherited threads or connections
+    for round_no in range(ROUNDS):  # a database file's folder must exist (a typo is refused)
+        (folder / f"round-{round_no}").mkdir(parents=True, exist_ok=True)
     barrier = context.Barrier(PROCESSES)
     results = context.Queue()
     workers = [

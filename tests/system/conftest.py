@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
 
 
@@ -23,18 +24,20 @@ Runner = Callable[..., Proc]
 
 @pytest.fixture
 def prod_env(
-    postgres_url: str, redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+    seeded_postgres_url: str, redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, str]:
-    """Production backends: this test's own Postgres database and Redis key prefix."""
+    """Production backends: this test's own Postgres database and Redis key prefix.
+
+    The database is migrated and seeded in-process (``db upgrade`` on Postgres is tested in
+    tests/persistence; running it per test cost a process start).
+    """
     env = {
-        "GIFTGENIUS_DATABASE_URL": postgres_url,
+        "GIFTGENIUS_DATABASE_URL": seeded_postgres_url,
         "GIFTGENIUS_REDIS_URL": redis_url,
         "GIFTGENIUS_REDIS_PREFIX": redis_prefix,
     }
     for name, value in env.items():  # in-process agents of the test see them too
         monkeypatch.setenv(name, value)
-    upgraded = run_cli(env, "db", "upgrade")
-    assert upgraded.code == 0, upgraded.err
     return env
 
 
@@ -47,6 +50,7 @@ def run_cli(env: dict[str, str], *argv: str, stdin: str = "", timeout: float = 1
         env={**os.environ, **env},
         timeout=timeout,
     )
+    assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
     return Proc(done.returncode, done.stdout, done.stderr)
 
 

@@ -1,4 +1,8 @@
-"""Two terminals on one run, lapsed lease holders, expired and wiped sessions."""
+"""Two terminals on one run, lapsed lease holders, expired and wiped sessions.
+
+Turns are played by a scripted model (the ``script`` fixture), the same file in every
+process and agent.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from giftgenius.app import build_agent
 from giftgenius.errors import VersionConflict
 from giftgenius.settings import load_settings
 
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
 
 def _spawn(env: dict[str, str], user: str, lines: list[str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
@@ -29,13 +35,16 @@ def _spawn(env: dict[str, str], user: str, lines: list[str]) -> subprocess.Popen
     )
 
 
+@pytest.mark.slow
 def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
-    prod_env, cli_in, database
+    prod_env, cli_in, database, script
 ) -> None:
     user = "twin"
     assert cli_in("chat", "--user", user, stdin="").code == 0  # create the run
     a_lines = [f"she loves hiking number {i}" for i in range(6)]
     b_lines = [f"she loves photography number {i}" for i in range(6)]
+    for line in a_lines + b_lines:
+        script.profile(line, "Noted.", interests=[line.split()[2]])
     procs = [_spawn(prod_env, user, a_lines), _spawn(prod_env, user, b_lines)]
     outputs = [
         p.communicate("\n".join(lines) + "\n", timeout=180)
@@ -50,6 +59,7 @@ def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
     for line in a_lines + b_lines:
         assert said.count(line) <= 1
     assert len(said) + refused == len(a_lines) + len(b_lines)  # none dropped silently
+    assert "Scripted model" not in "".join(err for _, err in outputs)
     # each turn's entries are contiguous: turns never interleave
     positions: dict[str, list[int]] = defaultdict(list)
     for index, entry in enumerate(entries):
@@ -59,7 +69,9 @@ def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
     assert [e.seq for e in entries] == sorted(e.seq for e in entries)
 
 
-def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env) -> None:
+@pytest.mark.slow
+def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env, script) -> None:
+    """The script has no turn: the message must be refused before any model is asked."""
     settings = load_settings(lease_wait=0.2)
     holder = build_agent(settings)
     other = build_agent(settings)
@@ -76,7 +88,7 @@ def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env) -> None
             )
         assert ran.returncode == 0
         assert "not taken" in ran.stderr
-        assert "Traceback" not in ran.stderr
+        assert "Traceback" not in ran.stderr and "Scripted model" not in ran.stderr
         with other.db.read() as repos:
             assert repos.transcript.for_run(opened.run.id) == []
     finally:
@@ -97,7 +109,11 @@ class _Interleaving:
         return self.inner.complete(request, on_text)
 
 
-def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env) -> None:
+def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env, script) -> None:
+    script.profile(
+        "gift for my dad, he loves coffee", "Noted.", recipient="father", interests=["coffee"]
+    )
+    script.profile("gift for my sister instead", "Your sister, then.", recipient="sister")
     settings = load_settings()
     slow: Agent = build_agent(settings)
     fast: Agent = build_agent(settings)
@@ -117,6 +133,11 @@ def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env) -> None:
         with fast.db.read() as repos:
             said = [e.content for e in repos.transcript.for_run(run.id) if e.role == "user"]
         assert sorted(said) == ["gift for my dad, he loves coffee", "gift for my sister instead"]
+        assert fast.model.unconsumed() == [
+            "turn 2 'gift for my sister instead' step 1 (tool calls update_profile)",
+            "turn 2 'gift for my sister instead' step 2 (reply 'Your sister, then.')",
+        ]
+        assert slow.model.inner.failures == [] and len(slow.model.inner.requests) == 2
     finally:
         slow.close()
         fast.close()
@@ -129,7 +150,15 @@ def _wait_gone(client: redis.Redis, pattern: str, timeout: float = 10.0) -> None
         time.sleep(0.1)
 
 
-def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in) -> None:
+@pytest.mark.slow
+def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in, script) -> None:
+    script.shortlist(
+        "gift for my friend, loves tea and books, 35 EUR",
+        recipient="friend",
+        interests=["tea", "books"],
+        budget_max=35,
+        currency="EUR",
+    )
     chat = cli_in(
         "chat",
         "--user",
@@ -150,7 +179,15 @@ def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in
     assert "restored from checkpoint" in resumed.err
 
 
-def test_a_wiped_redis_is_rebuilt_not_silently_empty(prod_env, cli_in, wipe_db) -> None:
+@pytest.mark.slow
+def test_a_wiped_redis_is_rebuilt_not_silently_empty(prod_env, cli_in, wipe_db, script) -> None:
+    script.shortlist(
+        "gift for my sister, she's into yoga, 60 USD",
+        recipient="sister",
+        interests=["yoga"],
+        budget_max=60,
+        currency="USD",
+    )
     db = wipe_db.connection_pool.connection_kwargs["db"]
     env = {"GIFTGENIUS_REDIS_URL": prod_env["GIFTGENIUS_REDIS_URL"].rsplit("/", 1)[0] + f"/{db}"}
     cli_in("chat", "--user", "wipe", stdin="gift for my sister, she's into yoga, 60 USD\n", env=env)

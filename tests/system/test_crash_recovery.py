@@ -1,4 +1,8 @@
-"""SIGKILL a real chat process at each named fault point; resume in a fresh process."""
+"""SIGKILL a real chat process at each named fault point; resume in a fresh process.
+
+Every process plays the same scripted model (the ``script`` fixture): it keeps no state, so
+the resumed process answers the resent message from the start of its turn.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import pytest
 
 from giftgenius.faults import FAULT_POINTS
 
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
+
 # A SIGKILLed holder cannot release its lease; it lapses after the lease TTL.
 FAST_LEASE = {"GIFTGENIUS_LEASE_TTL": "1", "GIFTGENIUS_LEASE_WAIT": "3"}
 SETUP = [
@@ -15,6 +21,24 @@ SETUP = [
     "the first one",
 ]
 CONFIRM = "yes, confirm it"
+SAVE = "Save this profile as boss"
+
+
+@pytest.fixture(autouse=True)
+def _scripted(script) -> None:
+    script.shortlist(
+        SETUP[0],
+        recipient="colleague",
+        interests=["board games", "coffee"],
+        budget_max=50,
+        currency="USD",
+    )
+    script.pick(SETUP[1]).confirm(CONFIRM)
+    script.turn(
+        SAVE,
+        script.call("save_recipient_profile", label="boss"),
+        script.reply("Saved as boss."),
+    )
 
 
 def _counts(database, user: str) -> tuple[str, int, int, list[str]]:
@@ -57,12 +81,11 @@ def test_confirming_turn_killed_then_resumed(fault: str, cli_in, database) -> No
 def test_saving_a_profile_twice_after_a_crash_keeps_one(fault: str, cli_in, database) -> None:
     user = f"save-{fault}".replace("_", "-")
     cli_in("chat", "--user", user, stdin=SETUP[0] + "\n")
-    save = "Save this profile as boss"
     killed = cli_in(
-        "chat", "--user", user, stdin=save + "\n", env={"GIFTGENIUS_FAULT": fault, **FAST_LEASE}
+        "chat", "--user", user, stdin=SAVE + "\n", env={"GIFTGENIUS_FAULT": fault, **FAST_LEASE}
     )
     assert killed.code == -signal.SIGKILL
-    again = cli_in("resume", "--user", user, stdin=save + "\n", env=FAST_LEASE)
+    again = cli_in("resume", "--user", user, stdin=SAVE + "\n", env=FAST_LEASE)
     assert again.code == 0, again.err
     _, _, profiles, _ = _counts(database, user)
     assert profiles == 1

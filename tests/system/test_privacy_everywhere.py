@@ -1,11 +1,21 @@
-"""PII typed into a chat is found nowhere: not in Redis, the database or the logs."""
+"""PII typed into a chat is found nowhere: not in Redis, the database or the logs.
+
+The model is scripted: its turns are keyed by the text it must see (PII already replaced),
+so a message that reached it unscrubbed fails the chat, and its replies repeat the PII back
+(as a careless model might) to show the agent scrubs what the model says too.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import redis
 import sqlalchemy as sa
+
+from giftgenius.privacy import scrub
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
 TYPED = [
     "my email is jeanne.dupont@example.fr and my phone is +33 6 12 34 56 78",
@@ -24,7 +34,19 @@ SECRETS = [
 ]
 
 
-def test_pii_typed_into_chat_is_stored_nowhere(prod_env, cli_in, database) -> None:
+def test_pii_typed_into_chat_is_stored_nowhere(prod_env, cli_in, database, script) -> None:
+    for typed, echoed in zip(
+        TYPED[:3], ("+33 6 12 34 56 78", "4111 1111 1111 1111", "(415) 555-2671"), strict=True
+    ):
+        script.says(scrub(typed), f"Noted, I will not repeat {echoed} to anyone.")
+    script.shortlist(
+        scrub(TYPED[3]),
+        "Here are teas for your sister; I will mail the list to sam@corp.io.",
+        recipient="sister",
+        interests=["tea"],
+        budget_max=40,
+        currency="EUR",
+    )
     ran = cli_in("chat", "--user", "pii", stdin="\n".join(TYPED) + "\n")
     assert ran.code == 0, ran.err
     blobs: list[str] = []

@@ -25,14 +25,29 @@ from pathlib import Path
 import pytest
 import redis
 
+from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
 SETUP = "Gift for my colleague, he loves board games and coffee, budget 50 dollars"
 PICK = "the first one"
 CONFIRM = "yes, confirm it"
+ANOTHER = "another gift please"
 LONG_LEASE = {"GIFTGENIUS_LEASE_TTL": "60"}  # a stopped holder keeps its lease meanwhile
+
+
+@pytest.fixture(autouse=True)
+def _scripted(script) -> None:
+    """Every chat process plays this script (the conftest's ``script`` sets GIFTGENIUS_MODEL)."""
+    script.shortlist(
+        SETUP,
+        recipient="colleague",
+        interests=["board games", "coffee"],
+        budget_max=50,
+        currency="USD",
+    )
+    script.pick(PICK).confirm(CONFIRM).says(ANOTHER, "This search is finished.")
 
 
 class OwnRedis:
@@ -111,6 +126,7 @@ class Env:
             env={**os.environ, **self.vars, **(env or {})},
             timeout=120,
         )
+        assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
         return Done(done.returncode, done.stdout, done.stderr)
 
     def stopped_chat(self, fault: str, *argv: str, env: dict[str, str] | None = None) -> Stopped:
@@ -185,7 +201,9 @@ class Stopped:
             time.sleep(0.05)
         # stdin was closed by feed and the chat's output is small: the pipes hold it all.
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        return Done(self.proc.returncode, self.proc.stdout.read(), self.proc.stderr.read())
+        done = Done(self.proc.returncode, self.proc.stdout.read(), self.proc.stderr.read())
+        assert SCRIPTED_LABEL not in done.err, done.err  # the script went astray
+        return done
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -293,7 +311,7 @@ def test_a_failed_chat_with_redis_down_leaves_no_empty_run(env: Env) -> None:
     (finished,) = _runs(env, "finished")
     assert str(finished.status) == "done"
     env.redis.kill()
-    failed = env.run("chat", "--user", "finished", stdin="another gift please\n")
+    failed = env.run("chat", "--user", "finished", stdin=ANOTHER + "\n")
     assert failed.code == 1
     assert "Redis session store" in failed.err and "Traceback" not in failed.err
     assert [r.id for r in _runs(env, "finished")] == [finished.id]

@@ -42,7 +42,7 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
     found = search(
         list(ctx.products().values()),
         words,
-        recipient=profile.recipient,
+        recipient=profile.audience,  # the catalog's word; the person's is for replies
         age=profile.age,
         limit=MAX_CANDIDATES,
     )

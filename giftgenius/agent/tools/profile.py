@@ -7,14 +7,22 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from giftgenius.agent.tools.profile_reading import (
+    BUDGET_CURRENCY_CODES,
+    read_country,
+    read_currency,
+    read_recipient,
+)
 from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
-from giftgenius.catalog import canonical_recipient, canonical_tags
-from giftgenius.domain import Budget, Currency, ProfileDraft, SessionState, Step
+from giftgenius.catalog import canonical_tags
+from giftgenius.catalog.places import country_name
+from giftgenius.domain import Budget, ProfileDraft, SessionState, Step
 from giftgenius.errors import ToolError
 from giftgenius.privacy import scrub
 
-SEARCH_FACTS = ("recipient", "age", "interests")
+# The recipient's words and name do not change what suits them; their audience does.
+SEARCH_FACTS = ("audience", "age", "interests")
 FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
 
 
@@ -22,18 +30,32 @@ class UpdateProfileArgs(ToolArgs):
     """Record facts about the recipient. Lists are *added*; use remove_* to take back."""
 
     recipient: str | None = Field(
-        None, max_length=60, description="Who the gift is for, e.g. 'colleague', 'sister'."
+        None,
+        min_length=1,
+        max_length=120,
+        description="Who the gift is for, in the user's words with any name they gave, e.g. "
+        "'my uncle Dave', 'votre marraine', 'Karen, my boss', 'sister'.",
     )
     age: int | None = Field(None, ge=0, le=120)
     budget_max: float | None = Field(None, gt=0, description="Upper budget, major units.")
     budget_min: float | None = Field(None, ge=0)
-    currency: Currency | None = Field(None, description="Currency of the budget.")
+    currency: str | None = Field(
+        None,
+        min_length=1,
+        max_length=30,
+        description="Currency of the budget: an ISO 4217 code, one of "
+        f"{', '.join(BUDGET_CURRENCY_CODES)} (a currency word such as 'euros' is read too).",
+    )
     interests: list[str] | None = Field(None, max_length=12, description="Interests to add.")
     remove_interests: list[str] | None = Field(None, max_length=12)
     dislikes: list[str] | None = Field(None, max_length=12, description="Dislikes to add.")
     remove_dislikes: list[str] | None = Field(None, max_length=12)
     country: str | None = Field(
-        None, pattern=r"^[A-Z]{2}$", description="ISO 3166-1 alpha-2 delivery country."
+        None,
+        min_length=1,
+        max_length=80,
+        description="Delivery country: an ISO 3166-1 alpha-2 code ('CA') or the place the "
+        "user named, a country, region or city ('Toronto', 'la Belgique', 'Texas').",
     )
     deadline: dt.date | None = Field(None, description="Delivery deadline, YYYY-MM-DD.")
     clear: list[Literal["age", "country", "deadline", "dislikes"]] | None = Field(
@@ -46,14 +68,20 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     """Record or correct facts about the gift recipient (who, budget, interests, dislikes,
     age, delivery country, deadline).
 
-    Facts are stored canonical (tags, recipient words) and scrubbed of PII; a change moves
-    the workflow back only as far as it must (see ``settle_step``).
+    Free text is scrubbed of PII, then read with the catalog's normalisers
+    (``profile_reading``): the recipient is kept as said with its name and catalog audience,
+    a place becomes an ISO country, a currency word a code; interests become canonical tags.
+    ``understood`` in the result says what each free-text argument was read as. A change
+    moves the workflow back only as far as it must (see ``settle_step``).
     """
     require_open(ctx)
     old = ctx.state.profile
     data = old.model_dump()
+    understood: dict[str, Any] = {}
     if args.recipient is not None:
-        data["recipient"] = canonical_recipient(args.recipient) or scrub(args.recipient).lower()
+        reading = read_recipient(args.recipient, ctx.state.locale, old)
+        data.update(reading.model_dump(exclude={"relation_known"}))
+        understood["recipient"] = reading.model_dump()
     if args.age is not None:
         data["age"] = args.age
     if args.budget_max is not None or args.budget_min is not None or args.currency is not None:
@@ -70,7 +98,11 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
             values += _normalize_facts(add)
         data[key] = values
     if args.country is not None:
-        data["country"] = args.country
+        data["country"] = read_country(args.country, ctx.state.locale)
+        understood["country"] = {
+            "code": data["country"],
+            "name": country_name(data["country"], ctx.state.locale),
+        }
     if args.deadline is not None:
         if args.deadline < ctx.today:
             raise ToolError(f"The deadline {args.deadline} is already past (today is {ctx.today}).")
@@ -80,7 +112,9 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     new = ProfileDraft.model_validate(data)
     ctx.state.profile = new
     settle_step(ctx, old)
-    return ok(ctx, changed=new != old, missing=new.missing())
+    if args.currency is not None and new.budget is not None:
+        understood["currency"] = new.budget.currency
+    return ok(ctx, changed=new != old, missing=new.missing(), understood=understood)
 
 
 def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Budget:
@@ -91,7 +125,12 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
         amount = old.budget.amount
     else:
         raise ToolError("budget_max is required the first time a budget is given.")
-    currency = args.currency or (old.budget.currency if old.budget else ctx.default_currency)
+    currency: str  # a Currency value: read_currency's, the old budget's or the settings'
+    if args.currency is not None:
+        available = [code for code in BUDGET_CURRENCY_CODES if code in ctx.rates.per_usd]
+        currency = read_currency(args.currency, dollar=ctx.default_currency, available=available)
+    else:
+        currency = old.budget.currency if old.budget else ctx.default_currency
     minimum = args.budget_min
     if minimum is not None and minimum > amount:
         raise ToolError(f"budget_min ({minimum}) is above budget_max ({amount}).")
