@@ -39,8 +39,13 @@ _ENGLISH = frozenset(
 _WORD = re.compile(r"[a-z']+")
 
 
-def detect_locale(text: str | None, default: Locale = "en") -> Locale:
-    """'fr' or 'en' by a vote of function words and accents; ``default`` on a tie."""
+def detect_locale(text: str | None, default: Locale = "en", *, settled: bool = False) -> Locale:
+    """'fr' or 'en' by a vote of function words and accents; ``default`` on a tie.
+
+    ``settled``: the conversation already speaks ``default``. A line then needs a lead of
+    two votes to change it, so a short line ("30€ max", "max 60 livres", "on reste a
+    Montreal") never flips a French conversation to English on one shared word.
+    """
     if not text:
         return default
     accents = sum(1 for ch in text.lower() if ch in "éèêàâçùûôîœëïü")
@@ -55,8 +60,9 @@ def detect_locale(text: str | None, default: Locale = "en") -> Locale:
             en += 1
         if "'" in word and word.split("'", 1)[0] in {"j", "l", "d", "n", "c", "qu", "s", "m"}:
             fr += 1
-    if fr > en:
+    lead = 2 if settled else 1
+    if fr - en >= lead:
         return "fr"
-    if en > fr:
+    if en - fr >= lead:
         return "en"
     return default

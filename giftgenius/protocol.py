@@ -43,6 +43,9 @@ class CandidateView(BaseModel):
     currency: Currency
     price_in_budget_currency: float | None = None
     delivery_days: int
+    answers: list[str] = Field(
+        default_factory=list, description="The stated interests (as stated) this gift answers"
+    )
     why: str = ""
 
 

@@ -92,6 +92,10 @@ class Opened:
     loaded: Loaded
     continued: bool  # an unfinished run was picked up rather than a new one started
     notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
+    # For the "welcome back" recap: the shortlist as today's catalog still allows it, and
+    # the gift chosen (pending confirmation, or confirmed when the run is done).
+    shortlist: list[CandidateView] = field(default_factory=list)
+    selected: CandidateView | None = None
 
 
 @dataclass
@@ -183,13 +187,13 @@ class Agent:
         Only a preview on a copy: the state itself changes in the next turn's commit.
         """
         loaded = self._load_between_turns(run)
-        notices: list[str] = []
+        opened = Opened(run, loaded, continued)
         if continued and loaded.session.state.step == Step.finalizing:
-            with self.db.read() as repos:
-                products = {p.id: p for p in repos.catalog.all()}
-            preview = loaded.session.state.model_copy(deep=True)
-            notices = revalidate(preview, products, self.rates, self.clock().date())
-        return Opened(run, loaded, continued, notices)
+            preview = self._turn_context(run, loaded.session, "")
+            opened.notices = self._revalidate(preview)
+            opened.shortlist = self._candidates(preview)
+            opened.selected = self._selected(preview)
+        return opened
 
     def _load_between_turns(self, run: RunInfo) -> Loaded:
         """Load the run, taking its lease for a moment when it is free.
@@ -207,13 +211,19 @@ class Agent:
             return loaded
 
     def inspect(self, user_id: str) -> Opened | None:
-        """The unfinished run (else the latest) and its state, without taking the lease."""
+        """The unfinished run (else the latest) and its state, without taking the lease.
+
+        ``selected`` is filled in, so a finished search can say which gift it ended with.
+        """
         check_user_id(user_id)
         with self.db.read() as repos:
             run = repos.runs.active_for(user_id) or repos.runs.latest_for(user_id)
         if run is None:
             return None
-        return Opened(run, load_session(run, self.sessions, self.db), True)
+        loaded = load_session(run, self.sessions, self.db)
+        opened = Opened(run, loaded, True)
+        opened.selected = self._selected(self._turn_context(run, loaded.session, ""))
+        return opened
 
     # -- one turn -----------------------------------------------------------------------
 
@@ -300,7 +310,8 @@ class Agent:
     def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
         """What the tools of this turn work on: a copy of the state, in the message's language."""
         state = session.state.model_copy(deep=True)
-        state.locale = detect_locale(text, default=state.locale)
+        settled = bool(session.summary.text) or any(m.role == "user" for m in session.messages)
+        state.locale = detect_locale(text, default=state.locale, settled=settled)
         return tools.TurnContext(
             user_id=run.user_id,
             run_id=run.id,
@@ -513,6 +524,11 @@ class Agent:
     def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
         products = ctx.products()
         return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
+
+    def _selected(self, ctx: tools.TurnContext) -> CandidateView | None:
+        gift_id = ctx.state.selected_gift_id
+        product = ctx.products().get(gift_id) if gift_id else None
+        return ctx.candidate_view(product) if product is not None else None
 
 
 def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:

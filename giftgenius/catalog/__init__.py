@@ -14,7 +14,18 @@ from importlib import resources
 from pydantic import TypeAdapter, ValidationError
 
 from giftgenius.catalog.models import Product, Rates
-from giftgenius.catalog.search import FilterSpec, check, price_in, search, why_it_fits
+from giftgenius.catalog.search import (
+    FilterSpec,
+    Unserved,
+    answers,
+    check,
+    price_in,
+    search,
+    search_pool,
+    shortlist,
+    unserved,
+    why_it_fits,
+)
 from giftgenius.catalog.vocabulary import (
     RECIPIENTS,
     TAGS,
@@ -30,6 +41,8 @@ __all__ = [
     "FilterSpec",
     "Product",
     "Rates",
+    "Unserved",
+    "answers",
     "canonical_recipient",
     "canonical_tags",
     "catalog_version",
@@ -41,6 +54,9 @@ __all__ = [
     "prices_of",
     "product_json",
     "search",
+    "search_pool",
+    "shortlist",
+    "unserved",
     "why_it_fits",
 ]
 

@@ -4,11 +4,21 @@ Search ranks by meaning, not spelling: every query word is first mapped to canon
 and titles and descriptions are read through the same vocabulary, so "jeux de société" and
 "board games" find the same items in the same order. Filtering explains each rejection so
 the agent can tell the user what to relax.
+
+A shortlist must answer what the person said. A product *answers* a stated interest when
+one of its own tags means that interest (or, for a word the vocabulary does not know, when
+the word is in its title or description) — a mention in a description is not enough, so a
+sci-fi novel whose blurb names a notebook does not answer "notebooks". ``search_pool``
+gives every interest its share of the pool, ``shortlist`` takes one product per interest
+before filling up by score, and ``unserved`` names the interests left without a product,
+with the closest things the catalog does have.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -17,16 +27,20 @@ from pydantic import BaseModel, Field
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.vocabulary import (
     RECIPIENTS,
+    TAGS,
     analyze,
     canonical_recipient,
     canonical_tags,
     describe,
     lemmas,
+    synonyms,
 )
 from giftgenius.domain import Currency
 
 ADULT_AGE = 18
 _YOUNG = frozenset({"child", "teen"})
+# Recipient kinds that are grown-ups whatever their age: toys sized for a child never fit them.
+_GROWN_UP = frozenset(RECIPIENTS) - _YOUNG - {"anyone"}
 
 # Words too common to mean anything on their own in a query (English and French).
 _STOPWORD_TEXT = """
@@ -89,11 +103,22 @@ def _recipient_fit(product: Product, kind: str | None) -> int:
     return 1 if "anyone" in product.recipients else 0
 
 
+def _for_children_only(product: Product) -> bool:
+    """Made for children: capped below adulthood, or offered to children and teens only."""
+    if product.max_age is not None and product.max_age < ADULT_AGE:
+        return True
+    return set(product.recipients) <= _YOUNG
+
+
 def _age_allows(product: Product, age: int | None, kind: str | None) -> bool:
     if age is not None:
-        return product.fits_age(age)
-    # No age given for a child: still keep adult-only products (spirits, knives) away.
-    return not (kind in _YOUNG and (product.min_age or 0) >= ADULT_AGE)
+        # A known adult never gets a child's product, even one with no upper age bound.
+        return product.fits_age(age) and not (age >= ADULT_AGE and _for_children_only(product))
+    if kind in _YOUNG:
+        # No age given for a child: still keep adult-only products (spirits, knives) away.
+        return (product.min_age or 0) < ADULT_AGE
+    # A grandparent, a boss, a mother…: grown-ups, whatever age was (not) said.
+    return not (kind in _GROWN_UP and _for_children_only(product))
 
 
 def search(
@@ -179,21 +204,184 @@ def check(product: Product, spec: FilterSpec, rates: Rates) -> list[str]:
 _WHY = {"en": "matches: {}", "fr": "correspond à : {}"}
 
 
+def _answers_one(product: Product, interest: str) -> bool:
+    tags = canonical_tags(interest)
+    if tags:
+        return bool(tags & set(product.tags))
+    words = _query_words(lemmas(interest))
+    return bool(words) and words <= _product_text(product)[1]
+
+
+def _strength(product: Product, interest: str) -> int:
+    """How central the interest is to the product: 0 for its first tag (or a title word)…
+
+    Tags are listed most defining first, so a mug tagged ``mug, coffee, board-game`` is a
+    weaker answer to "board games" than a game tagged ``game, board-game``.
+    """
+    tags = canonical_tags(interest)
+    if tags:
+        return min((i for i, tag in enumerate(product.tags) if tag in tags), default=99)
+    words = _query_words(lemmas(interest))
+    return 0 if words and words <= _text_index(product.title)[1] else 1
+
+
+def answers(product: Product, interests: Sequence[str]) -> list[str]:
+    """The stated interests (as stated) this product answers, in the order they were stated.
+
+    Only the product's own tags count for an interest the vocabulary knows; an unknown word
+    must stand in the title or the description.
+    """
+    return [i for i in interests if i.strip() and _answers_one(product, i)]
+
+
 def why_it_fits(product: Product, interests: list[str], locale: str) -> str:
-    """A short reason in the user's language, naming the interests this product meets."""
-    text_tags, text_words = _product_text(product)
-    product_tags = set(product.tags) | text_tags
+    """A short reason in the user's language, naming the interests this product answers."""
     shown: list[str] = []
-    for interest in interests:
+    for interest in answers(product, interests):
         tags = canonical_tags(interest)
         if tags:
-            # Order by the product's own tags first: they are the strongest match.
-            hits = sorted(tags & product_tags, key=lambda t: (t not in product.tags, t))
-            labels = [describe(tag, locale) for tag in hits]
+            labels = [describe(tag, locale) for tag in sorted(tags & set(product.tags))]
         else:
-            words = _query_words(lemmas(interest))
-            labels = [interest.strip()] if words and words <= text_words else []
+            labels = [interest.strip()]
         shown.extend(label for label in labels if label not in shown)
     if not shown:
         return ""
     return _WHY["fr" if locale == "fr" else "en"].format(", ".join(shown))
+
+
+def search_pool(
+    products: Sequence[Product],
+    interests: Sequence[str],
+    *,
+    extra_words: Sequence[str] = (),
+    recipient: str | None = None,
+    age: int | None = None,
+    limit: int,
+) -> list[Product]:
+    """The pool the filters run over: every interest gets its turn, best products first.
+
+    The products answering each interest are ranked on their own, then taken in turns
+    (first of each interest, second of each…), so "cooking and jazz" holds jazz as well as
+    cooking however many cooking items rank higher; the rest of the search fills what is left.
+    """
+    stated = [i for i in interests if i.strip()]
+    per_interest: list[list[Product]] = []
+    for interest in stated:
+        found = search(products, [interest], recipient=recipient, age=age)
+        strength = {p.id: _strength(p, interest) for p in found if _answers_one(p, interest)}
+        answering = [p for p in found if p.id in strength]
+        per_interest.append(sorted(answering, key=lambda p: strength[p.id]))  # stable: rank
+    pool: list[Product] = []
+    seen: set[str] = set()
+    for rank in range(max((len(found) for found in per_interest), default=0)):
+        for found in per_interest:
+            if rank < len(found) and found[rank].id not in seen and len(pool) < limit:
+                pool.append(found[rank])
+                seen.add(found[rank].id)
+    for product in search(products, [*stated, *extra_words], recipient=recipient, age=age):
+        if len(pool) >= limit:
+            break
+        if product.id not in seen:
+            pool.append(product)
+            seen.add(product.id)
+    return pool
+
+
+def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -> list[Product]:
+    """Up to ``size`` products: one per stated interest first, then the best of the rest.
+
+    ``passing`` is in rank order. Products answering no interest are left out whenever any
+    passing product answers one; "best" is the number of interests answered, then rank.
+    """
+    stated = [i for i in interests if i.strip()]
+    answered = {p.id: answers(p, stated) for p in passing}
+    relevant = [p for p in passing if answered[p.id]] if stated else list(passing)
+    if stated and not relevant:
+        return []
+    chosen: list[Product] = []
+    for interest in stated:
+        for product in relevant:
+            if len(chosen) < size and interest in answered[product.id] and product not in chosen:
+                chosen.append(product)
+                break
+    by_score = sorted(  # stable: equal scores keep their rank
+        relevant,
+        key=lambda p: (
+            -len(answered[p.id]),
+            min((_strength(p, i) for i in answered[p.id]), default=99),
+        ),
+    )
+    for product in by_score:
+        if len(chosen) >= size:
+            break
+        if product not in chosen:
+            chosen.append(product)
+    return chosen
+
+
+class Unserved(BaseModel):
+    """A stated interest no shown product answers, and what the catalog has that is close."""
+
+    interest: str
+    in_catalog: bool = Field(
+        description="Some product answers it, but none passes the person's filters"
+    )
+    suggestions: list[str] = Field(default_factory=list, description="Display names")
+
+
+def unserved(
+    interests: Sequence[str],
+    shown: Sequence[Product],
+    catalog: Sequence[Product],
+    locale: str,
+    *,
+    limit: int = 3,
+) -> list[Unserved]:
+    """The stated interests none of ``shown`` answers, each with up to ``limit`` alternatives.
+
+    Alternatives, closest first: vocabulary entries spelled nearly like the interest
+    ("joggin" → running) that some product carries; the main tags of products whose text
+    mentions it (a scarf with a bird print, for "birds"); then what the shown products are
+    about, most common first, so the person hears what is on offer.
+    """
+    out: list[Unserved] = []
+    stocked = Counter(tag for p in catalog for tag in p.tags)
+    offered = Counter(tag for p in shown for tag in p.tags)
+    for interest in interests:
+        if not interest.strip() or any(_answers_one(p, interest) for p in shown):
+            continue
+        in_catalog = any(_answers_one(p, interest) for p in catalog)
+        own = canonical_tags(interest)
+        words = _query_words(lemmas(interest))
+        mentioned = Counter(
+            tag for p in catalog if words and words <= _product_text(p)[1] for tag in p.tags[:2]
+        )
+        tags = [t for t in _closest_tags(interest) if t not in own and stocked[t]]
+        for ranked in (mentioned, offered):
+            tags += [t for t, _ in ranked.most_common() if t not in own and t not in tags]
+        names: list[str] = []
+        for tag in tags:
+            name = describe(tag, locale)
+            if name not in names:
+                names.append(name)
+        out.append(
+            Unserved(interest=interest.strip(), in_catalog=in_catalog, suggestions=names[:limit])
+        )
+    return out
+
+
+@lru_cache(maxsize=1)
+def _spellings() -> dict[str, str]:
+    """Every folded synonym of the vocabulary → its tag (for near-miss spellings)."""
+    return {" ".join(lemmas(word)): tag for tag in sorted(TAGS) for word in synonyms(tag)}
+
+
+def _closest_tags(interest: str) -> list[str]:
+    wanted = " ".join(lemmas(interest))
+    close = difflib.get_close_matches(wanted, list(_spellings()), n=6, cutoff=0.75)
+    tags: list[str] = []
+    for spelling in close:
+        tag = _spellings()[spelling]
+        if tag not in tags:
+            tags.append(tag)
+    return tags

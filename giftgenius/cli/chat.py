@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from giftgenius.agent.runner import Agent, Opened
+from giftgenius.cli import recap
 from giftgenius.cli.lines import clean_line
 from giftgenius.cli.render import ChatUI
 from giftgenius.domain import Usage
@@ -18,38 +19,14 @@ from giftgenius.errors import (
 )
 from giftgenius.tokens import price_per_million
 
-HELP = (
-    "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and cost), "
-    "/restart (abandon this search, start a new one), /quit (leave; progress is saved)."
-)
-
-
-def where_left_off(opened: Opened) -> str:
-    """One line (two with an interrupted turn) telling the user where they are."""
-    run, loaded = opened.run, opened.loaded
-    state = loaded.session.state
-    facts = [f"step {state.step}"]
-    profile = state.profile
-    if profile.recipient:
-        facts.append(f"for {profile.recipient}")
-    if profile.budget:
-        facts.append(f"budget {profile.budget.amount:g} {profile.budget.currency}")
-    if state.candidate_ids:
-        facts.append(f"{len(state.candidate_ids)} candidates")
-    if state.selected_gift_id:
-        facts.append(f"selected {state.selected_gift_id}")
-    line = (
-        f"Continuing your unfinished gift search (run {run.id[:8]}, started "
-        f"{run.created_at:%Y-%m-%d}, restored from {loaded.source}): {', '.join(facts)}."
-    )
-    for notice in opened.notices:
-        line += f"\nSince you left: {notice}."
-    if loaded.interrupted is not None:
-        line += (
-            f'\nYour last message "{(loaded.interrupted.content or "")[:80]}" was interrupted '
-            "before it was answered; send it again to continue from there."
-        )
-    return line
+HELP = {
+    "en": "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and "
+    "cost), /restart (abandon this search, start a new one), /quit (leave; progress is saved).",
+    "fr": "Commandes : /state (où on en est), /checkpoints (étapes enregistrées), /usage "
+    "(jetons et coût), /restart (abandonner cette recherche, en commencer une autre), /quit "
+    "(partir ; la progression est enregistrée).",
+}
+UNKNOWN = {"en": "Unknown command {command}. {help}", "fr": "Commande inconnue : {command}. {help}"}
 
 
 def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
@@ -59,7 +36,7 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
     """
     user_id = opened.run.user_id
     if opened.continued and opened.loaded.source != "new":  # an empty run needs no recap
-        ui.notice(where_left_off(opened))
+        ui.recap(recap.welcome_back(opened))
     run = opened.run
     locale = opened.loaded.session.state.locale
     told = set(opened.notices)
@@ -77,7 +54,7 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
             if command == "/restart":
                 opened = agent.open(user_id, new=True)
                 run = opened.run
-                ui.notice(f"Started a new gift search (run {run.id[:8]}).")
+                ui.notice(recap.restarted(locale))
             elif command == "/state":
                 current = agent.inspect(user_id)
                 if current is not None:
@@ -97,9 +74,9 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
                 if usage is not None:
                     ui.usage(usage, estimated_cost(agent.model.name, usage), agent.model.name)
             elif command == "/help":
-                ui.info(HELP)
+                ui.info(HELP[locale])
             else:
-                ui.error(f"Unknown command {command}. {HELP}")
+                ui.error(UNKNOWN[locale].format(command=command, help=HELP[locale]))
             continue
         try:
             with ui.working(locale):
@@ -117,9 +94,13 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
         budget = result.state.profile.budget
         for notice in result.notices:
             if notice not in told:
-                ui.notice(f"Since you left: {notice}.")
-        ui.reply(result.reply)
-        ui.candidates(result.candidates, locale, budget.currency if budget else None)
+                ui.notice(recap.since_you_left(notice, locale))
+        ui.reply(
+            result.reply,
+            result.candidates,
+            locale=locale,
+            budget_currency=budget.currency if budget else None,
+        )
     return 0
 
 

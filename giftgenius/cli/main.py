@@ -25,9 +25,10 @@ from giftgenius.app import build_agent
 from giftgenius.catalog import Product, load_rates, prices_of, product_json
 from giftgenius.cli.chat import run_chat
 from giftgenius.cli.lines import piped_lines, terminal_lines
+from giftgenius.cli.recap import finished
 from giftgenius.cli.render import ChatUI, render_state
-from giftgenius.domain import check_user_id
-from giftgenius.errors import GiftGeniusError, NotFound, UsageError
+from giftgenius.domain import RunStatus, check_user_id
+from giftgenius.errors import GiftGeniusError, NotFound, NothingToResume, UsageError
 from giftgenius.logs import configure_logging
 from giftgenius.privacy import configure_phone_regions
 from giftgenius.settings import Settings, load_settings
@@ -183,10 +184,21 @@ class Cli:
             agent.close()
 
     def resume(self) -> int:
+        """Continue the unfinished search; after a finished one, say how it ended (exit 3,
+        which scripts rely on, with words a person can act on)."""
         check_user_id(self.args.user)
         agent = self.agent(talks=True)
         try:
-            opened = agent.resume(self.args.user, self.args.run_id)
+            try:
+                opened = agent.resume(self.args.user, self.args.run_id)
+            except NothingToResume:
+                latest = agent.inspect(self.args.user)
+                if latest is None or latest.run.status != RunStatus.done:
+                    raise
+                if self.args.run_id and latest.run.id != self.args.run_id:
+                    raise
+                self.ui().recap_finished(finished(latest, self.args.user))
+                return NothingToResume.exit_code
             ui = self.ui()
             lines = self.lines()
             return run_chat(agent, opened, lines, ui)

@@ -6,6 +6,7 @@ whole transcript as plain text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 
@@ -14,6 +15,9 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
+from giftgenius import formats
+from giftgenius.catalog import describe
+from giftgenius.cli.recap import Recap, count, price, recap_text
 from giftgenius.domain import Checkpoint, SessionState, Usage
 from giftgenius.privacy import strip_controls
 from giftgenius.protocol import CandidateView
@@ -22,6 +26,23 @@ HEADERS = {
     "en": ("#", "Gift", "Price", "Delivery", "Why it fits"),
     "fr": ("#", "Cadeau", "Prix", "Livraison", "Pourquoi"),
 }
+
+# A numbered list item ("1. **Title** — …", "2) Title"): where a reply lists the shortlist.
+_LIST_ITEM = re.compile(r"^\s*\d+[.)]\s")
+
+
+def split_list(text: str) -> tuple[str, str] | None:
+    """The reply's text before and after its numbered list, or None when it has none.
+
+    In a terminal the shortlist is shown once, as a table, where the reply listed it.
+    """
+    lines = text.split("\n")
+    numbered = [i for i, line in enumerate(lines) if _LIST_ITEM.match(line)]
+    if not numbered:
+        return None
+    before = "\n".join(lines[: numbered[0]]).strip()
+    after = "\n".join(lines[numbered[-1] + 1 :]).strip()
+    return before, after
 
 
 class ChatUI:
@@ -49,26 +70,64 @@ class ChatUI:
         else:
             self.err.print(text, markup=False, highlight=False)
 
-    def reply(self, text: str) -> None:
-        text = strip_controls(text)
-        if self.rich:
-            self.out.print(Markdown(text))
-        else:
-            self.out.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    def candidates(
-        self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None
+    def reply(
+        self,
+        text: str,
+        candidates: Sequence[CandidateView] = (),
+        *,
+        locale: str = "en",
+        budget_currency: str | None = None,
     ) -> None:
-        if not rows or not self.rich:
-            return  # the reply already lists them; the table is the terminal's extra
+        """A model's reply. In a terminal, a shortlist shows once: as a table, in place of
+        the numbered list the reply wrote (after the reply if it wrote none); piped, the
+        reply's own list is the shortlist."""
+        text = strip_controls(text)
+        if not self.rich:
+            self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+            return
+        split = split_list(text) if candidates else None
+        before, after = split if split is not None else (text, "")
+        if before:
+            self.out.print(Markdown(before))
+        if candidates:
+            self.out.print(self.table(candidates, locale, budget_currency))
+        if after:
+            self.out.print(Markdown(after))
+
+    def recap(self, recap: Recap) -> None:
+        """Welcome back: what was being looked for, the shortlist, the pending question."""
+        if not self.rich:
+            self.notice(recap_text(recap))
+            return
+        for paragraph in recap.intro:
+            self.err.print(Markdown(strip_controls(paragraph)))
+        if recap.shortlist:
+            self.err.print(self.table(recap.shortlist, recap.locale, recap.budget_currency))
+        if recap.outro:
+            self.err.print(Markdown(strip_controls(recap.outro)))
+
+    def recap_finished(self, text: str) -> None:
+        """How a finished search ended (on stderr, like every recap)."""
+        if self.rich:
+            self.err.print(Markdown(strip_controls(text)))
+        else:
+            self.notice(text)
+
+    def table(
+        self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None
+    ) -> Table:
         table = Table(*HEADERS.get(locale, HEADERS["en"]), show_lines=False)
         for number, row in enumerate(rows, 1):
-            price = f"{row.price:.2f} {row.currency}"
-            if budget_currency and row.currency != budget_currency:
-                price += f" (≈ {row.price_in_budget_currency:.2f} {budget_currency})"
-            days = f"{row.delivery_days} d" if locale == "en" else f"{row.delivery_days} j"
-            table.add_row(str(number), row.title, price, days, row.why)
-        self.out.print(table)
+            days = count("days", row.delivery_days, locale)
+            why = formats.join([describe(a, locale) for a in row.answers], locale) or row.why
+            table.add_row(
+                str(number),
+                escape(strip_controls(row.title)),
+                price(row, budget_currency, locale),
+                days,
+                escape(why),
+            )
+        return table
 
     @contextmanager
     def working(self, locale: str) -> Iterator[None]:

@@ -105,7 +105,11 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         if isinstance(res.result.get("state"), dict):
             state = res.result["state"]
     user_text = message_text(messages[last_user])
-    locale = detect_locale(user_text, default=state.get("locale") or "en")
+    # Under way (earlier words, or facts the state already holds): its language is settled.
+    settled = any(m.get("role") == "user" for m in messages[:last_user]) or any(
+        (start_state.get("profile") or {}).get(key) for key in ("recipient", "budget")
+    )
+    locale = detect_locale(user_text, default=state.get("locale") or "en", settled=settled)
     today = _today(state)
     titles = [c.get("title", "") for c in seen if c.get("id") in state.get("candidate_ids", [])]
     ext = extract(
@@ -314,24 +318,27 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         gift = confirmed.result.get("gift") or {}
         return r.say(
             "confirmed", loc, title=gift.get("title", state.get("selected_gift_id")),
-            draft=confirmed.result.get("order_draft_id", state.get("order_draft_id")),
+            draft=str(confirmed.result.get("order_draft_id", state.get("order_draft_id")))[:8],
         )  # fmt: skip
     selected = by_name.get("select_gift")
     if selected and selected.ok:
         gift = selected.result.get("selected") or {}
         return r.say(
             "selected", loc, title=gift.get("title", state.get("selected_gift_id")),
-            price=r.money(gift.get("price", 0), gift.get("currency", "")),
+            price=r.money(gift.get("price", 0), gift.get("currency", ""), loc),
         )  # fmt: skip
     filtered = by_name.get("filter_candidates")
     if filtered and filtered.ok:
         candidates = filtered.result.get("candidates") or []
         budget = (state.get("profile") or {}).get("budget")
+        unserved = r.unserved_note(filtered.result.get("unserved") or [], loc)
+        note = unserved + "\n\n" if unserved else ""
         if candidates:
-            return _noted(turn) + r.candidate_list(candidates, budget, loc)
+            return _noted(turn) + note + r.candidate_list(candidates, budget, loc)
         rejected = filtered.result.get("rejected") or {}
-        reasons = r.say("reason.sep", loc).join(f"{k}: {v}" for k, v in rejected.items())
-        return r.say("none", loc, reasons=reasons or "—")
+        if unserved and not rejected:  # nothing was found at all: offer the alternatives
+            return unserved + " " + r.say("unserved.ask", loc)
+        return note + r.say("none", loc, reasons=r.rejection_reasons(rejected, loc) or "—")
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)
@@ -364,5 +371,5 @@ def _next_step(turn: Turn) -> str:
         shown = [c for c in turn.seen_candidates if c.get("id") in ids]
         if shown and len(shown) == len(ids):
             return noted + r.candidate_list(shown, profile.get("budget"), loc)
-        return noted + r.say("next.choose", loc, n=len(ids))
+        return noted + r.choose_prompt(len(ids), loc)
     return noted + r.say("next.more", loc)

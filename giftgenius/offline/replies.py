@@ -1,33 +1,49 @@
-"""The offline model's sentences, in English and French (markdown)."""
+"""The offline model's sentences, in English and French (markdown).
+
+Written as a person would write them: prices, numbers and dates through ``formats`` (babel:
+"49,90 €", "24 décembre 2026"), counts with the language's plural rule ("Here is 1 idea",
+"Voici 2 idées"), the recipient named as the person named them ("for your uncle Dave",
+"pour votre marraine"), and no inclusive-writing dots or "pour :" labels.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from giftgenius import formats
+from giftgenius.catalog import phrasing
 from giftgenius.catalog.vocabulary import describe
 
+# key → (English, French). A pair of dicts "one"/"other" is a plural (see ``count``).
 _TEXT: dict[str, dict[str, str]] = {
     "noted": {"en": "Noted: {facts}.", "fr": "C'est noté : {facts}."},
     "ask": {"en": "Could you tell me {parts}?", "fr": "Pouvez-vous me dire {parts} ?"},
-    "and": {"en": " and ", "fr": " et "},
     "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
     "missing.budget": {
-        "en": "your budget (for example 50 $)",
-        "fr": "votre budget (par exemple 50 €)",
+        "en": "your budget (for example {example})",
+        "fr": "votre budget (par exemple {example})",
     },
     "missing.interests": {
         "en": "one or two things they enjoy",
-        "fr": "une ou deux choses qu'il ou elle aime",
+        "fr": "une ou deux choses que la personne aime",
     },
-    "list.intro": {
-        "en": "Here are {n} ideas that fit ({budget}):",
-        "fr": "Voici {n} idées qui conviennent ({budget}) :",
+    "list.intro.one": {
+        "en": "Here is {n} idea that fits (up to {budget}):",
+        "fr": "Voici {n} idée qui convient (jusqu'à {budget}) :",
+    },
+    "list.intro.other": {
+        "en": "Here are {n} ideas that fit (up to {budget}):",
+        "fr": "Voici {n} idées qui conviennent (jusqu'à {budget}) :",
     },
     "list.item": {
         "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
         "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
     },
-    "list.ask": {
+    "list.ask.one": {
+        "en": "Would you like it? Reply 1 to choose it.",
+        "fr": "Ce cadeau vous plaît ? Répondez 1 pour le choisir.",
+    },
+    "list.ask.other": {
         "en": "Which one would you like? Reply with its number.",
         "fr": "Lequel vous plaît ? Répondez avec son numéro.",
     },
@@ -37,15 +53,31 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Aucun candidat ne respecte tous vos critères ({reasons}). Vous pourriez augmenter "
         "le budget ou lever une contrainte (un refus, le pays de livraison ou la date limite).",
     },
+    "unserved.absent": {
+        "en": "I have nothing for “{interest}” in the catalog.",
+        "fr": "Je n'ai rien pour « {interest} » dans le catalogue.",
+    },
+    "unserved.filtered": {
+        "en": "Nothing for “{interest}” fits your budget and your other criteria.",
+        "fr": "Rien pour « {interest} » ne respecte votre budget et vos autres critères.",
+    },
+    "unserved.closest": {
+        "en": "The closest I have: {names}.",
+        "fr": "Ce qui s'en rapproche le plus : {names}.",
+    },
+    "unserved.ask": {
+        "en": "Would one of those do, or is there something else they enjoy?",
+        "fr": "L'une de ces pistes conviendrait-elle, ou la personne aime-t-elle autre chose ?",
+    },
     "selected": {
         "en": "Good choice: **{title}** ({price}). Shall I confirm it and record the order draft?",
         "fr": "Bon choix : **{title}** ({price}). Je confirme et j'enregistre le brouillon de "
         "commande ?",
     },
     "confirmed": {
-        "en": "Done! **{title}** is confirmed and the order draft is recorded ({draft}).",
+        "en": "Done! **{title}** is confirmed and the order draft is recorded (ref. {draft}).",
         "fr": "C'est fait ! **{title}** est confirmé et le brouillon de commande est "
-        "enregistré ({draft}).",
+        "enregistré (réf. {draft}).",
     },
     "saved": {
         "en": 'I saved this recipient\'s profile as "{label}".',
@@ -72,7 +104,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "I couldn't do that: {error}",
         "fr": "Je n'ai pas pu le faire : {error}",
     },
-    "next.choose": {
+    "next.choose.one": {
+        "en": "Would you like the idea above? Reply 1 to choose it.",
+        "fr": "L'idée ci-dessus vous plaît ? Répondez 1 pour la choisir.",
+    },
+    "next.choose.other": {
         "en": "Which of the {n} ideas would you like? Reply with its number (1–{n}).",
         "fr": "Laquelle des {n} idées vous plaît ? Répondez avec son numéro (1–{n}).",
     },
@@ -91,97 +127,71 @@ _TEXT: dict[str, dict[str, str]] = {
     "next.more": {
         "en": "Anything else I should know (age, dislikes, delivery country, deadline)? "
         "Otherwise I'll look for ideas.",
-        "fr": "Autre chose à savoir (âge, ce qu'il ou elle n'aime pas, pays de livraison, "
+        "fr": "Autre chose à savoir (âge, ce que la personne n'aime pas, pays de livraison, "
         "date limite) ? Sinon je cherche des idées.",
     },
     "hello": {
         "en": "Hello! Who is the gift for, what's your budget, and what do they enjoy?",
         "fr": "Bonjour ! Pour qui est le cadeau, quel est votre budget et qu'aime la personne ?",
     },
-    "fact.recipient": {"en": "for your {v}", "fr": "pour : {v}"},
-    "fact.budget": {"en": "budget up to {v}", "fr": "budget jusqu'à {v}"},
-    "fact.budget_range": {"en": "budget {lo}–{v}", "fr": "budget de {lo} à {v}"},
-    "fact.interests": {"en": "likes {v}", "fr": "aime : {v}"},
-    "fact.dislikes": {"en": "avoid {v}", "fr": "à éviter : {v}"},
-    "fact.age": {"en": "{v} years old", "fr": "{v} ans"},
-    "fact.country": {"en": "delivery to {v}", "fr": "livraison : {v}"},
-    "fact.deadline": {"en": "by {v}", "fr": "avant le {v}"},
     "reason.sep": {"en": "; ", "fr": " ; "},
-    "day": {"en": "{n} day", "fr": "{n} jour"},
-    "days": {"en": "{n} days", "fr": "{n} jours"},
+    "days.one": {"en": "{n} day", "fr": "{n} jour"},
+    "days.other": {"en": "{n} days", "fr": "{n} jours"},
 }
+
+
+def _lang(locale: str) -> str:
+    return "fr" if locale == "fr" else "en"
 
 
 def say(key: str, locale: str, **values: Any) -> str:
     texts = _TEXT[key]
-    return texts.get(locale, texts["en"]).format(**values)
+    return texts.get(_lang(locale), texts["en"]).format(**values)
 
 
-def money(amount: float, currency: str) -> str:
-    text = f"{amount:.2f}".rstrip("0").rstrip(".") if amount == int(amount) else f"{amount:.2f}"
-    return f"{text} {currency}"
+def count(key: str, n: int, locale: str, **values: Any) -> str:
+    """The ``key.one`` or ``key.other`` text for ``n``, as the language's plural rule says."""
+    lang = _lang(locale)
+    return formats.plural(
+        n,
+        locale,
+        _TEXT[f"{key}.one"][lang].replace("{n}", "{{n}}").format(**values),
+        _TEXT[f"{key}.other"][lang].replace("{n}", "{{n}}").format(**values),
+    )
+
+
+def money(amount: float, currency: str, locale: str = "en") -> str:
+    return formats.money(amount, currency, locale)
 
 
 def join(items: list[str], locale: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + say("and", locale) + items[-1]
+    return formats.join(items, locale)
 
 
-RECIPIENT_FR = {
-    "colleague": "un·e collègue",
-    "friend": "un·e ami·e",
-    "partner": "votre conjoint·e",
-    "mother": "votre mère",
-    "father": "votre père",
-    "sister": "votre sœur",
-    "brother": "votre frère",
-    "child": "un enfant",
-    "teen": "un·e ado",
-    "grandparent": "un grand-parent",
-    "boss": "votre patron·ne",
-    "teacher": "un·e enseignant·e",
-    "neighbor": "un·e voisin·e",
-    "anyone": "quelqu'un",
-}
+# The profile and the filters' reasons are phrased where the terminal's recaps phrase them too.
+recipient = phrasing.recipient
+tags = phrasing.tags
+profile_facts = phrasing.profile_facts
+rejection_reasons = phrasing.reasons
 
 
-def recipient(value: str, locale: str) -> str:
-    return RECIPIENT_FR.get(value, value) if locale == "fr" else value
-
-
-def tags(values: list[str], locale: str) -> str:
-    return ", ".join(describe(v, locale) for v in values)
-
-
-def profile_facts(profile: dict[str, Any], locale: str) -> str:
-    """A one-line recap of the recorded profile, in the user's language."""
-    parts: list[str] = []
-    if profile.get("recipient"):
-        parts.append(say("fact.recipient", locale, v=recipient(profile["recipient"], locale)))
-    budget = profile.get("budget")
-    if budget:
-        top = money(budget["amount"], budget.get("currency", "USD"))
-        if budget.get("min_amount"):
-            parts.append(say("fact.budget_range", locale, lo=budget["min_amount"], v=top))
-        else:
-            parts.append(say("fact.budget", locale, v=top))
-    if profile.get("interests"):
-        parts.append(say("fact.interests", locale, v=tags(profile["interests"], locale)))
-    if profile.get("dislikes"):
-        parts.append(say("fact.dislikes", locale, v=tags(profile["dislikes"], locale)))
-    if profile.get("age"):
-        parts.append(say("fact.age", locale, v=profile["age"]))
-    if profile.get("country"):
-        parts.append(say("fact.country", locale, v=profile["country"]))
-    if profile.get("deadline"):
-        parts.append(say("fact.deadline", locale, v=profile["deadline"]))
-    return "; ".join(parts)
-
-
-def ask_missing(missing: list[str], locale: str) -> str:
-    parts = [say(f"missing.{name}", locale) for name in missing if f"missing.{name}" in _TEXT]
+def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:
+    """Ask for what is still missing; the budget example is in the person's currency."""
+    example = money(50, "EUR" if locale == "fr" and currency == "USD" else currency, locale)
+    parts = [
+        say(f"missing.{name}", locale, example=example)
+        for name in missing
+        if f"missing.{name}" in _TEXT
+    ]
     return say("ask", locale, parts=join(parts, locale))
+
+
+def _price(c: dict[str, Any], currency: str, locale: str) -> str:
+    price = money(c["price"], c["currency"], locale)
+    converted = c.get("price_in_budget_currency")
+    if converted is not None and currency and currency != c["currency"]:
+        price += f" (≈ {money(converted, currency, locale)})"
+    return price
 
 
 def candidate_list(
@@ -189,26 +199,39 @@ def candidate_list(
 ) -> str:
     """The numbered shortlist the user picks from (numbers = order of ``candidate_ids``)."""
     currency: str = (budget or {}).get("currency") or ""
-    limit = money(budget["amount"], currency) if budget else "?"
-    lines = [say("list.intro", locale, n=len(candidates), budget="≤ " + limit), ""]
+    limit = money(budget["amount"], currency, locale) if budget else "?"
+    n = len(candidates)
+    lines = [count("list.intro", n, locale, budget=limit), ""]
     for i, c in enumerate(candidates, 1):
-        price = money(c["price"], c["currency"])
-        converted = c.get("price_in_budget_currency")
-        if converted is not None and currency and currency != c["currency"]:
-            price += f" (≈ {money(converted, currency)})"
         why = f" — {c['why']}" if c.get("why") else ""
+        days = count("days", int(c["delivery_days"]), locale)
         lines.append(
             say(
                 "list.item",
                 locale,
                 i=i,
                 title=c["title"],
-                price=price,
-                days=say(
-                    "day" if c["delivery_days"] == 1 else "days", locale, n=c["delivery_days"]
-                ),
+                price=_price(c, currency, locale),
+                days=days,
                 why=why,
             )
         )
-    lines += ["", say("list.ask", locale)]
+    lines += ["", count("list.ask", n, locale)]
     return "\n".join(lines)
+
+
+def choose_prompt(n: int, locale: str) -> str:
+    return count("next.choose", n, locale)
+
+
+def unserved_note(unserved: list[dict[str, Any]], locale: str) -> str:
+    """Say plainly which stated interests have nothing, and the closest things on offer."""
+    sentences: list[str] = []
+    for item in unserved:
+        interest = describe(str(item.get("interest", "")), locale)
+        key = "unserved.filtered" if item.get("in_catalog") else "unserved.absent"
+        sentences.append(say(key, locale, interest=interest))
+        names = [str(s) for s in item.get("suggestions") or []]
+        if names:
+            sentences.append(say("unserved.closest", locale, names=join(names, locale)))
+    return " ".join(sentences)

@@ -144,3 +144,31 @@ def test_every_result_carries_the_state_it_left(make_ctx) -> None:
     result = complete_profile(ctx)
     assert result["state"]["step"] == "generating_candidates"
     assert result["state"]["profile"]["budget"]["amount"] == 50
+
+
+def test_filters_never_leave_out_an_interest_the_catalog_can_serve(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    found = call(ctx, "search_candidates")
+    assert found["unserved"] == []
+    products = ctx.products()
+    # A pool that lost every coffee product (the cap, or a catalog change): the filters
+    # fetch the best passing coffee product from the catalog.
+    ctx.state.search_pool = [i for i in ctx.state.search_pool if "coffee" not in products[i].tags]
+    ctx.state.candidate_ids = list(ctx.state.search_pool)
+    filtered = call(ctx, "filter_candidates")
+    answered = {i for c in filtered["candidates"] for i in c["answers"]}
+    assert answered == {"board-game", "coffee"}
+    assert all(c["answers"] for c in filtered["candidates"])
+    assert filtered["unserved"] == []
+
+
+def test_an_unknown_interest_comes_back_unserved_with_alternatives(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    call(ctx, "update_profile", interests=["board games", "zorblaxian"])
+    call(ctx, "search_candidates")
+    filtered = call(ctx, "filter_candidates")
+    assert [u["interest"] for u in filtered["unserved"]] == ["zorblaxian"]
+    assert filtered["unserved"][0]["in_catalog"] is False
+    assert filtered["unserved"][0]["suggestions"]

@@ -4,7 +4,7 @@ import io
 
 from rich.console import Console
 
-from giftgenius.cli.render import ChatUI
+from giftgenius.cli.render import ChatUI, split_list
 from giftgenius.protocol import CandidateView
 
 
@@ -20,20 +20,55 @@ def test_error_text_with_brackets_is_not_read_as_markup() -> None:
     assert "[email] and [bold]x[/bold]" in buf.getvalue()
 
 
-def test_candidates_table_in_a_terminal_only() -> None:
-    row = CandidateView(
-        id="g-1",
-        title="Roastery Rivals",
-        price=30,
-        currency="EUR",
-        price_in_budget_currency=32.6,
-        delivery_days=4,
-        why="matches: coffee",
-    )
+ROW = CandidateView(
+    id="g-1",
+    title="Roastery Rivals",
+    price=30,
+    currency="EUR",
+    price_in_budget_currency=32.6,
+    delivery_days=4,
+    answers=["board-game", "coffee"],
+    why="matches: board games, coffee",
+)
+REPLY = (
+    "Noted: for your colleague.\n\nHere is 1 idea that fits (up to $50):\n\n"
+    "1. **Roastery Rivals** — €30 (≈ $32.60), delivered in 4 days — matches: board games\n\n"
+    "Would you like it? Reply 1 to choose it."
+)
+
+
+def test_a_terminal_shows_the_shortlist_once_as_a_table_where_the_list_was() -> None:
     ui, buf = _ui(rich=True)
-    ui.candidates([row], "fr", "USD")
-    table = buf.getvalue()
-    assert "Cadeau" in table and "Roastery Rivals" in table and "≈ 32.60 USD" in table
-    plain, plain_buf = _ui(rich=False)
-    plain.candidates([row], "en", "USD")
-    assert plain_buf.getvalue() == ""  # piped output: the reply already lists them
+    ui.reply(REPLY, [ROW], locale="en", budget_currency="USD")
+    shown = buf.getvalue()
+    assert shown.count("Roastery Rivals") == 1  # the table only, not the markdown list too
+    assert "€30 (≈ $32.60)" in shown and "4 days" in shown
+    assert "board games and coffee" in shown
+    assert shown.index("Here is 1 idea") < shown.index("Roastery") < shown.index("Would you")
+
+
+def test_the_table_speaks_french() -> None:
+    ui, buf = _ui(rich=True)
+    ui.reply(REPLY, [ROW], locale="fr", budget_currency="USD")
+    shown = buf.getvalue()
+    assert "Cadeau" in shown and "30\xa0€ (≈ 32,60\xa0$US)" in shown
+    assert "4 jours" in shown and "jeux de société et café" in shown
+
+
+def test_piped_output_keeps_the_replys_own_list_and_no_table() -> None:
+    plain, buf = _ui(rich=False)
+    plain.reply(REPLY, [ROW], locale="en", budget_currency="USD")
+    assert buf.getvalue() == REPLY + "\n"
+
+
+def test_a_reply_without_a_list_gets_the_table_after_it() -> None:
+    ui, buf = _ui(rich=True)
+    ui.reply("Here they are.", [ROW], locale="en", budget_currency="EUR")
+    shown = buf.getvalue()
+    assert shown.index("Here they are.") < shown.index("Roastery Rivals")
+    assert "≈" not in shown  # same currency as the budget: no conversion shown
+
+
+def test_split_list() -> None:
+    assert split_list("a\n1. x\n2) y\nb") == ("a", "b")
+    assert split_list("no list here") is None

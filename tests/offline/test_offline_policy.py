@@ -16,6 +16,7 @@ import openai
 import pytest
 
 from giftgenius.agent.tools import tool_specs
+from giftgenius.catalog import describe
 from giftgenius.llm.base import ChatRequest
 from giftgenius.llm.openai_chat import OpenAIChatModel
 from giftgenius.offline.engine import OfflineEngine
@@ -375,3 +376,33 @@ def test_deadline_is_relative_to_the_state_today() -> None:
     chat.say("Gift for my mum, 40 euros, loves tea, by next Friday")
     deadline = chat.calls[0][1]["deadline"]
     assert deadline == (dt.date(2026, 11, 29) + dt.timedelta(days=5)).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Gift for my friend, 50 $, loves tea",
+         "I have nothing for “tea” in the catalog. The closest I have: board games."),
+        ("Un cadeau pour mon ami, 50 €, il adore le thé",
+         "Je n'ai rien pour « thé » dans le catalogue. Ce qui s'en rapproche le plus : "
+         "jeux de société."),
+    ],
+)  # fmt: skip
+def test_an_interest_the_catalog_cannot_serve_is_said_plainly(line: str, expected: str) -> None:
+    chat = Chat()
+    unserved = [{"interest": "", "in_catalog": False, "suggestions": []}]
+
+    def nothing(**_: Any) -> dict[str, Any]:
+        chat.tools.state["candidate_ids"] = []
+        said = chat.tools.state["profile"]["interests"][0]
+        unserved[0].update(interest=said, suggestions=[describe("board-game", chat_locale(line))])
+        return chat.tools.ok(candidates=[], rejected={}, unserved=unserved)
+
+    chat.tools.filter_candidates = nothing  # type: ignore[method-assign]
+    reply = chat.say(line)
+    assert expected in reply
+    assert "criteria" not in reply and "critères" not in reply
+
+
+def chat_locale(line: str) -> str:
+    return "fr" if "cadeau" in line else "en"

@@ -8,7 +8,17 @@ from pydantic import Field
 
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
-from giftgenius.catalog import Product, check, price_in, search
+from giftgenius.catalog import (
+    FilterSpec,
+    Product,
+    answers,
+    check,
+    price_in,
+    search,
+    search_pool,
+    shortlist,
+    unserved,
+)
 from giftgenius.domain import MAX_CANDIDATES, Step
 from giftgenius.errors import ToolError
 
@@ -29,8 +39,10 @@ class GiftIdArgs(ToolArgs):
 def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str, Any]:
     """Search the catalog for gift candidates matching the profile.
 
-    The whole result (up to ``MAX_CANDIDATES`` ids) becomes the search pool the filters
-    run over; only ``limit`` candidates are shown, to keep the tool result small.
+    The whole result (up to ``MAX_CANDIDATES`` ids, every stated interest taking its turn)
+    becomes the search pool the filters run over; only ``limit`` candidates are shown, to
+    keep the tool result small. ``unserved`` names the interests the catalog has nothing
+    for, with the closest things it has: tell the user plainly.
     """
     require_open(ctx)
     profile = ctx.state.profile
@@ -38,10 +50,11 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         raise ToolError(f"Cannot search yet: still missing {', '.join(profile.missing())}.")
     if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
         raise ToolError(f"search_candidates is not available at step '{ctx.state.step}'.")
-    words = [*profile.interests, *args.extra_keywords]
-    found = search(
-        list(ctx.products().values()),
-        words,
+    catalog = list(ctx.products().values())
+    found = search_pool(
+        catalog,
+        profile.interests,
+        extra_words=args.extra_keywords,
         recipient=profile.audience,  # the catalog's word; the person's is for replies
         age=profile.age,
         limit=MAX_CANDIDATES,
@@ -53,7 +66,10 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
     shown = [ctx.candidate_view(p).model_dump() for p in found[: args.limit]]
-    return ok(ctx, found=len(found), candidates=shown)
+    missing = [
+        u.model_dump() for u in unserved(profile.interests, found, catalog, ctx.state.locale)
+    ]
+    return ok(ctx, found=len(found), candidates=shown, unserved=missing)
 
 
 @tool
@@ -61,7 +77,9 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     """Filter the candidates by budget, delivery country, deadline and dislikes; returns the
     ones that pass with details.
 
-    Rejections are reported as counts per reason, so the model can suggest what to relax.
+    Each candidate names the stated interests it ``answers``. Rejections are reported as
+    counts per reason, so the model can suggest what to relax; ``unserved`` names the
+    interests no shortlisted gift answers (tell the user, with the suggestions).
     """
     require_open(ctx)
     if ctx.state.step != Step.filtering:
@@ -82,22 +100,52 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
             rejected[gift_id] = reasons
         else:
             passing.append(product)
-    shortlist = passing[:SHORTLIST_SIZE]
-    if not shortlist:
+    interests = ctx.state.profile.interests
+    passing += _reserve(ctx, spec, passing)
+    chosen = shortlist(passing, interests, SHORTLIST_SIZE)
+    missing = [
+        u.model_dump()
+        for u in unserved(interests, chosen, list(products.values()), ctx.state.locale)
+    ]
+    if not chosen:
         ctx.state.candidate_ids = []
         return ok(
             ctx,
             candidates=[],
             rejected=_reason_counts(rejected),
+            unserved=missing,
             hint="No candidate passes; suggest a higher budget or fewer constraints.",
         )
-    ctx.state.candidate_ids = [p.id for p in shortlist]
+    ctx.state.candidate_ids = [p.id for p in chosen]
     ctx.move_to(Step.finalizing)
     return ok(
         ctx,
-        candidates=[ctx.candidate_view(p).model_dump() for p in shortlist],
+        candidates=[ctx.candidate_view(p).model_dump() for p in chosen],
         rejected=_reason_counts(rejected),
+        unserved=missing,
     )
+
+
+def _reserve(ctx: TurnContext, spec: FilterSpec, passing: list[Product]) -> list[Product]:
+    """For each stated interest no passing pool product answers, the best catalog product
+    for it that passes the filters.
+
+    The pool is capped, so filters may empty one interest's share of it while other
+    products for that interest would pass: those are fetched here, so the shortlist never
+    leaves out an interest the catalog can serve within the person's constraints.
+    """
+    profile = ctx.state.profile
+    catalog = list(ctx.products().values())
+    extra: list[Product] = []
+    for interest in profile.interests:
+        if any(answers(p, [interest]) for p in [*passing, *extra]):
+            continue
+        for product in search(catalog, [interest], recipient=profile.audience, age=profile.age):
+            if answers(product, [interest]) and not check(product, spec, ctx.rates):
+                if product not in passing and product not in extra:
+                    extra.append(product)
+                break
+    return extra
 
 
 def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from giftgenius import AGENT_VERSION
 from giftgenius.agent.revalidate import filter_spec
-from giftgenius.catalog import FilterSpec, Product, Rates, price_in, why_it_fits
+from giftgenius.catalog import FilterSpec, Product, Rates, answers, price_in, why_it_fits
 from giftgenius.domain import Checkpoint, CheckpointStep, SessionState, Step, Summary
 from giftgenius.errors import ToolError
 from giftgenius.protocol import CandidateView, StateView
@@ -94,6 +94,7 @@ class TurnContext:
                 price_in(product, budget.currency, self.rates) if budget else None
             ),
             delivery_days=product.delivery_days,
+            answers=answers(product, self.state.profile.interests),
             why=why_it_fits(product, self.state.profile.interests, self.state.locale),
         )
 

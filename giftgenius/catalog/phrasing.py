@@ -1,0 +1,227 @@
+"""The gift profile and the filters' reasons in the person's words, English or French.
+
+Shared by whoever talks to the person: the offline model's replies and the terminal's
+recaps ("Welcome back! You were looking for a gift for your sister…") say the same things
+the same way. Recipients are named as the person named them ("for your uncle Dave", "pour
+votre marraine"), interests with the vocabulary's display words, prices and dates through
+``formats`` (babel), and no inclusive-writing dots or "pour :" labels.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from giftgenius import formats
+from giftgenius.catalog.vocabulary import describe
+
+_TEXT: dict[str, dict[str, str]] = {
+    "fact.recipient": {"en": "for {v}", "fr": "pour {v}"},
+    "fact.budget": {"en": "budget up to {v}", "fr": "budget jusqu'à {v}"},
+    "fact.budget_range": {"en": "budget from {lo} to {v}", "fr": "budget de {lo} à {v}"},
+    "fact.interests": {"en": "likes {v}", "fr": "centres d'intérêt : {v}"},
+    "fact.dislikes": {"en": "avoid {v}", "fr": "à éviter : {v}"},
+    "fact.age.one": {"en": "{n} year old", "fr": "{n} an"},
+    "fact.age.other": {"en": "{n} years old", "fr": "{n} ans"},
+    "fact.country": {"en": "delivery to {v}", "fr": "pays de livraison : {v}"},
+    "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir avant le {v}"},
+    "sep": {"en": "; ", "fr": " ; "},
+    # Why candidates were rejected (the filters' stable reasons), counted or not.
+    "reason.stock": {"en": "out of stock", "fr": "en rupture de stock"},
+    "reason.over": {"en": "over {v}", "fr": "au-dessus de {v}"},
+    "reason.under": {"en": "under {v}", "fr": "en dessous de {v}"},
+    "reason.ship": {"en": "not delivered to {v}", "fr": "livraison impossible ({v})"},
+    "reason.late": {"en": "too late for {v}", "fr": "trop tard pour le {v}"},
+    "reason.dislike": {"en": "matching “{v}”", "fr": "en conflit avec « {v} »"},
+    "reason.gone": {"en": "no longer in the catalog", "fr": "hors catalogue"},
+    "counted": {"en": "{reason}: {n}", "fr": "{reason} : {n}"},
+}
+
+# How a recipient kind (the catalog's audience) is named when the person's own words for
+# them are not in the profile.
+_KIND = {
+    "en": {
+        "colleague": "your colleague",
+        "friend": "your friend",
+        "partner": "your partner",
+        "mother": "your mother",
+        "father": "your father",
+        "sister": "your sister",
+        "brother": "your brother",
+        "child": "a child",
+        "teen": "a teenager",
+        "grandparent": "one of your grandparents",
+        "boss": "your boss",
+        "teacher": "a teacher",
+        "neighbor": "your neighbour",
+        "anyone": "someone",
+    },
+    "fr": {
+        "colleague": "votre collègue",
+        "friend": "votre ami",
+        "partner": "votre partenaire",
+        "mother": "votre mère",
+        "father": "votre père",
+        "sister": "votre sœur",
+        "brother": "votre frère",
+        "child": "un enfant",
+        "teen": "un ado",
+        "grandparent": "l'un de vos grands-parents",
+        "boss": "votre patron",
+        "teacher": "un enseignant",
+        "neighbor": "votre voisin",
+        "anyone": "quelqu'un",
+    },
+}
+
+# The person's own words turned to the listener's side: "my uncle" → "your uncle".
+_POSSESSIVES = {
+    "en": {"my": "your", "our": "your", "mine": "yours"},
+    "fr": {"mon": "votre", "ma": "votre", "mes": "vos", "notre": "votre", "nos": "vos"},
+}
+_DETERMINERS = {
+    "en": {"a", "an", "the", "your", "his", "her", "their", "some", "this", "that"},
+    "fr": {"un", "une", "le", "la", "les", "votre", "vos", "son", "sa", "ses", "leur", "ce"},
+}
+_ELIDED = re.compile(r"^(l|d)['’]", re.IGNORECASE)
+
+
+def _lang(locale: str) -> str:
+    return "fr" if locale == "fr" else "en"
+
+
+def _say(key: str, locale: str, **values: Any) -> str:
+    return _TEXT[key][_lang(locale)].format(**values)
+
+
+def recipient(value: str, locale: str, *, name: str | None = None) -> str:
+    """The recipient as a phrase to follow "for"/"pour": "your sister", "votre oncle Dave".
+
+    A catalog kind reads as the kind ("colleague" → "your colleague"); anything else is the
+    person's own words, turned to the listener's side ("ma marraine" → "votre marraine").
+    """
+    lang = _lang(locale)
+    text = _KIND[lang].get(value.strip().lower()) or _as_said(value.strip(), lang)
+    if name and name.lower() not in text.lower():
+        text = f"{text} {name}"
+    return text
+
+
+def _as_said(text: str, lang: str) -> str:
+    words = text.split()
+    if not words:
+        return _KIND[lang]["anyone"]
+    first = words[0].lower()
+    if first in _POSSESSIVES[lang]:
+        return " ".join([_POSSESSIVES[lang][first], *words[1:]])
+    if first in _DETERMINERS[lang] or _ELIDED.match(first) or text[0].isupper():
+        return text  # "the Smiths", "l'oncle de Léa", "Marco": already a whole phrase
+    return ("your " if lang == "en" else "votre ") + text
+
+
+# Countries whose English name takes "the" ("delivery to the United States").
+_WITH_THE = frozenset({"US", "GB", "NL", "AE", "PH", "BS", "GM", "DO", "CF", "KM", "MV"})
+
+
+def country(code: str, locale: str) -> str:
+    """A country's name as it reads after "to": "the United States", "Belgique"."""
+    name = formats.country(code, locale)
+    if _lang(locale) == "en" and code.upper() in _WITH_THE:
+        return f"the {name}"
+    return name
+
+
+def tags(values: list[str], locale: str) -> str:
+    """Interests or dislikes with the vocabulary's display words: "board games and coffee"."""
+    return formats.join([describe(v, locale) for v in values], locale)
+
+
+def for_whom(profile: dict[str, Any], locale: str) -> str | None:
+    """The recipient after "for": "for your uncle Dave", "pour votre marraine" (None when
+    nobody is named yet).
+
+    ``recipient`` is the relation as the person said it ("uncle", "marraine", or only a
+    name; older profiles hold the catalog's kind, "colleague"), ``recipient_name`` a name.
+    """
+    said = profile.get("recipient")
+    if not said:
+        return None
+    who = recipient(str(said), locale, name=profile.get("recipient_name"))
+    return _say("fact.recipient", locale, v=who)
+
+
+def profile_facts(profile: dict[str, Any], locale: str, *, whom: bool = True) -> str:
+    """A one-line recap of the recorded profile, in the user's language (``whom=False``
+    leaves out the recipient, for a sentence that names them already)."""
+    parts: list[str] = []
+    who = for_whom(profile, locale) if whom else None
+    if who:
+        parts.append(who)
+    budget = profile.get("budget")
+    if budget:
+        currency = budget.get("currency", "USD")
+        top = formats.money(budget["amount"], currency, locale)
+        if budget.get("min_amount"):
+            low = formats.money(budget["min_amount"], currency, locale)
+            parts.append(_say("fact.budget_range", locale, lo=low, v=top))
+        else:
+            parts.append(_say("fact.budget", locale, v=top))
+    if profile.get("interests"):
+        parts.append(_say("fact.interests", locale, v=tags(profile["interests"], locale)))
+    if profile.get("dislikes"):
+        parts.append(_say("fact.dislikes", locale, v=tags(profile["dislikes"], locale)))
+    if profile.get("age"):
+        parts.append(
+            formats.plural(
+                int(profile["age"]),
+                locale,
+                _TEXT["fact.age.one"][_lang(locale)],
+                _TEXT["fact.age.other"][_lang(locale)],
+            )
+        )
+    if profile.get("country"):
+        parts.append(_say("fact.country", locale, v=country(profile["country"], locale)))
+    if profile.get("deadline"):
+        parts.append(_say("fact.deadline", locale, v=formats.date(profile["deadline"], locale)))
+    return _say("sep", locale).join(parts)
+
+
+_REASONS = [
+    (re.compile(r"^out of stock$"), "reason.stock"),
+    (re.compile(r"^over budget \(max (?P<amount>[\d.]+) (?P<cur>[A-Z]{3})\)$"), "reason.over"),
+    (re.compile(r"^under budget \(min (?P<amount>[\d.]+) (?P<cur>[A-Z]{3})\)$"), "reason.under"),
+    (re.compile(r"^does not ship to (?P<country>[A-Z]{2})$"), "reason.ship"),
+    (re.compile(r"^cannot arrive by (?P<date>\d{4}-\d{2}-\d{2})$"), "reason.late"),
+    (re.compile(r"^matches dislike '(?P<dislike>.*)'$"), "reason.dislike"),
+    (re.compile(r"^removed from the catalog$"), "reason.gone"),
+]
+
+
+def reasons(rejected: dict[str, int], locale: str) -> str:
+    """The filters' counted reasons ("over budget (max 50.00 USD)": 3) in the person's words:
+    "over $50: 3" / "au-dessus de 50 $US : 3" (no agreement to get wrong)."""
+    out = [
+        _say("counted", locale, reason=reason(text, locale), n=formats.number(int(n), locale))
+        for text, n in rejected.items()
+    ]
+    return _say("sep", locale).join(out)
+
+
+def reason(text: str, locale: str) -> str:
+    """One of ``catalog.check``'s stable reasons in the person's words ("over $50");
+    an unknown one is kept as it is."""
+    for pattern, key in _REASONS:
+        match = pattern.match(text)
+        if match is None:
+            continue
+        found = match.groupdict()
+        if "amount" in found:
+            value = formats.money(float(found["amount"]), found["cur"], locale)
+        elif "country" in found:
+            value = country(found["country"], locale)
+        elif "date" in found:
+            value = formats.date(found["date"], locale)
+        else:
+            value = describe(found.get("dislike", ""), locale)
+        return _say(key, locale, v=value)
+    return text

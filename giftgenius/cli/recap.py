@@ -1,0 +1,243 @@
+"""What the terminal says when a person comes back, in their language.
+
+Coming back to an unfinished search says what was being looked for, then shows the
+shortlist again or asks the pending question; `resume` after a finished search says when it
+ended, with which gift, and how to start a new one. These are the product's own words (not
+the model's), so they are the same whichever model is configured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from giftgenius import formats
+from giftgenius.agent.runner import Opened
+from giftgenius.catalog import phrasing
+from giftgenius.domain import Step
+from giftgenius.protocol import CandidateView
+
+_TEXT: dict[str, dict[str, str]] = {
+    "back.for": {
+        "en": "Welcome back! You were looking for a gift {who}.",
+        "fr": "Bon retour ! Vous cherchiez un cadeau {who}.",
+    },
+    "back.for_with": {
+        "en": "Welcome back! You were looking for a gift {who} ({facts}).",
+        "fr": "Bon retour ! Vous cherchiez un cadeau {who} ({facts}).",
+    },
+    "back.with": {
+        "en": "Welcome back! You were looking for a gift ({facts}).",
+        "fr": "Bon retour ! Vous cherchiez un cadeau ({facts}).",
+    },
+    "back.empty": {
+        "en": "Welcome back! We had only just started.",
+        "fr": "Bon retour ! Nous venions tout juste de commencer.",
+    },
+    "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
+    "missing.budget": {"en": "your budget", "fr": "votre budget"},
+    "missing.interests": {
+        "en": "one or two things they enjoy",
+        "fr": "une ou deux choses que la personne aime",
+    },
+    "ask.missing": {
+        "en": "To go on, tell me {parts}.",
+        "fr": "Pour continuer, dites-moi {parts}.",
+    },
+    "ask.search": {
+        "en": "Everything needed is there: send any message and I'll look for ideas.",
+        "fr": "J'ai tout ce qu'il faut : envoyez un message et je cherche des idées.",
+    },
+    "ask.nothing_passed": {
+        "en": "Last time no idea passed all your criteria; you could raise the budget or drop "
+        "a constraint (a dislike, the delivery country or the deadline).",
+        "fr": "La dernière fois, aucune idée ne respectait tous vos critères ; vous pourriez "
+        "augmenter le budget ou lever une contrainte (un refus, le pays de livraison ou la "
+        "date limite).",
+    },
+    "shortlist.one": {
+        "en": "Here is the idea you had:",
+        "fr": "Voici l'idée que vous aviez :",
+    },
+    "shortlist.other": {
+        "en": "Here are the {n} ideas you had:",
+        "fr": "Voici les {n} idées que vous aviez :",
+    },
+    "ask.choose.one": {
+        "en": "Would you like it? Reply 1 to choose it.",
+        "fr": "Ce cadeau vous plaît ? Répondez 1 pour le choisir.",
+    },
+    "ask.choose.other": {
+        "en": "Which one would you like? Reply with its number.",
+        "fr": "Lequel vous plaît ? Répondez avec son numéro.",
+    },
+    "ask.confirm": {
+        "en": "You had picked “{title}” at {price}. Shall I confirm it? Say yes to record the "
+        "order draft, or pick another number.",
+        "fr": "Vous aviez choisi « {title} » à {price}. Je le confirme ? Dites oui pour "
+        "enregistrer le brouillon de commande, ou choisissez un autre numéro.",
+    },
+    "since": {"en": "Since you left: {note}.", "fr": "Depuis votre départ : {note}."},
+    "gone": {
+        "en": "{title} is no longer available ({reasons})",
+        "fr": "{title} n'est plus disponible ({reasons})",
+    },
+    "interrupted": {
+        "en": "Your last message “{text}” was interrupted before it was answered; send it "
+        "again to continue from there.",
+        "fr": "Votre dernier message « {text} » a été interrompu avant la réponse ; "
+        "renvoyez-le pour reprendre à partir de là.",
+    },
+    "finished": {
+        "en": "Your last gift search ended on {date} with “{title}” at {price}. There is "
+        "nothing to resume. To look for another gift, run: giftgenius chat --user {user}",
+        "fr": "Votre dernière recherche de cadeau s'est terminée le {date} avec « {title} » "
+        "à {price}. Il n'y a rien à reprendre. Pour chercher un autre cadeau, lancez : "
+        "giftgenius chat --user {user}",
+    },
+    "finished.no_gift": {
+        "en": "Your last gift search ended on {date}. There is nothing to resume. To look "
+        "for another gift, run: giftgenius chat --user {user}",
+        "fr": "Votre dernière recherche de cadeau s'est terminée le {date}. Il n'y a rien à "
+        "reprendre. Pour chercher un autre cadeau, lancez : giftgenius chat --user {user}",
+    },
+    "restarted": {
+        "en": "Started a new gift search: who is it for, what's your budget, and what do "
+        "they enjoy?",
+        "fr": "Nouvelle recherche de cadeau : pour qui est-il, quel est votre budget et "
+        "qu'aime la personne ?",
+    },
+    "item": {
+        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
+        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
+    },
+    "days.one": {"en": "{n} day", "fr": "{n} jour"},
+    "days.other": {"en": "{n} days", "fr": "{n} jours"},
+}
+
+
+def say(key: str, locale: str, **values: Any) -> str:
+    return _TEXT[key]["fr" if locale == "fr" else "en"].format(**values)
+
+
+def count(key: str, n: int, locale: str) -> str:
+    lang = "fr" if locale == "fr" else "en"
+    return formats.plural(n, locale, _TEXT[f"{key}.one"][lang], _TEXT[f"{key}.other"][lang])
+
+
+def price(row: CandidateView, budget_currency: str | None, locale: str) -> str:
+    """ "€39.90 (≈ $43.37)": the gift's own price, then in the budget's currency if other."""
+    text = formats.money(row.price, row.currency, locale)
+    converted = row.price_in_budget_currency
+    if budget_currency and row.currency != budget_currency and converted is not None:
+        text += f" (≈ {formats.money(converted, budget_currency, locale)})"
+    return text
+
+
+def shortlist_lines(
+    rows: list[CandidateView], budget_currency: str | None, locale: str
+) -> list[str]:
+    """The numbered list, as plain (markdown) lines: piped output shows it this way."""
+    lines = []
+    for i, row in enumerate(rows, 1):
+        days = count("days", row.delivery_days, locale)
+        why = f" — {row.why}" if row.why else ""
+        lines.append(
+            say("item", locale, i=i, title=row.title, price=price(row, budget_currency, locale),
+                days=days, why=why)
+        )  # fmt: skip
+    return lines
+
+
+@dataclass
+class Recap:
+    """The welcome-back text, split where the shortlist goes (a table in a terminal)."""
+
+    intro: list[str]  # paragraphs
+    shortlist: list[CandidateView]
+    outro: str
+    locale: str
+    budget_currency: str | None
+
+
+def welcome_back(opened: Opened) -> Recap:
+    """What was being looked for, then the shortlist again or the pending question."""
+    state = opened.loaded.session.state
+    loc = state.locale
+    profile = state.profile
+    data = profile.model_dump(mode="json", exclude_none=True)
+    who = phrasing.for_whom(data, loc)
+    facts = phrasing.profile_facts(data, loc, whom=False)
+    if who and facts:
+        first = say("back.for_with", loc, who=who, facts=facts)
+    elif who:
+        first = say("back.for", loc, who=who)
+    elif facts:
+        first = say("back.with", loc, facts=facts)
+    else:
+        first = say("back.empty", loc)
+    intro = [first]
+    intro += [since_you_left(n, loc) for n in opened.notices]
+    if opened.loaded.interrupted is not None:
+        text = (opened.loaded.interrupted.content or "")[:80]
+        intro.append(say("interrupted", loc, text=text))
+    budget = profile.budget.currency if profile.budget else None
+    rows: list[CandidateView] = []
+    outro = ""
+    missing = profile.missing()
+    if state.step == Step.finalizing and (opened.shortlist or opened.selected):
+        rows = opened.shortlist
+        if rows:
+            intro.append(count("shortlist", len(rows), loc))
+        if opened.selected is not None:  # the question pending: confirm (or pick another)
+            outro = say("ask.confirm", loc, title=opened.selected.title,
+                        price=price(opened.selected, budget, loc))  # fmt: skip
+        else:
+            outro = count("ask.choose", len(rows), loc)
+    elif missing:
+        parts = [say(f"missing.{name}", loc) for name in missing]
+        outro = say("ask.missing", loc, parts=formats.join(parts, loc))
+    elif state.step == Step.filtering and not state.candidate_ids:
+        outro = say("ask.nothing_passed", loc)
+    else:
+        outro = say("ask.search", loc)
+    return Recap(intro, rows, outro, loc, budget)
+
+
+def recap_text(recap: Recap) -> str:
+    """The whole recap as plain lines (markdown), the shortlist as a numbered list."""
+    parts = ["\n".join(recap.intro)]
+    if recap.shortlist:
+        parts.append(
+            "\n".join(shortlist_lines(recap.shortlist, recap.budget_currency, recap.locale))
+        )
+    if recap.outro:
+        parts.append(recap.outro)
+    return "\n\n".join(parts)
+
+
+def since_you_left(note: str, locale: str) -> str:
+    """A candidate dropped since the person left ("X is no longer available: over budget
+    (max 50.00 USD)", from ``revalidate``) in their words."""
+    title, sep, reasons = note.partition(" is no longer available: ")
+    if sep:
+        said = [phrasing.reason(r.strip(), locale) for r in reasons.split(";")]
+        note = say("gone", locale, title=title, reasons=formats.join(said, locale))
+    return say("since", locale, note=note)
+
+
+def finished(opened: Opened, user_id: str) -> str:
+    """A finished search: when it ended, with which gift, and how to start a new one."""
+    state = opened.loaded.session.state
+    loc = state.locale
+    ended = formats.date(opened.run.updated_at.date(), loc)
+    gift = opened.selected
+    if gift is None:
+        return say("finished.no_gift", loc, date=ended, user=user_id)
+    budget = state.profile.budget.currency if state.profile.budget else None
+    return say("finished", loc, date=ended, title=gift.title, price=price(gift, budget, loc),
+               user=user_id)  # fmt: skip
+
+
+def restarted(locale: str) -> str:
+    return say("restarted", locale)
