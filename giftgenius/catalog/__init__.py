@@ -1,7 +1,9 @@
 """The gift catalog: bundled product data, the currency table, vocabulary and search.
 
 Data files are read through ``importlib.resources`` so the catalog works the same from a
-source checkout, an editable install or a wheel.
+source checkout, an editable install or a wheel. Products live in ``data/products/*.json``,
+one file per theme (``assorted.json`` holds the first, mixed catalog); every file there is
+read, so a new theme is a new file and nothing else.
 """
 
 from __future__ import annotations
@@ -27,15 +29,18 @@ from giftgenius.catalog.search import (
     why_it_fits,
 )
 from giftgenius.catalog.vocabulary import (
+    INTERESTS,
     RECIPIENTS,
     TAGS,
     canonical_recipient,
     canonical_tags,
     describe,
+    interests,
 )
 from giftgenius.errors import ConfigError
 
 __all__ = [
+    "INTERESTS",
     "RECIPIENTS",
     "TAGS",
     "FilterSpec",
@@ -48,6 +53,7 @@ __all__ = [
     "catalog_version",
     "check",
     "describe",
+    "interests",
     "load_products",
     "load_rates",
     "price_in",
@@ -61,12 +67,24 @@ __all__ = [
 ]
 
 _DATA = "giftgenius.catalog.data"
-_FILES = ("products.json", "rates.json")
+_PRODUCTS = "products"
+_RATES = "rates.json"
+
+
+def _product_files() -> list[str]:
+    """Names of the product files (``products/<theme>.json``), sorted so hashing is stable."""
+    folder = resources.files(_DATA).joinpath(_PRODUCTS)
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".json"))
+    if not names:
+        raise ConfigError(
+            f"No product files in the package's catalog/data/{_PRODUCTS}; reinstall giftgenius."
+        )
+    return [f"{_PRODUCTS}/{name}" for name in names]
 
 
 def _read(name: str) -> bytes:
     try:
-        return resources.files(_DATA).joinpath(name).read_bytes()
+        return resources.files(_DATA).joinpath(*name.split("/")).read_bytes()
     except FileNotFoundError as exc:
         raise ConfigError(
             f"The catalog file {name} is missing from the package; reinstall giftgenius."
@@ -75,14 +93,17 @@ def _read(name: str) -> bytes:
 
 @lru_cache(maxsize=1)
 def load_products() -> tuple[Product, ...]:
-    """Every bundled product, in id order (read and validated once per process)."""
-    try:
-        products = TypeAdapter(list[Product]).validate_json(_read("products.json"))
-    except ValidationError as exc:
-        raise ConfigError(
-            f"The bundled products.json is invalid ({exc.error_count()} errors, first: "
-            f"{exc.errors()[0]['msg']}); reinstall giftgenius."
-        ) from exc
+    """Every bundled product of every theme file, in id order (read and validated once)."""
+    adapter = TypeAdapter(list[Product])
+    products: list[Product] = []
+    for name in _product_files():
+        try:
+            products.extend(adapter.validate_json(_read(name)))
+        except ValidationError as exc:
+            raise ConfigError(
+                f"The bundled {name} is invalid ({exc.error_count()} errors, first: "
+                f"{exc.errors()[0]['msg']}); reinstall giftgenius."
+            ) from exc
     return tuple(sorted(products, key=lambda p: p.id))
 
 
@@ -90,18 +111,21 @@ def load_products() -> tuple[Product, ...]:
 def load_rates() -> Rates:
     """The catalog's dated conversion table."""
     try:
-        return Rates.model_validate_json(_read("rates.json"))
+        return Rates.model_validate_json(_read(_RATES))
     except ValidationError as exc:
         raise ConfigError(
-            f"The bundled rates.json is invalid ({exc.errors()[0]['msg']}); reinstall giftgenius."
+            f"The bundled {_RATES} is invalid ({exc.errors()[0]['msg']}); reinstall giftgenius."
         ) from exc
 
 
 @lru_cache(maxsize=1)
 def catalog_version() -> str:
-    """sha256 over both data files: the database reseeds its products when this changes."""
+    """sha256 over every data file: the database reseeds its products when this changes.
+
+    File names are hashed too, so moving a product between theme files also reseeds.
+    """
     digest = hashlib.sha256()
-    for name in _FILES:
+    for name in (*_product_files(), _RATES):
         digest.update(name.encode())
         digest.update(_read(name))
     return digest.hexdigest()

@@ -59,6 +59,25 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "jeux vidéo",
         "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming",
     ),
+    "role-playing": (
+        "role-playing games",
+        "jeux de rôle",
+        "role-playing game|role playing|roleplaying|rpg|tabletop rpg|jeu de rôle|jdr|"
+        "dungeons and dragons|dungeons & dragons|dnd|dungeon master|maître du jeu|"
+        "polyhedral dice|dés polyédriques",
+    ),
+    "word-game": (
+        "word games",
+        "jeux de lettres",
+        "word game|jeu de lettres|jeu de mots|crossword|crosswords|mots croisés|mots fléchés|"
+        "scrabble|wordle|anagram|anagramme|sudoku",
+    ),
+    "magic-trick": (
+        "magic tricks",
+        "tours de magie",
+        "magic trick|tour de magie|magician|magicien|magicienne|illusionist|illusionniste|"
+        "prestidigitation|conjuring|card tricks",
+    ),
     # drinks and food
     "coffee": (
         "coffee",
@@ -91,7 +110,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "gourmet": (
         "gourmet food",
         "épicerie fine",
-        "gourmet|foodie|gourmand|delicatessen|honey|miel|jam|confiture|olive oil|"
+        "gourmet|foodie|gourmand|delicatessen|jam|confiture|olive oil|"
         "huile d'olive|snacks|food|nourriture",
     ),
     "spice": (
@@ -104,7 +123,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "vin",
         "wines|vins|oenology|oenologie|œnologie|sommelier|sommelière|red wine|vin rouge|"
         "white wine|vin blanc|corkscrew|tire-bouchon|decanter|carafe à décanter|wine glass|"
-        "verre à vin|champagne",
+        "verre à vin",
     ),
     "whisky": (
         "whisky",
@@ -114,13 +133,58 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "cocktail": (
         "cocktails",
         "cocktails",
-        "mixology|mixologie|bartender|barman|cocktail shaker|gin|rum|rhum|tequila|mezcal|vodka|"
+        "mixology|mixologie|bartender|barman|cocktail shaker|tequila|mezcal|vodka|"
         "negroni|margarita|apéritif|apéro",
     ),
     "beer": (
         "beer",
         "bière",
         "beers|bières|brewing|brassage|homebrew|craft beer|bière artisanale|ipa|stout|brasserie",
+    ),
+    "cheese": (
+        "cheese",
+        "fromage",
+        "cheeses|fromages|cheesemonger|fromager|fromagère|raclette|fondue|camembert|comté|"
+        "cheddar|cheese board|plateau de fromages",
+    ),
+    "vegan": (
+        "vegan food",
+        "cuisine végane",
+        "végane|végan|végétalien|végétalienne|plant-based|vegetarian|végétarien|végétarienne|"
+        "veggie",
+    ),
+    "italian-cuisine": (
+        "Italian food",
+        "cuisine italienne",
+        "italian food|italian cooking|pasta|pâtes|pizza|pizzaiolo|risotto|pesto|antipasti|nonna",
+    ),
+    "japanese-cuisine": (
+        "Japanese food",
+        "cuisine japonaise",
+        "japanese food|japanese cooking|sushi|ramen|bento|miso|umami|izakaya|onigiri",
+    ),
+    "mexican-cuisine": (
+        "Mexican food",
+        "cuisine mexicaine",
+        "mexican food|mexican cooking|tacos|taco|burrito|guacamole|tex-mex",
+    ),
+    "indian-cuisine": (
+        "Indian food",
+        "cuisine indienne",
+        "indian food|indian cooking|curry|curries|masala|tandoori|chutney|biryani",
+    ),
+    "gin": ("gin", "gin", "gins|gin tonic|gin and tonic|gin-tonic|london dry"),
+    "rum": ("rum", "rhum", "rhums|rums|rhum arrangé|rhum agricole|dark rum|spiced rum"),
+    "champagne": (
+        "champagne",
+        "champagne",
+        "champagnes|bubbly|sparkling wine|vin pétillant|crémant|prosecco|cava",
+    ),
+    "sake": ("sake", "saké", "sakés|nihonshu|japanese rice wine|vin de riz"),
+    "honey": (
+        "honey",
+        "miel",
+        "honeys|miels|raw honey|honeycomb|rayon de miel|mead|hydromel",
     ),
     # reading
     "book": (
@@ -150,9 +214,71 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "comic": (
         "comics",
         "bandes dessinées",
-        "comics|comic book|bd|bande dessinée|manga|graphic novel|roman graphique",
+        "comics|comic book|bd|bande dessinée|graphic novel|roman graphique",
     ),
     "history": ("history", "histoire", "historical|historique|history buff"),
+    "manga": ("manga", "manga", "mangas|shonen|shōnen|shojo|seinen|mangaka"),
+    "anime": (
+        "anime",
+        "animés",
+        "animé|animes|japanimation|studio ghibli|ghibli|miyazaki|dessin animé|cartoons",
+    ),
+    "theatre": (
+        "theatre",
+        "théâtre",
+        "theater|theatres|theaters|théâtres|playwright|dramaturge|broadway|west end|"
+        "comédie musicale|musical theatre|comédien|comédienne|actor|actress|acteur|actrice",
+    ),
+    "opera": (
+        "opera",
+        "opéra",
+        "operas|opéras|opera house|opera singer|aria|arias|ténor|tenor|libretto|livret",
+    ),
+    "dance": (
+        "dance",
+        "danse",
+        "dancing|dancer|danseur|danseuse|ballet|ballerina|ballerine|tango|swing dance|"
+        "contemporary dance|danse contemporaine|salsa dancing",
+    ),
+    "philosophy": (
+        "philosophy",
+        "philosophie",
+        "philosopher|philosophe|stoicism|stoïcisme|ethics|éthique|existentialism|"
+        "existentialisme|socrates|socrate|nietzsche",
+    ),
+    "mythology": (
+        "mythology",
+        "mythologie",
+        "myths|mythes|myth|mythe|greek myths|mythologie grecque|norse mythology|legends|"
+        "légendes|folklore",
+    ),
+    "architecture": (
+        "architecture",
+        "architecture",
+        "architect|architecte|brutalism|brutalisme|bauhaus|art deco|art déco|urbanism|urbanisme",
+    ),
+    "language": (
+        "languages",
+        "langues",
+        "language learning|apprentissage des langues|learning languages|apprendre une langue|"
+        "foreign languages|langues étrangères|polyglot|polyglotte|linguistics|linguistique",
+    ),
+    "writing": (
+        "writing",
+        "écriture",
+        "writer|écrivain|écrivaine|creative writing|écriture créative|novelist|romancier|"
+        "romancière|storytelling|screenwriting|aspiring author",
+    ),
+    "horror": (
+        "horror",
+        "horreur",
+        "horror movies|films d'horreur|horror fiction|épouvante|scary|gothic|gothique|halloween",
+    ),
+    "romance": (
+        "romance novels",
+        "romans d'amour",
+        "romance|romance novel|roman d'amour|love stories|histoires d'amour|romantasy",
+    ),
     # developers, science
     "developer": (
         "developers",
@@ -176,6 +302,48 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "planétarium|stargazing",
     ),
     "robot": ("robots", "robots", "robotics|robotique|robot kit"),
+    "maker": (
+        "makers",
+        "makers",
+        "makerspace|fablab|fab lab|arduino|raspberry pi|3d printing|3d printer|impression 3d|"
+        "imprimante 3d|soldering|soudure|electronics kit|kit électronique",
+    ),
+    "drone": ("drones", "drones", "fpv|quadcopter|quadricoptère|aerial photography"),
+    "aviation": (
+        "aviation",
+        "aviation",
+        "planes|airplanes|aeroplanes|avions|avion|aircraft|pilot|pilote|aviator|aviateur|"
+        "flight simulator|simulateur de vol",
+    ),
+    "train": (
+        "trains",
+        "trains",
+        "railway|railways|chemin de fer|model railway|train miniature|trains miniatures|"
+        "modélisme ferroviaire|locomotive|steam train|train à vapeur|rail travel",
+    ),
+    "automobile": (
+        "cars",
+        "voitures",
+        "voiture|automobiles|classic cars|voitures anciennes|vintage cars|motorsport|"
+        "sport automobile|formula 1|formule 1|f1|rally|rallye|petrolhead",
+    ),
+    "motorcycle": (
+        "motorcycles",
+        "motos",
+        "motorbike|motorbikes|moto|motard|motarde|biker|bikers|scooter|vespa",
+    ),
+    "dinosaur": (
+        "dinosaurs",
+        "dinosaures",
+        "dinosaure|dino|dinos|t-rex|tyrannosaurus|paleontology|paléontologie|fossils|fossiles|"
+        "fossil|fossile",
+    ),
+    "geology": (
+        "geology",
+        "géologie",
+        "geologist|géologue|minerals|minéraux|mineral|minéral|crystals|cristaux|gemstones|"
+        "pierres précieuses|rock collection|rock tumbler|volcanoes|volcans",
+    ),
     # art and stationery
     "art": (
         "art",
@@ -243,8 +411,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "plant": (
         "plants",
         "plantes",
-        "plante|houseplant|plante verte|plante d'intérieur|succulent|succulente|cactus|bonsai|"
-        "bonsaï|terrarium|botanical|botanique|fern|fougère",
+        "plante|houseplant|plante verte|plante d'intérieur|"
+        "terrarium|botanical|botanique|fern|fougère",
     ),
     "gardening": (
         "gardening",
@@ -256,7 +424,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "cooking",
         "cuisine",
         "cook|cuisiner|kitchen|culinary|culinaire|chef|home cook|cuisinier|cuisinière|"
-        "kitchenware|ustensiles de cuisine|ustensile|pasta|pâtes|fermentation",
+        "kitchenware|ustensiles de cuisine|ustensile|fermentation",
     ),
     "baking": (
         "baking",
@@ -294,6 +462,30 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "lampe|lighting|éclairage|luminaire|desk lamp|lampe de bureau|night light|veilleuse|"
         "fairy lights|guirlande lumineuse|light|lumière",
     ),
+    "bonsai": ("bonsai", "bonsaï", "bonsaïs|bonsais|bonsai tree|niwaki|kokedama"),
+    "cactus": (
+        "cacti and succulents",
+        "cactus et succulentes",
+        "cacti|succulent|succulents|succulente|succulentes|plantes grasses|plante grasse|aloe",
+    ),
+    "flower": (
+        "flowers",
+        "fleurs",
+        "fleur|floral|bouquet|bouquets|florist|fleuriste|floristry|art floral|dried flowers|"
+        "fleurs séchées|ikebana|roses|tulips|tulipes|pressed flowers|fleurs pressées",
+    ),
+    "beekeeping": (
+        "beekeeping",
+        "apiculture",
+        "beekeeper|apiculteur|apicultrice|bees|bee|abeilles|abeille|beehive|ruche|bee hotel|"
+        "pollinators|pollinisateurs",
+    ),
+    "mushroom": (
+        "mushrooms",
+        "champignons",
+        "champignon|foraging|cueillette|mycology|mycologie|fungi|mushroom growing kit|"
+        "truffle hunting",
+    ),
     # outdoors and sport
     "outdoor": (
         "the outdoors",
@@ -311,7 +503,11 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "camping",
         "camp|tent|tente|bivouac|campfire|feu de camp|sleeping bag|sac de couchage|campeur",
     ),
-    "climbing": ("climbing", "escalade", "climber|grimpeur|grimpe|bouldering"),
+    "climbing": (
+        "climbing",
+        "escalade",
+        "climber|grimpeur|grimpe|bouldering|rock climbing|escalade en falaise",
+    ),
     "cycling": (
         "cycling",
         "vélo",
@@ -326,8 +522,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "sport": (
         "sports",
         "sport",
-        "sportif|sportive|athlete|athlète|athletic|football|soccer|tennis|basketball|rugby|golf|"
-        "swimming|natation|ski|skiing",
+        "sportif|sportive|athlete|athlète|athletic|rugby|handball|volleyball",
     ),
     "fitness": (
         "fitness",
@@ -351,6 +546,99 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "water bottle|gourde|insulated bottle|bouteille isotherme|thermos|bouteille d'eau",
     ),
     "picnic": ("picnics", "pique-niques", "pique-nique|picnic basket|panier pique-nique"),
+    "bird": (
+        "birds",
+        "oiseaux",
+        "oiseau|birdwatching|bird watching|birding|birder|ornithology|ornithologie|"
+        "ornithologue|bird feeder|mangeoire|nichoir|birdhouse",
+    ),
+    "fishing": (
+        "fishing",
+        "pêche",
+        "angler|angling|fisherman|pêcheur|pêcheuse|fly fishing|pêche à la mouche|"
+        "fishing rod|canne à pêche|tackle box|fly tying",
+    ),
+    "sailing": (
+        "sailing",
+        "voile",
+        "sail|sailor|marin|boating|yacht|yachting|voilier|sailboat|nautical|nautique|"
+        "sailing knots|nœuds marins",
+    ),
+    "surfing": (
+        "surfing",
+        "surf",
+        "surfer|surfeur|surfeuse|surfboard|planche de surf|bodyboard|longboard",
+    ),
+    "kayaking": (
+        "kayaking",
+        "kayak",
+        "kayaks|canoe|canoeing|canoë|canoë-kayak|paddle|paddleboard|stand-up paddle|"
+        "paddle board|rafting",
+    ),
+    "skiing": (
+        "skiing",
+        "ski",
+        "skier|skieur|skieuse|snowboard|snowboarding|snowboarder|ski touring|"
+        "ski de randonnée|freeride|après-ski|winter sports|sports d'hiver",
+    ),
+    "scuba-diving": (
+        "scuba diving",
+        "plongée",
+        "scuba|diving|diver|plongeur|plongeuse|plongée sous-marine|snorkeling|snorkelling|"
+        "snorkel|freediving|apnée",
+    ),
+    "horse": (
+        "horses",
+        "chevaux",
+        "cheval|horse riding|horseback riding|équitation|equestrian|équestre|cavalier|"
+        "cavalière|pony|poney|dressage",
+    ),
+    "football": (
+        "football",
+        "football",
+        "soccer|footballer|footballeur|footballeuse|premier league|ligue 1|world cup|"
+        "coupe du monde",
+    ),
+    "tennis": (
+        "tennis",
+        "tennis",
+        "tennis player|joueur de tennis|tennis racket|raquette de tennis|wimbledon|"
+        "roland-garros|padel",
+    ),
+    "golf": (
+        "golf",
+        "golf",
+        "golfer|golfeur|golfeuse|golf balls|balles de golf|putting|putter|golf course|"
+        "parcours de golf|mini golf",
+    ),
+    "swimming": (
+        "swimming",
+        "natation",
+        "swim|swimmer|nageur|nageuse|nager|pool|piscine|open water|eau libre|wild swimming|"
+        "swimming goggles|lunettes de natation",
+    ),
+    "basketball": (
+        "basketball",
+        "basket-ball",
+        "basketball player|basketteur|nba|hoops|streetball",
+    ),
+    "martial-arts": (
+        "martial arts",
+        "arts martiaux",
+        "martial art|karate|karaté|judo|judoka|taekwondo|kung fu|aikido|aïkido|jiu-jitsu|"
+        "jujitsu|krav maga|dojo",
+    ),
+    "boxing": (
+        "boxing",
+        "boxe",
+        "boxer|boxeur|boxeuse|boxing gloves|gants de boxe|kickboxing|muay thai|punching bag|"
+        "sac de frappe",
+    ),
+    "skateboarding": (
+        "skateboarding",
+        "skateboard",
+        "skate|skater|skateur|skateuse|skateboarder|skatepark",
+    ),
     # music and photo
     "music": (
         "music",
@@ -379,8 +667,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "instrument": (
         "musical instruments",
         "instruments de musique",
-        "instrument de musique|musical instrument|kalimba|harmonica|piano|synthesizer|"
-        "synthétiseur|synth",
+        "instrument de musique|musical instrument|kalimba|harmonica|synthesizer|synthétiseur|synth",
     ),
     "photography": (
         "photography",
@@ -398,6 +685,67 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "movies",
         "cinéma",
         "movies|film|films|cinema|cinephile|cinéphile|popcorn",
+    ),
+    "piano": (
+        "piano",
+        "piano",
+        "pianist|pianiste|keyboard player|digital piano|piano numérique|grand piano|piano lessons",
+    ),
+    "jazz": (
+        "jazz",
+        "jazz",
+        "jazzy|bebop|swing music|big band|jazz club|saxophone|sax|saxophonist|saxophoniste|blues",
+    ),
+    "rock": (
+        "rock music",
+        "rock",
+        "rock 'n' roll|rock and roll|rock'n'roll|punk|punk rock|indie rock|classic rock|"
+        "rocker|rockeur|grunge|britpop",
+    ),
+    "classical-music": (
+        "classical music",
+        "musique classique",
+        "symphony|symphonie|orchestra|orchestre|concerto|chamber music|musique de chambre|"
+        "mozart|beethoven|bach|chopin",
+    ),
+    "hip-hop": (
+        "hip-hop",
+        "hip-hop",
+        "hip hop|hiphop|rap|rapper|rappeur|rappeuse|beatmaking|beatmaker|rnb|r&b",
+    ),
+    "electronic-music": (
+        "electronic music",
+        "musique électronique",
+        "electro|électro|techno|house music|edm|synthwave|dj|deejay|disc jockey|djing",
+    ),
+    "folk-music": (
+        "folk music",
+        "musique folk",
+        "folk|folk songs|bluegrass|country music|musique country|americana|celtic music|"
+        "musique celtique|banjo|fiddle",
+    ),
+    "heavy-metal": (
+        "heavy metal",
+        "heavy metal",
+        "metalhead|métalleux|metal music|musique métal|hard rock|thrash metal|black metal|"
+        "death metal",
+    ),
+    "singing": (
+        "singing",
+        "chant",
+        "singer|chanteur|chanteuse|sing|chanter|karaoke|karaoké|choir|chorale|a cappella",
+    ),
+    "drum": (
+        "drums",
+        "batterie et percussions",
+        "joue de la batterie|drummer|batteur|batteuse|drum kit|drumsticks|"
+        "baguettes de batterie|percussion|percussions|djembe|djembé|cajon",
+    ),
+    "violin": (
+        "violin",
+        "violon",
+        "violinist|violoniste|cello|violoncelle|cellist|violoncelliste|viola|string quartet|"
+        "quatuor à cordes",
     ),
     # tech
     "tech": (
@@ -437,8 +785,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "crafts",
         "loisirs créatifs",
         "crafting|diy|do it yourself|travaux manuels|bricolage|creative|créatif|créative|"
-        "embroidery|broderie|cross-stitch|point de croix|macramé|origami|scrapbooking|pottery|"
-        "poterie|ceramics|céramique|clay|argile|modelage",
+        "macramé|weaving|tissage|candle making",
     ),
     "knitting": (
         "knitting",
@@ -451,12 +798,46 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "couture",
         "sew|coudre|sewing kit|kit de couture|fabric|tissu|quilting|patchwork",
     ),
+    "pottery": (
+        "pottery",
+        "poterie",
+        "potter|potier|potière|ceramics|céramique|céramiques|argile|modelage|polymer clay|"
+        "pottery wheel|tour de potier|raku",
+    ),
+    "embroidery": (
+        "embroidery",
+        "broderie",
+        "embroider|broder|brodeuse|cross-stitch|cross stitch|point de croix|needlepoint|"
+        "sashiko|punch needle",
+    ),
+    "origami": ("origami", "origami", "paper folding|pliage|pliage papier|papercraft|kirigami"),
+    "scrapbooking": (
+        "scrapbooking",
+        "scrapbooking",
+        "scrapbook|scrapbooks|photo album|album photo|memory book|washi tape",
+    ),
+    "woodworking": (
+        "woodworking",
+        "travail du bois",
+        "woodwork|woodworker|menuiserie|menuisier|ébénisterie|ébéniste|carpentry|"
+        "wood carving|sculpture sur bois|whittling|chisels|ciseaux à bois",
+    ),
+    "jewelry-making": (
+        "jewelry making",
+        "création de bijoux",
+        "jewellery making|beading|perles|perlage|bead kit|silversmithing|orfèvrerie",
+    ),
+    "model-making": (
+        "model kits",
+        "maquettes",
+        "model kit|scale model|scale models|maquette|modélisme|modeller|modeler|"
+        "miniature painting|peinture de figurines|figurines|warhammer|airfix|model building",
+    ),
     # wellness and beauty
     "beauty": (
         "beauty",
         "beauté",
-        "makeup|make-up|maquillage|cosmetics|cosmétique|cosmétiques|lipstick|rouge à lèvres|"
-        "nail polish|vernis|manicure|manucure|hair|cheveux|coiffure",
+        "hair|cheveux|coiffure|haircare|soins capillaires",
     ),
     "skincare": (
         "skincare",
@@ -492,6 +873,24 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "sommeil",
         "sleeping|dormir|sleep mask|masque de sommeil|insomnia|insomnie|pillow|oreiller|"
         "pyjama|pajamas",
+    ),
+    "makeup": (
+        "makeup",
+        "maquillage",
+        "make-up|cosmetics|cosmétique|cosmétiques|lipstick|rouge à lèvres|nail polish|"
+        "vernis à ongles|vernis|manicure|manucure|eyeshadow|fard à paupières|mascara",
+    ),
+    "astrology": (
+        "astrology",
+        "astrologie",
+        "astrological|astrologique|zodiac|zodiaque|horoscope|zodiac sign|signe astrologique|"
+        "birth chart|thème astral|tarot|tarot cards|cartes de tarot|oracle cards",
+    ),
+    "journaling": (
+        "journaling",
+        "journaling",
+        "journalling|bullet journaling|gratitude journal|journal de gratitude|journal intime|"
+        "journal writing|morning pages",
     ),
     # travel, pets, kids
     "travel": (
@@ -535,6 +934,51 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "babies",
         "bébés",
         "bébé|newborn|nouveau-né|naissance|infant|toddler|tout-petit|nourrisson",
+    ),
+    "aquarium": (
+        "aquariums",
+        "aquariums",
+        "aquariophilie|fishkeeping|fish keeping|fish tank|aquascape|aquascaping|aquarist|"
+        "aquariophile|poissons rouges|goldfish|tropical fish",
+    ),
+    "road-trip": (
+        "road trips",
+        "road trips",
+        "road trip|roadtrip|van life|vanlife|campervan|camper van|van aménagé|motorhome|"
+        "overlanding|route 66",
+    ),
+    "japan": (
+        "Japan",
+        "Japon",
+        "japanese culture|culture japonaise|tokyo|kyoto|japonisme|wabi-sabi|kawaii",
+    ),
+    "map": (
+        "maps",
+        "cartes géographiques",
+        "maps|cartography|cartographie|cartographer|atlas|globe|globes|world map|"
+        "carte du monde|mappemonde|old maps|cartes anciennes|scratch map|carte à gratter",
+    ),
+    "fashion": (
+        "fashion",
+        "la mode",
+        "de mode|fashionista|stylish|haute couture|fashion design|stylisme|streetwear|fashion week",
+    ),
+    "sneaker": (
+        "sneakers",
+        "sneakers",
+        "sneakerhead|trainers|baskets de collection|kicks|sneaker collector",
+    ),
+    "vintage": (
+        "vintage",
+        "vintage",
+        "retro|rétro|old-school|old school|antiques|antiquités|antique|brocante|flea market|"
+        "marché aux puces|second-hand|seconde main|mid-century|nostalgia|nostalgie",
+    ),
+    "unicorn": ("unicorns", "licornes", "licorne|rainbow unicorn"),
+    "superhero": (
+        "superheroes",
+        "super-héros",
+        "super hero|super héros|superhéros|marvel|dc comics|batman|spider-man|spiderman|avengers",
     ),
     # experiences and gifts
     "experience": (
@@ -580,7 +1024,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "accessory": (
         "accessories",
         "accessoires",
-        "accessories|accessoire|fashion|mode|belt|ceinture|hat|chapeau|bonnet|beanie|"
+        "accessories|accessoire|belt|ceinture|hat|chapeau|bonnet|beanie|"
         "gloves|gants|umbrella|parapluie",
     ),
     "watch": ("watches", "montres", "montre|wristwatch|smartwatch|montre connectée"),
@@ -594,14 +1038,71 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "sock": ("socks", "chaussettes", "chaussette"),
 }
 
+# Tags that say what a gift *is* or how it is made (a mug, a gift card, handmade), not what
+# the recipient loves. Every other tag is an interest: something people say a recipient enjoys
+# ("she loves jazz"), which the catalog promises to cover (tests/catalog checks at least five
+# products each, over several price bands and currencies).
+_KIND_TAGS: frozenset[str] = frozenset(
+    {
+        "accessory",
+        "aeropress",
+        "baby",
+        "bag",
+        "bath",
+        "blanket",
+        "camera",
+        "candle",
+        "charger",
+        "cookbook",
+        "cooperative",
+        "cozy",
+        "e-reader",
+        "eco-friendly",
+        "educational",
+        "experience",
+        "eyewear",
+        "family",
+        "fountain-pen",
+        "gift-card",
+        "grinder",
+        "handmade",
+        "headphone",
+        "humor",
+        "jewelry",
+        "keyboard",
+        "knife",
+        "lamp",
+        "luxury",
+        "mug",
+        "notebook",
+        "office",
+        "pen",
+        "personalized",
+        "picnic",
+        "planner",
+        "plush",
+        "pour-over",
+        "rubber-duck",
+        "scarf",
+        "sleep",
+        "smart-home",
+        "sock",
+        "speaker",
+        "toy",
+        "wallet",
+        "watch",
+        "water-bottle",
+    }
+)
+
 # Phrases that mean two things at once ("wine tasting" is wine *and* an experience).
 _COMBOS: dict[str, tuple[str, ...]] = {
     "wine tasting": ("wine", "experience"),
     "dégustation de vin": ("wine", "experience"),
     "cooking class": ("cooking", "experience"),
     "cours de cuisine": ("cooking", "experience"),
-    "pottery class": ("craft", "experience"),
-    "atelier de poterie": ("craft", "experience"),
+    "pottery class": ("pottery", "experience"),
+    "atelier de poterie": ("pottery", "experience"),
     "coffee tasting": ("coffee", "experience"),
     "atelier café": ("coffee", "experience"),
 }
@@ -757,6 +1258,7 @@ _TAGS = _PhraseTable(_tag_phrases())
 _RECIPIENT_WORDS = _PhraseTable(_recipient_phrases())
 
 TAGS: frozenset[str] = frozenset(_TAG_TABLE)
+INTERESTS: frozenset[str] = TAGS - _KIND_TAGS
 
 
 @dataclass(frozen=True)
@@ -813,3 +1315,8 @@ def synonyms(tag: str) -> list[str]:
     """Every phrase that means ``tag`` (for tests and for showing users what we understand)."""
     english, french, words = _TAG_TABLE[tag]
     return [tag, english, french, *words.split("|")]
+
+
+def interests() -> list[str]:
+    """Every interest tag, sorted: what a recipient can love, as opposed to kinds of gift."""
+    return sorted(INTERESTS)

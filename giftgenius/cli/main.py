@@ -2,7 +2,7 @@
 
 ``--json`` prints exactly one JSON document on stdout; human text, the offline-model
 notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to
-resume, 5 a demo's expectation failed.
+resume, 5 a demo's expectation failed (or, for ``eval``, a dialogue failed).
 """
 
 from __future__ import annotations
@@ -107,6 +107,14 @@ def _parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
     bench.add_argument("what", choices=["context", "state"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
+
+    ev = sub.add_parser("eval", parents=[common], help="play the dialogue corpus and judge it")
+    ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
+    ev.add_argument("--json", action="store_true")
+    ev.add_argument("--replays", type=int, default=1, help="seeded replays per dialogue")
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--jobs", type=int, default=None, help="default: the CPU count")
+    ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     return parser
 
 
@@ -437,6 +445,21 @@ class Cli:
         from giftgenius import bench, soak
 
         return (bench if self.args.what == "context" else soak).main(self.args.rest)
+
+    def eval(self) -> int:
+        """Each dialogue plays in its own home on embedded defaults, whatever this one uses."""
+        from giftgenius.evaluate.runner import main as evaluate
+
+        return evaluate(
+            self.args.directory,
+            as_json=self.args.json,
+            replays=self.args.replays,
+            seed=self.args.seed,
+            jobs=self.args.jobs,
+            only=self.args.only,
+            out=self.out.file,
+            err=self.err.file,
+        )
 
 
 def main(

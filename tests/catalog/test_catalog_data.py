@@ -48,8 +48,10 @@ ISO_CODES = frozenset(
         "JP",
     ]
 )
-SINGULAR_ENDING_IN_S = frozenset({"aeropress", "chess", "fitness", "wellness"})
-ADULT_TAGS = frozenset({"whisky", "cocktail", "beer"})
+SINGULAR_ENDING_IN_S = frozenset(
+    {"aeropress", "cactus", "chess", "fitness", "martial-arts", "tennis", "wellness"}
+)
+ADULT_TAGS = frozenset({"whisky", "cocktail", "beer", "gin", "rum", "champagne", "sake"})
 
 
 @pytest.fixture(scope="module")

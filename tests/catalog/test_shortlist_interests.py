@@ -73,8 +73,8 @@ def test_coffee_is_not_labelled_tea_because_its_text_says_tea() -> None:
 
 def test_each_interest_gets_a_place_before_the_best_scores_fill_up() -> None:
     cooking = [make(f"g-00{i:02d}", tags=["cooking"]) for i in range(1, 9)]
-    jazz = make("g-0050", tags=["music", "vinyl"], title="Jazz classics on vinyl")
-    both = make("g-0060", tags=["cooking", "music"], title="Cooking to jazz: a playlist book")
+    jazz = make("g-0050", tags=["jazz", "music", "vinyl"], title="Jazz classics on vinyl")
+    both = make("g-0060", tags=["cooking", "jazz"], title="Cooking to jazz: a playlist book")
     ranked = [*cooking, jazz, both]
     chosen = shortlist(ranked, ["cooking", "jazz"], 6)
     assert chosen[:2] == [cooking[0], jazz]

@@ -1,0 +1,138 @@
+"""The judge: does a gift's own catalog record meet a dialogue's constraints?
+
+It reads only the record ``giftgenius catalog show ID --json`` prints — never the agent's
+state — so an agent that misunderstood the person cannot grade itself. Every failed rule
+becomes one sentence a reader understands without the code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from typing import Any
+
+from giftgenius.evaluate.corpus import Constraints, DeadlineExpect
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents, so "Café" and "cafe" meet."""
+    text = text.lower().replace("œ", "oe").replace("æ", "ae")
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """Folded words; hyphens and apostrophes separate them ("board-game" → board, game)."""
+    return _WORD.findall(fold(text))
+
+
+def mentions(text_words: list[str], phrase: str) -> bool:
+    """Whether ``phrase`` (one or more words) appears as whole words, plural allowed.
+
+    "mug" matches "mugs" and "mug," but not "smuggler"; "board game" matches "board-game".
+    """
+    wanted = words(phrase)
+    if not wanted:
+        return False
+    *head, last = wanted
+    lasts = {last, last + "s", last + "es", last + "x"}
+    for i in range(len(text_words) - len(wanted) + 1):
+        window = text_words[i : i + len(wanted)]
+        if window[:-1] == head and window[-1] in lasts:
+            return True
+    return False
+
+
+def deadline_date(deadline: DeadlineExpect, today: dt.date) -> dt.date:
+    """The day the gift must be there: ``in_days`` from today, or the next MM-DD from today."""
+    if deadline.in_days is not None:
+        return today + dt.timedelta(days=deadline.in_days)
+    month, day = (int(x) for x in str(deadline.date).split("-"))
+    for year in (today.year, today.year + 1, today.year + 2, today.year + 3, today.year + 4):
+        try:
+            candidate = dt.date(year, month, day)
+        except ValueError:  # 02-29 outside a leap year
+            continue
+        if candidate >= today:
+            return candidate
+    raise ValueError(f"no date {deadline.date} in the next years")  # unreachable: 4-year cycle
+
+
+def _money(amount: float, currency: str) -> str:
+    return f"{amount:.2f} {currency}"
+
+
+def _bound(amount: float, currency: str) -> str:
+    return f"{amount:g} {currency}"
+
+
+def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[str]:
+    """Every rule ``record`` breaks, in plain words; empty when the gift fits."""
+    gid = record["id"]
+    failures: list[str] = []
+    if rules.currency is not None:
+        price = float(record["prices"][rules.currency])
+        if rules.max_price is not None and price > rules.max_price + 1e-9:
+            failures.append(
+                f"{gid} costs {_money(price, rules.currency)}, over the "
+                f"{_bound(rules.max_price, rules.currency)} budget"
+            )
+        if rules.min_price is not None and price < rules.min_price - 1e-9:
+            failures.append(
+                f"{gid} costs {_money(price, rules.currency)}, under the "
+                f"{_bound(rules.min_price, rules.currency)} the person wanted to spend at least"
+            )
+    if rules.country is not None:
+        ships = [str(c).upper() for c in record["ships_to"]]
+        if "*" not in ships and rules.country not in ships:
+            failures.append(
+                f"{gid} does not ship to {rules.country} (it ships to {', '.join(ships)})"
+            )
+    if rules.exclude:
+        text = words(" ".join([record["title"], record["description"], *record["tags"]]))
+        banned = [w for w in rules.exclude if mentions(text, w)]
+        if banned:
+            quoted = ", ".join(f'"{w}"' for w in banned)
+            failures.append(f"{gid} is about {quoted}, which the person ruled out")
+    if rules.deadline is not None:
+        due = deadline_date(rules.deadline, today)
+        days = (due - today).days
+        if int(record["delivery_days"]) > days:
+            failures.append(
+                f"{gid} takes {record['delivery_days']} days to deliver, but it is needed "
+                f"within {days} days (by {due:%Y-%m-%d})"
+            )
+    if rules.interests and not set(rules.interests) & set(record["tags"]):
+        failures.append(
+            f"{gid} matches none of the interests ({', '.join(rules.interests)}); "
+            f"its tags are {', '.join(record['tags'])}"
+        )
+    failures += _age_failures(record, rules)
+    return failures
+
+
+def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
+    """The gift's age range must hold every age the recipient may have.
+
+    ``min_age``/``max_age`` bound the recipient's age; one alone means that exact age.
+    """
+    if rules.min_age is None and rules.max_age is None:
+        return []
+    low = rules.min_age if rules.min_age is not None else rules.max_age
+    high = rules.max_age if rules.max_age is not None else rules.min_age
+    assert low is not None and high is not None
+    gift_low, gift_high = record.get("min_age"), record.get("max_age")
+    too_young = gift_low is not None and low < gift_low
+    too_old = gift_high is not None and high > gift_high
+    if not (too_young or too_old):
+        return []
+    span = f"{gift_low or 0}–{gift_high}" if gift_high is not None else f"{gift_low}+"
+    age = str(low) if low == high else f"{low}–{high}"
+    return [f"{record['id']} is for ages {span}, but the recipient is {age}"]
+
+
+def fits(record: dict[str, Any], rules: Constraints, today: dt.date) -> bool:
+    """A gift a dialogue can fairly ask for: it meets every rule and is in stock."""
+    return bool(record.get("in_stock", True)) and not judge(record, rules, today)

@@ -1,0 +1,206 @@
+"""Play one run of a dialogue through the real command line, then judge what it chose.
+
+Each run gets a fresh ``GIFTGENIUS_HOME`` on embedded defaults (SQLite, offline model) and
+one ``python -m giftgenius`` process per part, with the part's lines on stdin: exactly what
+a person piping a conversation would do. The verdict comes from ``state`` (which run is
+current, and which gift it chose), ``checkpoints`` (was ``final_choice_made`` written?) and
+the gift's own ``catalog show`` record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from giftgenius.evaluate.corpus import Script
+from giftgenius.evaluate.judge import judge
+
+TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
+TAIL_CHARS = 1500
+NOTHING_TO_RESUME = 3  # the exit code of `resume` with no unfinished run
+OFFLINE = (  # the notice every talking command prints on stderr; not worth a transcript line
+    "Using the offline model (deterministic, no network). "
+    "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one."
+)
+
+
+@dataclass
+class RunResult:
+    dialogue_id: str
+    replay: int
+    values: dict[str, str]
+    passed: bool
+    reason: str
+    gift_id: str | None = None
+    last_step: str | None = None
+    seconds: float = 0.0
+    transcript_tail: str = ""
+    commands: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "replay": self.replay,
+            "values": self.values,
+            "passed": self.passed,
+            "reason": self.reason,
+            "gift": self.gift_id,
+            "last_step": self.last_step,
+            "seconds": round(self.seconds, 2),
+            "commands": self.commands,
+        }
+        if not self.passed:
+            data["transcript_tail"] = self.transcript_tail
+        return data
+
+
+class _Failed(Exception):
+    """A run cannot go on (a process failed); the message is the run's reason."""
+
+
+def clean_env(home: str) -> dict[str, str]:
+    """The caller's environment without any GiftGenius or OpenAI setting: embedded defaults."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIFTGENIUS_", "OPENAI_"))}
+    env.update(GIFTGENIUS_HOME=home, GIFTGENIUS_MODEL="offline", PYTHONIOENCODING="utf-8")
+    return env
+
+
+class _Cli:
+    def __init__(self, env: dict[str, str], cwd: str):
+        self.env, self.cwd = env, cwd
+        self.commands: list[str] = []
+        self.transcript: list[str] = []
+
+    def run(self, args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+        self.commands.append("giftgenius " + " ".join(args))
+        try:
+            return subprocess.run(
+                [sys.executable, "-m", "giftgenius", *args],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                env=self.env,
+                cwd=self.cwd,
+                timeout=TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise _Failed(
+                f"`giftgenius {' '.join(args)}` did not finish in {TIMEOUT:g} s"
+            ) from None
+
+    def json(self, args: list[str]) -> dict[str, Any]:
+        done = self.run([*args, "--json"])
+        if done.returncode != 0:
+            raise _Failed(
+                f"`giftgenius {' '.join(args)} --json` exited with {done.returncode}: "
+                f"{_last_line(done.stderr)}"
+            )
+        try:
+            data = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            raise _Failed(f"`giftgenius {' '.join(args)} --json` printed no JSON") from None
+        return data if isinstance(data, dict) else {}
+
+    def talk(
+        self, command: str, user: str, lines: tuple[str, ...], *, may_be_finished: bool = False
+    ) -> bool:
+        """Type ``lines`` into one process; False when ``resume`` found nothing unfinished.
+
+        Trying ``resume`` and falling back to ``chat`` on its exit code 3 is what a person
+        does, and costs one process less than asking ``state`` first.
+        """
+        done = self.run([command, "--user", user], "".join(line + "\n" for line in lines))
+        if may_be_finished and done.returncode == NOTHING_TO_RESUME:
+            return False
+        for line in lines:
+            self.transcript.append(f"you> {line}")
+        self.transcript.append(done.stdout.rstrip())
+        notes = [line for line in done.stderr.splitlines() if line.strip() and line != OFFLINE]
+        self.transcript += [f"(stderr) {line}" for line in notes]
+        if done.returncode != 0:
+            raise _Failed(
+                f"`giftgenius {command}` exited with {done.returncode}: {_last_line(done.stderr)}"
+            )
+        return True
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+class Records:
+    """``catalog show`` records by gift id, shared by the runs of one evaluation.
+
+    Every fresh home seeds the same bundled catalog, so a gift's record is the same in all
+    of them: asking once per gift (not once per run) saves a process start per run.
+    """
+
+    def __init__(self) -> None:
+        self._records: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, cli: _Cli, gift_id: str) -> dict[str, Any]:
+        with self._lock:
+            known = self._records.get(gift_id)
+        if known is None:
+            known = cli.json(["catalog", "show", gift_id])
+            with self._lock:
+                self._records[gift_id] = known
+        return known
+
+
+def play(
+    script: Script, user: str, today: dt.date | None = None, records: Records | None = None
+) -> RunResult:
+    """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run."""
+    started = time.monotonic()
+    today = today or dt.datetime.now(dt.UTC).date()
+    result = RunResult(script.dialogue_id, script.replay, script.values, False, "")
+    with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
+        cli = _Cli(clean_env(home), home)
+        try:
+            _play(cli, script, user, today, result, records or Records())
+        except _Failed as exc:
+            result.passed, result.reason = False, str(exc)
+        result.commands = cli.commands
+        result.transcript_tail = "\n".join(cli.transcript)[-TAIL_CHARS:]
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _play(
+    cli: _Cli, script: Script, user: str, today: dt.date, result: RunResult, records: Records
+) -> None:
+    for index, part in enumerate(script.parts):
+        if index == 0 or not cli.talk("resume", user, part, may_be_finished=True):
+            cli.talk("chat", user, part)  # first part, or the last search was finished
+    state = cli.json(["state", "--user", user])
+    run_id = state.get("run_id")
+    inner = state.get("state") or {}
+    result.last_step = inner.get("step")
+    if result.last_step != "done":  # done is the only step final_choice_made leads to
+        result.reason = f"never reached final_choice_made (last step: {result.last_step})"
+        return
+    found = cli.json(["checkpoints", "--user", user])
+    steps = [c["step"] for c in found.get("checkpoints", []) if c.get("run_id") == run_id]
+    if "final_choice_made" not in steps:
+        result.reason = "the run is done but has no final_choice_made checkpoint"
+        return
+    gift = inner.get("selected_gift_id")
+    result.gift_id = gift
+    if not gift:
+        result.reason = "reached final_choice_made but the state names no selected gift"
+        return
+    failures = judge(records.get(cli, str(gift)), script.constraints, today)
+    result.passed = not failures
+    result.reason = "; ".join(failures)
