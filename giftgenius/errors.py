@@ -48,6 +48,11 @@ class VersionConflict(StorageError):
     """A check-and-set lost: somebody else saved a newer version first."""
 
 
+class RunClosed(VersionConflict):
+    """The run was abandoned (``--new``/``/restart`` in another window) or erased (forget)
+    while this window still used it: its turns are refused, never committed to it."""
+
+
 class SessionBusy(StorageError):
     """Another process holds the session lease (it is mid-turn on this run)."""
 

@@ -10,9 +10,11 @@ A turn is its steps, each a method of ``Agent`` named for what it does:
    carry the summary the session carries (``_revalidate`` then drops shortlisted gifts
    today's catalog no longer allows);
 4. ``_think`` runs the model and the tools with no transaction open;
-5. ``_commit`` writes the turn's changes, transcript, checkpoints and the version fence in
-   one short transaction;
-6. ``_publish`` saves the live session last, with check-and-set.
+5. ``_commit`` writes the turn's changes, transcript, checkpoints and the fence in one
+   short transaction — fenced on the run's version *and* status, so nothing is committed
+   to a run another window abandoned (``--new``, ``/restart``) or ``forget`` erased;
+6. ``_publish`` saves the live session last, with check-and-set, then makes sure its run
+   still exists (erasure wins over a turn in flight).
 
 A crash at any point leaves a state ``resume`` can rebuild.
 """
@@ -50,6 +52,8 @@ from giftgenius.domain import (
 from giftgenius.errors import (
     ContextLengthExceeded,
     NothingToResume,
+    RunClosed,
+    SessionBusy,
     StorageError,
     UsageError,
     VersionConflict,
@@ -147,8 +151,13 @@ class Agent:
     # -- opening runs -------------------------------------------------------------------
 
     def open(self, user_id: str, *, new: bool = False) -> Opened:
-        """Continue the user's unfinished run, or start one (``new`` abandons it first)."""
+        """Continue the user's unfinished run, or start one (``new`` abandons it first).
+
+        The session store is asked first: with it down, no empty run is started (which
+        ``state`` would then show instead of the user's finished one) and none abandoned.
+        """
         check_user_id(user_id)
+        self.sessions.ping()
         proposed = new_id()
         with self.db.write() as repos:
             repos.users.ensure(user_id)
@@ -177,7 +186,7 @@ class Agent:
 
         Only a preview on a copy: the state itself changes in the next turn's commit.
         """
-        loaded = load_session(run, self.sessions, self.db)
+        loaded = self._load_between_turns(run)
         opened = Opened(run, loaded, continued)
         if continued and loaded.session.state.step == Step.finalizing:
             preview = self._turn_context(run, loaded.session, "")
@@ -185,6 +194,21 @@ class Agent:
             opened.shortlist = self._candidates(preview)
             opened.selected = self._selected(preview)
         return opened
+
+    def _load_between_turns(self, run: RunInfo) -> Loaded:
+        """Load the run, taking its lease for a moment when it is free.
+
+        A message accepted without a reply is *interrupted* only if no turn holds the
+        lease; while another window is answering it, it is in flight, not interrupted.
+        Loading under the lease also keeps that window from committing mid-load.
+        """
+        try:
+            with self.sessions.lease(run.id, self.owner, wait=0):
+                return load_session(run, self.sessions, self.db)
+        except SessionBusy:
+            loaded = load_session(run, self.sessions, self.db)
+            loaded.interrupted = None
+            return loaded
 
     def inspect(self, user_id: str) -> Opened | None:
         """The unfinished run (else the latest) and its state, without taking the lease.
@@ -224,6 +248,8 @@ class Agent:
                 run = repos.runs.get(run_id)
             if run is None or run.user_id != user_id:
                 raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
+            if run.status == RunStatus.abandoned:
+                raise RunClosed(_abandoned(user_id))
             loaded = load_session(run, self.sessions, self.db)
             return self._turn(run, loaded, text, on_text)
 
@@ -370,6 +396,8 @@ class Agent:
                     step=step,
                     status=RunStatus.done if step == Step.done else None,
                 )
+        except RunClosed as exc:
+            raise self._closed(run) from exc
         except VersionConflict as exc:
             raise VersionConflict(
                 "Another window changed this conversation while your message was being "
@@ -410,6 +438,43 @@ class Agent:
                 "live session not saved; it will be rebuilt from the database",
                 extra={"event": "session_save_failed", "run_id": session.run_id, "error": str(exc)},
             )
+            return
+        self._unless_erased(session)
+
+    def _unless_erased(self, session: Session) -> None:
+        """Take the saved session back out if ``forget`` erased its run meanwhile.
+
+        Erasure wins over a turn in flight: ``forget`` deletes the database rows and then
+        the live sessions, and a turn saves its session and then looks for its run. Either
+        forget's deletion comes after this save, or this look comes after forget's
+        commit and finds the run gone — so no erased session outlives both.
+        """
+        try:
+            with self.db.read() as repos:
+                gone = repos.runs.get(session.run_id) is None
+        except StorageError as exc:  # committed already; the database answers again later
+            log.warning(
+                "could not check the run after saving its session",
+                extra={
+                    "event": "erasure_check_failed",
+                    "run_id": session.run_id,
+                    "error": str(exc),
+                },
+            )
+            return
+        if gone:
+            self.sessions.delete(session.run_id)
+            log.info(
+                "session of an erased run removed",
+                extra={"event": "erased_session_removed", "run_id": session.run_id},
+            )
+            raise RunClosed(_erased(session.user_id))
+
+    def _closed(self, run: RunInfo) -> RunClosed:
+        """The plain message for a turn whose run was erased or abandoned meanwhile."""
+        with self.db.read() as repos:
+            gone = repos.runs.get(run.id) is None
+        return RunClosed(_erased(run.user_id) if gone else _abandoned(run.user_id))
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq
@@ -476,6 +541,22 @@ def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:
         content=message.content,
         tool_calls=message.tool_calls,
         tool_call_id=message.tool_call_id,
+    )
+
+
+def _abandoned(user_id: str) -> str:
+    return (
+        "This gift search was abandoned: another window started a new one (--new or "
+        "/restart), so your message was not answered here. Type /quit, then "
+        f"`giftgenius chat --user {user_id}` to continue the new search."
+    )
+
+
+def _erased(user_id: str) -> str:
+    return (
+        f"Everything stored for user {user_id} was erased (giftgenius forget) while your "
+        "message was being answered, so nothing of it was kept. Type /quit; "
+        f"`giftgenius chat --user {user_id}` starts afresh."
     )
 
 

@@ -338,6 +338,10 @@ class Cli:
         """Erase a user; in a terminal, only once they say yes (``--yes`` skips the question).
 
         Piped or scripted (stdin not a terminal) it does not ask: nobody could answer.
+        Live sessions are deleted before the database rows (so a session store that is
+        down stops it before anything is erased) and again after them: a turn in flight
+        saves its session and then looks for its run (``Agent._unless_erased``), so one of
+        the two always removes what that turn wrote back.
         """
         user = check_user_id(self.args.user)
         agent = self.agent()
@@ -354,7 +358,10 @@ class Cli:
             for run in runs:
                 agent.sessions.delete(run.id)
             with agent.db.write() as repos:
-                counts = repos.forget_user(self.args.user)
+                runs = repos.runs.list_for(user)  # and any run started meanwhile
+                counts = repos.forget_user(user)
+            for run in runs:
+                agent.sessions.delete(run.id)
         finally:
             agent.close()
         detail = ", ".join(f"{n} {table}" for table, n in counts.items())

@@ -7,6 +7,7 @@ set by the factory from settings); this module maps what is left to our error tr
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -81,13 +82,26 @@ class OpenAIChatModel:
             kwargs["temperature"] = request.temperature
         try:
             stream = self.client.chat.completions.create(**kwargs)
-            return self._assemble(stream, on_text)
-        except openai.APIError as exc:
+        except openai.APIError as exc:  # what the client's own retries could not get past
             raise self._map_error(exc) from exc
-        except httpx2.TransportError as exc:  # a stream cut mid-answer
+        try:
+            return self._assemble(stream, on_text)
+        except openai.APITimeoutError as exc:
+            raise self._map_error(exc) from exc
+        except (openai.APIConnectionError, httpx2.TransportError) as exc:  # a stream cut
+            # Not retried by the client (the answer had begun) and not "could not reach".
             raise ModelError(
                 f"The connection to the model endpoint at {self.client.base_url} broke while "
-                f"it answered ({exc}). Check the network and OPENAI_BASE_URL, then retry."
+                f"it answered ({exc.__cause__ or exc}). Check the network and OPENAI_BASE_URL, "
+                "then try again."
+            ) from exc
+        except openai.APIError as exc:  # an error event inside the stream
+            raise self._map_error(exc) from exc
+        except json.JSONDecodeError as exc:  # the client parses each event (or the body)
+            raise ModelError(
+                f"The answer of the model endpoint at {self.client.base_url} could not be read "
+                f"(malformed JSON: {exc.msg} at position {exc.pos}). Try again; if it "
+                "persists, check that OPENAI_BASE_URL points to an OpenAI-compatible endpoint."
             ) from exc
 
     def _assemble(self, stream: Any, on_text: Callable[[str], None] | None) -> ChatResponse:
@@ -122,6 +136,14 @@ class OpenAIChatModel:
             ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"] or "{}")
             for _, c in sorted(calls.items())
         ]
+        if finish is None:
+            # The body ended cleanly but the answer did not: never take half an answer (or
+            # half a tool call's arguments) for a whole one.
+            raise ModelError(
+                f"The answer of the model endpoint at {self.client.base_url} stopped in the "
+                "middle (the stream ended without a finish reason). Try again; if it "
+                "persists, check the network and OPENAI_BASE_URL."
+            )
         if not content and not tool_calls:
             raise ModelError(
                 f"The model {self.name!r} returned an empty answer (finish_reason={finish}). "

@@ -230,6 +230,10 @@ class RedisSessionStore:
         with self._errors():
             self._client.delete(*self.keys(run_id).all())
 
+    def ping(self) -> None:
+        with self._errors():
+            self._client.ping()
+
     def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
         return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
 

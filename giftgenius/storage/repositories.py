@@ -31,7 +31,7 @@ from giftgenius.domain import (
     check_user_id,
     utcnow,
 )
-from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
 from giftgenius.privacy import strip_controls
 from giftgenius.storage.checkpoint_codec import decode_checkpoint, upgrade_profile_v2
 from giftgenius.storage.tables import (
@@ -197,10 +197,12 @@ class RunRepo(_Repo):
         step: Step | str,
         status: RunStatus | str | None = None,
     ) -> None:
-        """Move the run to ``new_version`` iff it is still at ``expected_version``.
+        """Move the run to ``new_version`` iff it is still active at ``expected_version``.
 
-        Otherwise raise VersionConflict, which aborts the caller's whole transaction: the
-        turn that lost the race commits nothing.
+        Otherwise raise VersionConflict (``RunClosed`` when the run was abandoned or
+        erased meanwhile), which aborts the caller's whole transaction: the turn that lost
+        the race commits nothing — not to a newer turn, and not to a run another window
+        abandoned with ``--new`` or ``/restart``.
         """
         values: dict[str, Any] = {
             "session_version": new_version,
@@ -211,16 +213,32 @@ class RunRepo(_Repo):
             values["status"] = RunStatus(status).value
         result = self._s.execute(
             sa.update(RunRow)
-            .where(RunRow.id == run_id, RunRow.session_version == expected_version)
+            .where(
+                RunRow.id == run_id,
+                RunRow.session_version == expected_version,
+                RunRow.status == RunStatus.active.value,
+            )
             .values(**values)
             .execution_options(synchronize_session=False)
         )
-        if _rowcount(result) != 1:
-            raise VersionConflict(
-                f"Run {run_id} is no longer at session version {expected_version} (another "
-                "process committed a turn first, or the run is gone); nothing of this turn "
-                "was saved: reload the session and send the message again."
+        if _rowcount(result) == 1:
+            return
+        run = self.get(run_id)
+        if run is None:
+            raise RunClosed(
+                f"Run {run_id} no longer exists (its user was erased); nothing of this turn "
+                "was saved."
             )
+        if run.status != RunStatus.active:
+            raise RunClosed(
+                f"Run {run_id} is {run.status} (another window started a new gift search); "
+                "nothing of this turn was saved."
+            )
+        raise VersionConflict(
+            f"Run {run_id} is no longer at session version {expected_version} (another "
+            "process committed a turn first); nothing of this turn was saved: reload the "
+            "session and send the message again."
+        )
 
 
 def _entry(row: TranscriptRow) -> TranscriptEntry:

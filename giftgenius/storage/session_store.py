@@ -26,6 +26,9 @@ class SessionStore(Protocol):
     def delete(self, run_id: str) -> None:
         """Remove the live session and its lease (used by /restart and forget)."""
 
+    def ping(self) -> None:
+        """Raise ``StorageError`` unless the store answers (checked before a run is made)."""
+
     def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[Lease]:
         """Hold the run's lease for one turn; waits up to ``wait`` s then ``SessionBusy``.
 

@@ -205,21 +205,30 @@ def hold_lease(
         raise SessionBusy(BUSY_MESSAGE)
     lease = HeldLease(ops, run_id, owner, lease_ttl)
     lease._start()
-    failed = False
     try:
         yield lease
-    except BaseException:
-        failed = True
-        raise
     finally:
         lease._stop_renewing()
-        try:
-            ops.lease_release(run_id, owner)
-        except StorageError as exc:
-            if not failed:
-                raise
-            # Do not mask the turn's own error; the lease expires by itself within its ttl.
-            log.warning("could not release lease on run %s: %s", run_id, exc)
+        _release(ops, run_id, owner)
+
+
+def _release(ops: LeaseOps, run_id: str, owner: str) -> None:
+    """Give the lease back; if the store is gone, log it and let the lease lapse by itself.
+
+    Never raised: by the time a lease is released the turn has either committed (and must
+    be answered, not reported as failed because Redis went away meanwhile) or failed with
+    its own error, which a release error must not mask. An unreleased lease costs a waiting
+    window at most the lease ttl.
+    """
+    try:
+        ops.lease_release(run_id, owner)
+    except StorageError as exc:
+        log.warning(
+            "could not release the lease on run %s; it lapses within its ttl: %s",
+            run_id,
+            exc,
+            extra={"event": "lease_release_failed", "run_id": run_id},
+        )
 
 
 def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:

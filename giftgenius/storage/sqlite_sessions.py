@@ -149,6 +149,10 @@ class SqliteSessionStore:
             tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
             tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
 
+    def ping(self) -> None:
+        with self._lock, self._errors():
+            self._connection().execute("SELECT 1").fetchone()
+
     def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
         return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
 

@@ -30,7 +30,7 @@ from giftgenius.domain import (
     new_id,
     utcnow,
 )
-from giftgenius.errors import NotFound, StorageError, UsageError, VersionConflict
+from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
 from giftgenius.storage import migrate
 from giftgenius.storage.db import Database
 from giftgenius.storage.tables import RunRow, UserRow
@@ -217,6 +217,26 @@ def test_fence_moves_the_version_and_a_stale_fence_aborts_the_whole_commit(
         # the losing turn left nothing behind
         assert [e.seq for e in repos.transcript.for_run(run_id)] == [1]
         assert run.updated_at >= run.created_at and run.updated_at.tzinfo is not None
+
+
+def test_the_fence_covers_the_run_status_too(db: Database) -> None:
+    """A turn of a window whose run another window abandoned (``--new``) commits nothing."""
+    run_id = _start(db, "alice")
+    with db.write() as repos:
+        repos.runs.set_status(run_id, RunStatus.abandoned)
+    with pytest.raises(RunClosed, match="abandoned"), db.write() as repos:
+        repos.orders.upsert(
+            OrderDraft(run_id=run_id, user_id="alice", gift_id="g-0001", price=10, currency="USD")
+        )
+        repos.runs.fence(run_id, 0, 1, step=Step.done, status=RunStatus.done)
+    with db.read() as repos:
+        run = repos.runs.get(run_id)
+        assert (run.session_version, run.status) == (0, RunStatus.abandoned)
+        assert repos.orders.for_run(run_id) is None  # the draft went with the refused turn
+    with db.write() as repos:
+        repos.forget_user("alice")
+    with pytest.raises(RunClosed, match="no longer exists"), db.write() as repos:
+        repos.runs.fence(run_id, 0, 1, step=Step.filtering)
 
 
 # -- transcript ---------------------------------------------------------------------------

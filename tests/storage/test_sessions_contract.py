@@ -276,6 +276,10 @@ def test_max_lifetime_caps_the_sliding_ttl(backend: Backend) -> None:
         store.save(session, expected_version=1)
 
 
+def test_a_store_that_answers_pings(store: SessionStore) -> None:
+    store.ping()
+
+
 def test_delete_removes_session_and_lease(store: SessionStore) -> None:
     session = new_session()
     store.save(session, expected_version=None)

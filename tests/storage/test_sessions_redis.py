@@ -162,6 +162,8 @@ def test_unreachable_redis_is_a_storage_error_naming_the_url() -> None:
             store.save(new_session(), expected_version=None)
         with pytest.raises(StorageError), store.lease("r1", "turn-a", wait=0):
             pass
+        with pytest.raises(StorageError, match="GIFTGENIUS_REDIS_URL"):
+            store.ping()  # what `chat` asks before it starts a run
     finally:
         store.close()
 
