@@ -61,7 +61,7 @@ from giftgenius.errors import (
 from giftgenius.faults import fault
 from giftgenius.lang import detect_locale
 from giftgenius.llm.base import ChatModel, ChatRequest
-from giftgenius.privacy import scrub
+from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
@@ -518,6 +518,8 @@ class Agent:
             usage.last_completion_tokens = response.usage.completion_tokens
             message = response.message
             message.content = scrub(message.content) if message.content else message.content
+            for call in message.tool_calls:  # a model may copy what the user typed into them
+                call.arguments = _scrubbed_arguments(call.arguments)
             return self._numbered(session, message)
         return None
 
@@ -564,3 +566,17 @@ def _done_reply(session: Session) -> str:
     if session.state.locale == "fr":
         return "Cette recherche est terminée. Tapez /restart pour en commencer une nouvelle."
     return "This gift search is finished. Type /restart to start a new one."
+
+
+def _scrubbed_arguments(raw: str) -> str:
+    """Tool-call arguments with PII replaced, still JSON when they were JSON.
+
+    They are stored in the transcript and the session like any message, so they are
+    scrubbed like one; a value is replaced inside its JSON string, never across the syntax.
+    """
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return scrub(raw)  # not JSON: the tool will refuse it, but nothing leaks meanwhile
+    cleaned = scrub_obj(value)
+    return raw if cleaned == value else json.dumps(cleaned, ensure_ascii=False)
