@@ -216,6 +216,7 @@ def test_the_corpus_is_its_files_and_its_locale_folders_not_the_fixtures() -> No
 # -- the command, end to end on a tiny corpus ------------------------------------------------
 
 
+@pytest.mark.slow  # end to end: real chat and resume processes, one per part
 def test_eval_command_reports_each_failure_in_words_and_exits_5() -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(
@@ -236,6 +237,7 @@ def test_eval_command_reports_each_failure_in_words_and_exits_5() -> None:
     assert passed["runs"][0]["commands"][1] == "giftgenius resume --user en-fixture-passes-r0"
 
 
+@pytest.mark.slow  # end to end: real chat and resume processes, one per part
 def test_eval_only_plays_the_named_dialogues_and_exits_0_when_they_pass() -> None:
     out = io.StringIO()
     code = main(

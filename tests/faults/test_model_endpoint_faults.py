@@ -171,7 +171,8 @@ def server() -> Iterator[tuple[FaultServer, str]]:
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # a short poll so that shutdown() returns at once, not after the default half second
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     try:
         yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
