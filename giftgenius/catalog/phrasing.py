@@ -35,6 +35,17 @@ _TEXT: dict[str, dict[str, str]] = {
     "reason.dislike": {"en": "matching “{v}”", "fr": "en conflit avec « {v} »"},
     "reason.gone": {"en": "no longer in the catalog", "fr": "hors catalogue"},
     "counted": {"en": "{reason}: {n}", "fr": "{reason} : {n}"},
+    # What is still needed before a search (a budget example only where one helps).
+    "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
+    "missing.budget": {"en": "your budget", "fr": "votre budget"},
+    "missing.budget.example": {
+        "en": "your budget (for example {example})",
+        "fr": "votre budget (par exemple {example})",
+    },
+    "missing.interests": {
+        "en": "one or two things they enjoy",
+        "fr": "une ou deux choses que la personne aime",
+    },
     # One line of a numbered shortlist.
     "item": {
         "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
@@ -273,3 +284,13 @@ def delivery_days(n: int, locale: str) -> str:
     """ "1 day", "3 days", "1 jour", "3 jours"."""
     lang = _lang(locale)
     return formats.plural(n, locale, _TEXT["days.one"][lang], _TEXT["days.other"][lang])
+
+
+def missing(names: list[str], locale: str, *, budget_example: str | None = None) -> list[str]:
+    """What is still needed, as phrases to join: "who the gift is for", "your budget"…"""
+    phrases = []
+    for name in names:
+        key = "missing.budget.example" if name == "budget" and budget_example else f"missing.{name}"
+        if key in _TEXT:
+            phrases.append(_say(key, locale, example=budget_example))
+    return phrases

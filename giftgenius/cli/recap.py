@@ -34,12 +34,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Welcome back! We had only just started.",
         "fr": "Bon retour ! Nous venions tout juste de commencer.",
     },
-    "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
-    "missing.budget": {"en": "your budget", "fr": "votre budget"},
-    "missing.interests": {
-        "en": "one or two things they enjoy",
-        "fr": "une ou deux choses que la personne aime",
-    },
     "ask.missing": {
         "en": "To go on, tell me {parts}.",
         "fr": "Pour continuer, dites-moi {parts}.",
@@ -186,7 +180,7 @@ def welcome_back(opened: Opened) -> Recap:
         else:
             outro = count("ask.choose", len(rows), loc)
     elif missing:
-        parts = [say(f"missing.{name}", loc) for name in missing]
+        parts = phrasing.missing(missing, loc)
         outro = say("ask.missing", loc, parts=formats.join(parts, loc))
     elif state.step == Step.filtering and not state.candidate_ids:
         outro = say("ask.nothing_passed", loc)

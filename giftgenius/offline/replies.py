@@ -18,15 +18,6 @@ from giftgenius.catalog.vocabulary import describe
 _TEXT: dict[str, dict[str, str]] = {
     "noted": {"en": "Noted: {facts}.", "fr": "C'est noté : {facts}."},
     "ask": {"en": "Could you tell me {parts}?", "fr": "Pouvez-vous me dire {parts} ?"},
-    "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
-    "missing.budget": {
-        "en": "your budget (for example {example})",
-        "fr": "votre budget (par exemple {example})",
-    },
-    "missing.interests": {
-        "en": "one or two things they enjoy",
-        "fr": "une ou deux choses que la personne aime",
-    },
     "list.intro.one": {
         "en": "Here is {n} idea that fits (up to {budget}):",
         "fr": "Voici {n} idée qui convient (jusqu'à {budget}) :",
@@ -181,11 +172,7 @@ rejection_reasons = phrasing.reasons
 def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:
     """Ask for what is still missing; the budget example is in the person's currency."""
     example = money(50, "EUR" if locale == "fr" and currency == "USD" else currency, locale)
-    parts = [
-        say(f"missing.{name}", locale, example=example)
-        for name in missing
-        if f"missing.{name}" in _TEXT
-    ]
+    parts = phrasing.missing(missing, locale, budget_example=example)
     return say("ask", locale, parts=join(parts, locale))
 
 
