@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from product_factory import make
 
 from giftgenius.catalog import Product, load_products, search, why_it_fits
-
-
-def make(pid: str, **fields: Any) -> Product:
-    base: dict[str, Any] = {
-        "id": pid,
-        "title": f"Plain item {pid}",
-        "description": "Something ordinary with nothing special about it.",
-        "price": 20.0,
-        "currency": "USD",
-        "tags": ["toy"],
-        "recipients": ["anyone"],
-        "ships_to": ["*"],
-        "delivery_days": 3,
-    }
-    base.update(fields)
-    return Product(**base)
 
 
 def ids(products: list[Product]) -> list[str]:

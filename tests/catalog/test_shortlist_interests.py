@@ -5,9 +5,9 @@ alternatives, and a grown-up never gets a child's product."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from product_factory import make
 
 from giftgenius.catalog import (
     FilterSpec,
@@ -23,22 +23,6 @@ from giftgenius.catalog import (
 )
 
 TODAY = dt.date(2026, 11, 29)
-
-
-def make(pid: str, **fields: Any) -> Product:
-    base: dict[str, Any] = {
-        "id": pid,
-        "title": f"Plain item {pid}",
-        "description": "Something ordinary with nothing special about it.",
-        "price": 20.0,
-        "currency": "USD",
-        "tags": ["toy"],
-        "recipients": ["anyone"],
-        "ships_to": ["*"],
-        "delivery_days": 3,
-    }
-    base.update(fields)
-    return Product(**base)
 
 
 def passing(products: list[Product], budget: float = 60, currency: str = "EUR") -> list[Product]:
