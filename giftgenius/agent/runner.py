@@ -328,7 +328,8 @@ class Agent:
         """Drop shortlisted gifts today's catalog no longer allows; say which went."""
         if ctx.state.step != Step.finalizing:
             return []
-        return revalidate(ctx.state, ctx.products(), self.rates, ctx.today)
+        ids = [*ctx.state.candidate_ids, *ctx.state.search_pool]  # both capped: ids in state
+        return revalidate(ctx.state, ctx.products(ids), self.rates, ctx.today)
 
     def _think(
         self,
@@ -524,12 +525,12 @@ class Agent:
         return None
 
     def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
-        products = ctx.products()
+        products = ctx.products(ctx.state.candidate_ids)
         return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
 
     def _selected(self, ctx: tools.TurnContext) -> CandidateView | None:
         gift_id = ctx.state.selected_gift_id
-        product = ctx.products().get(gift_id) if gift_id else None
+        product = ctx.product(gift_id) if gift_id else None
         return ctx.candidate_view(product) if product is not None else None
 
 

@@ -60,6 +60,9 @@ class Product(BaseModel):
         )
 
 
+BASE_CURRENCY = "USD"
+
+
 class Rates(BaseModel):
     """Units of each currency per US dollar, as of one date (the catalog ships it)."""
 
@@ -84,6 +87,10 @@ class Rates(BaseModel):
             raise ToolError(
                 f"Unknown currency {currency!r}; use one of {', '.join(sorted(self.per_usd))}."
             ) from None
+
+    def in_base(self, amount: float, currency: str) -> float:
+        """``amount`` in ``BASE_CURRENCY``, unrounded: what the database filters prices by."""
+        return amount / self._rate(currency)
 
     def convert(self, amount: float, from_currency: str, to_currency: str) -> float:
         """``amount`` in ``to_currency``, rounded to cents."""

@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
@@ -38,9 +42,9 @@ from giftgenius.catalog.vocabulary import (
 from giftgenius.domain import Currency
 
 ADULT_AGE = 18
-_YOUNG = frozenset({"child", "teen"})
+YOUNG = frozenset({"child", "teen"})
 # Recipient kinds that are grown-ups whatever their age: toys sized for a child never fit them.
-_GROWN_UP = frozenset(RECIPIENTS) - _YOUNG - {"anyone"}
+GROWN_UP = frozenset(RECIPIENTS) - YOUNG - {"anyone"}
 
 # Words too common to mean anything on their own in a query (English and French).
 _STOPWORD_TEXT = """
@@ -97,28 +101,218 @@ def _recipient_fit(product: Product, kind: str | None) -> int:
     if kind is None:
         return 0
     if kind == "anyone":
-        return 0 if set(product.recipients) <= _YOUNG else 1
+        return 0 if young_only(product) else 1
     if kind in product.recipients:
         return 2
     return 1 if "anyone" in product.recipients else 0
 
 
-def _for_children_only(product: Product) -> bool:
+def young_only(product: Product) -> bool:
+    """Offered to children and teens only (the audience "anyone" never fits it)."""
+    return set(product.recipients) <= YOUNG
+
+
+def children_only(product: Product) -> bool:
     """Made for children: capped below adulthood, or offered to children and teens only."""
     if product.max_age is not None and product.max_age < ADULT_AGE:
         return True
-    return set(product.recipients) <= _YOUNG
+    return young_only(product)
 
 
 def _age_allows(product: Product, age: int | None, kind: str | None) -> bool:
     if age is not None:
         # A known adult never gets a child's product, even one with no upper age bound.
-        return product.fits_age(age) and not (age >= ADULT_AGE and _for_children_only(product))
-    if kind in _YOUNG:
+        return product.fits_age(age) and not (age >= ADULT_AGE and children_only(product))
+    if kind in YOUNG:
         # No age given for a child: still keep adult-only products (spirits, knives) away.
         return (product.min_age or 0) < ADULT_AGE
     # A grandparent, a boss, a mother…: grown-ups, whatever age was (not) said.
-    return not (kind in _GROWN_UP and _for_children_only(product))
+    return not (kind in GROWN_UP and children_only(product))
+
+
+@dataclass(frozen=True)
+class RankQuery:
+    """One ranked lookup: which products match and in what order (``rank_key``).
+
+    Built from what the person said by ``words_query`` or ``interest_query``; an in-memory
+    list (``ProductList``) and the database (``storage/catalog_search.py``) both answer it,
+    and the contract tests show they give the same products in the same order.
+    """
+
+    tags: frozenset[str]  # canonical tags of the query: tag and text hits
+    words: frozenset[str]  # its significant leftover words: text hits
+    kind: str | None  # canonical recipient kind: fit, and the age rule
+    age: int | None
+    answer_tags: frozenset[str] = frozenset()  # must carry one of these tags…
+    answer_words: frozenset[str] = frozenset()  # …or (unknown interest) all these words
+    must_answer: bool = False
+    by_strength: bool = False  # the interest's own order: most defining tag first
+
+
+def words_query(
+    words: str | Iterable[str], *, recipient: str | None = None, age: int | None = None
+) -> RankQuery:
+    """What ``search`` ranks: products sharing a tag or a word with the query."""
+    query = analyze(words)
+    return RankQuery(query.tags, _query_words(query.words), _recipient_kind(recipient), age)
+
+
+def interest_query(
+    interest: str,
+    *,
+    recipient: str | None = None,
+    age: int | None = None,
+    by_strength: bool = True,
+) -> RankQuery:
+    """Products that *answer* one stated interest (see the module docstring)."""
+    base = words_query([interest], recipient=recipient, age=age)
+    tags, words = _interest_terms(interest)
+    return RankQuery(
+        base.tags,
+        base.words,
+        base.kind,
+        age,
+        answer_tags=tags,
+        answer_words=words,
+        must_answer=True,
+        by_strength=by_strength,
+    )
+
+
+RankKey = tuple[int, int, int, int, str]
+
+
+def rank_key(product: Product, query: RankQuery) -> RankKey | None:
+    """Where the product ranks for the query (smaller first), or None if it does not match.
+
+    The order: the interest's strength (``by_strength`` only), canonical tag matches, then
+    matches in title/description, then recipient fit, then id. With no meaningful words,
+    products are ranked by recipient fit alone.
+    """
+    if not _age_allows(product, query.age, query.kind):
+        return None
+    text_tags, text_words = _product_text(product)
+    tag_hits = len(query.tags.intersection(product.tags))
+    text_hits = len(query.tags & text_tags) + len(query.words & text_words)
+    fit = _recipient_fit(product, query.kind)
+    if query.tags or query.words:
+        if tag_hits + text_hits == 0:
+            return None
+    elif query.kind is not None and fit == 0:
+        return None
+    strength = 0
+    if query.must_answer:
+        answering = _answering(product, query.answer_tags, query.answer_words)
+        if answering is None:
+            return None
+        strength = answering
+    return (strength if query.by_strength else 0, -tag_hits, -text_hits, -fit, product.id)
+
+
+class CatalogSource(Protocol):
+    """Where ranked lookups are answered: a list in memory, or the database.
+
+    Only ``search_pool``, ``reserve`` and ``unserved`` need the catalog beyond a pool, and
+    they ask it these bounded questions, so no caller needs every product.
+    """
+
+    def ranked(
+        self,
+        query: RankQuery,
+        *,
+        limit: int,
+        spec: FilterSpec | None = None,
+        exclude: Collection[str] = (),
+    ) -> list[Product]:
+        """The first ``limit`` matches in rank order, passing ``spec`` (if given)."""
+        ...
+
+    def ranked_ids(
+        self, query: RankQuery, *, limit: int, exclude: Collection[str] = ()
+    ) -> list[str]:
+        """Ids of the first ``limit`` matches in rank order (no product rows read)."""
+        ...
+
+    def products(self, ids: Sequence[str]) -> dict[str, Product]:
+        """The products with these ids (absent ones left out)."""
+        ...
+
+    def any_match(self, query: RankQuery) -> bool: ...
+
+    def stocked(self, tags: Collection[str]) -> set[str]:
+        """Which of these tags some product carries."""
+        ...
+
+    def mentioned(self, words: frozenset[str]) -> list[str]:
+        """The first two tags of products whose text holds all ``words``, most common first
+        (ties: in the order first met, products by id)."""
+        ...
+
+
+class ProductList:
+    """A ``CatalogSource`` over products in memory: the reference the database must match."""
+
+    def __init__(self, products: Iterable[Product], rates: Rates | None = None) -> None:
+        self._products = sorted(products, key=lambda p: p.id)
+        self._rates = rates
+
+    def _matches(
+        self, query: RankQuery, spec: FilterSpec | None, exclude: Collection[str]
+    ) -> list[Product]:
+        keyed: list[tuple[RankKey, Product]] = []
+        for product in self._products:
+            if product.id in exclude:
+                continue
+            key = rank_key(product, query)
+            if key is None:
+                continue
+            if spec is not None:
+                if self._rates is None:
+                    raise ValueError("filtering needs the currency table: ProductList(…, rates)")
+                if check(product, spec, self._rates):
+                    continue
+            keyed.append((key, product))
+        keyed.sort(key=lambda pair: pair[0])
+        return [product for _, product in keyed]
+
+    def ranked(
+        self,
+        query: RankQuery,
+        *,
+        limit: int | None = None,
+        spec: FilterSpec | None = None,
+        exclude: Collection[str] = (),
+    ) -> list[Product]:
+        found = self._matches(query, spec, exclude)
+        return found if limit is None else found[:limit]
+
+    def ranked_ids(
+        self, query: RankQuery, *, limit: int, exclude: Collection[str] = ()
+    ) -> list[str]:
+        return [p.id for p in self.ranked(query, limit=limit, exclude=exclude)]
+
+    def products(self, ids: Sequence[str]) -> dict[str, Product]:
+        wanted = set(ids)
+        return {p.id: p for p in self._products if p.id in wanted}
+
+    def any_match(self, query: RankQuery) -> bool:
+        return any(rank_key(p, query) is not None for p in self._products)
+
+    def stocked(self, tags: Collection[str]) -> set[str]:
+        wanted = set(tags)
+        return {tag for p in self._products for tag in p.tags if tag in wanted}
+
+    def mentioned(self, words: frozenset[str]) -> list[str]:
+        counts = Counter(
+            tag
+            for p in self._products
+            if words and words <= _product_text(p)[1]
+            for tag in p.tags[:MENTION_TAGS]
+        )
+        return [tag for tag, _ in counts.most_common()]
+
+
+MENTION_TAGS = 2  # how many of a product's first tags say what it is about
 
 
 def search(
@@ -129,31 +323,60 @@ def search(
     age: int | None = None,
     limit: int | None = None,
 ) -> list[Product]:
-    """Products matching the words, best first.
+    """Products matching the words, best first (the order of ``rank_key``)."""
+    query = words_query(words, recipient=recipient, age=age)
+    return ProductList(products).ranked(query, limit=limit)
 
-    Rank: canonical tag matches, then matches in title/description, then recipient fit,
-    then id. With no meaningful words, products are ranked by recipient fit alone.
+
+# The fields of the database's term index (``product_terms``): what ``index_terms`` writes.
+TAG, TITLE_TAG, DESC_TAG, TITLE_WORD, DESC_WORD, AUDIENCE, SHIPS_TO = (
+    "tag",
+    "ttag",
+    "dtag",
+    "tword",
+    "dword",
+    "aud",
+    "ship",
+)
+
+
+def index_terms(product: Product) -> list[tuple[str, str, int]]:
+    """(field, term, position) rows the database indexes a product by, computed once when
+    the product is written: its canonical tags (position = rank among its tags), the tags
+    and significant lemmas of its title and description, its audiences and countries.
+
+    These are exactly what ``rank_key``, ``check`` and ``unserved`` read from a product's
+    text, so "jeux de société" and "board games" find the same rows on every backend.
     """
-    query = analyze(words)
-    raw = _query_words(query.words)
-    kind = _recipient_kind(recipient)
-    ranked: list[tuple[tuple[int, int, int, str], Product]] = []
-    for product in products:
-        if not _age_allows(product, age, kind):
-            continue
-        text_tags, text_words = _product_text(product)
-        tag_hits = len(query.tags.intersection(product.tags))
-        text_hits = len(query.tags & text_tags) + len(raw & text_words)
-        fit = _recipient_fit(product, kind)
-        if query.tags or raw:
-            if tag_hits + text_hits == 0:
-                continue
-        elif kind is not None and fit == 0:
-            continue
-        ranked.append(((-tag_hits, -text_hits, -fit, product.id), product))
-    ranked.sort(key=lambda pair: pair[0])
-    found = [product for _, product in ranked]
-    return found if limit is None else found[:limit]
+    rows: dict[tuple[str, str], int] = {}
+    for i, tag in enumerate(product.tags):
+        rows.setdefault((TAG, tag), i)
+    for field_tag, field_word, text in (
+        (TITLE_TAG, TITLE_WORD, product.title),
+        (DESC_TAG, DESC_WORD, product.description),
+    ):
+        tags, words = _text_index(text)
+        rows.update({(field_tag, tag): 0 for tag in tags})
+        rows.update({(field_word, word): 0 for word in _query_words(words)})
+    rows.update({(AUDIENCE, r): 0 for r in product.recipients})
+    rows.update({(SHIPS_TO, c): 0 for c in product.ships_to})
+    return [(f, term, pos) for (f, term), pos in sorted(rows.items()) if len(term) <= TERM_MAX]
+
+
+TERM_MAX = 200  # longer "words" (a pasted URL) are never a query; the column holds 200
+
+
+@lru_cache(maxsize=1)
+def index_version() -> str:
+    """sha256 of the analysis behind ``index_terms`` (this module, the vocabulary, the text
+    folding): the database re-indexes its products when it changes."""
+    from giftgenius import text
+    from giftgenius.catalog import vocabulary
+
+    digest = hashlib.sha256()
+    for path in (__file__, vocabulary.__file__, text.__file__):
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
 
 
 def price_in(product: Product, currency: str, rates: Rates) -> float:
@@ -161,16 +384,21 @@ def price_in(product: Product, currency: str, rates: Rates) -> float:
     return rates.convert(product.price, product.currency, currency)
 
 
-def _dislike_hit(product: Product, dislike: str) -> bool:
-    """A dislike hits when one of its tags is the product's, or its words are in the title."""
+def dislike_terms(dislike: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What a dislike hits: one of these tags (the product's or its title's), or a title
+    holding all these words."""
     meaning = analyze(dislike)
-    if meaning.tags & set(product.tags):
+    return meaning.tags, _query_words(meaning.words)
+
+
+def _dislike_hit(product: Product, dislike: str) -> bool:
+    tags, words = dislike_terms(dislike)
+    if tags & set(product.tags):
         return True
     title_tags, title_words = _text_index(product.title)
-    if meaning.tags & title_tags:
+    if tags & title_tags:
         return True
-    significant = _query_words(meaning.words)
-    return bool(significant) and significant <= title_words
+    return bool(words) and words <= title_words
 
 
 def check(product: Product, spec: FilterSpec, rates: Rates) -> list[str]:
@@ -204,25 +432,36 @@ def check(product: Product, spec: FilterSpec, rates: Rates) -> list[str]:
 _WHY = {"en": "matches: {}", "fr": "correspond à : {}"}
 
 
-def _answers_one(product: Product, interest: str) -> bool:
-    tags = canonical_tags(interest)
+@lru_cache(maxsize=1024)
+def _interest_terms(interest: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What answering an interest takes: one of its tags, or (unknown to the vocabulary)
+    all of its significant words."""
+    tags = frozenset(canonical_tags(interest))
+    return tags, frozenset() if tags else _query_words(lemmas(interest))
+
+
+def _answering(product: Product, tags: frozenset[str], words: frozenset[str]) -> int | None:
+    """How central the interest is to the product: 0 for its first tag (or a title word)…;
+    None when the product does not answer it.
+
+    Tags are listed most defining first, so a mug tagged ``mug, coffee, board-game`` is a
+    weaker answer to "board games" than a game tagged ``game, board-game``. Only the
+    product's own tags count for a known interest; unknown words must all be in its text.
+    """
     if tags:
-        return bool(tags & set(product.tags))
-    words = _query_words(lemmas(interest))
-    return bool(words) and words <= _product_text(product)[1]
+        return next((i for i, tag in enumerate(product.tags) if tag in tags), None)
+    if words and words <= _product_text(product)[1]:
+        return 0 if words <= _text_index(product.title)[1] else 1
+    return None
+
+
+def _answers_one(product: Product, interest: str) -> bool:
+    return _answering(product, *_interest_terms(interest)) is not None
 
 
 def _strength(product: Product, interest: str) -> int:
-    """How central the interest is to the product: 0 for its first tag (or a title word)…
-
-    Tags are listed most defining first, so a mug tagged ``mug, coffee, board-game`` is a
-    weaker answer to "board games" than a game tagged ``game, board-game``.
-    """
-    tags = canonical_tags(interest)
-    if tags:
-        return min((i for i, tag in enumerate(product.tags) if tag in tags), default=99)
-    words = _query_words(lemmas(interest))
-    return 0 if words and words <= _text_index(product.title)[1] else 1
+    found = _answering(product, *_interest_terms(interest))
+    return 99 if found is None else found
 
 
 def answers(product: Product, interests: Sequence[str]) -> list[str]:
@@ -250,7 +489,7 @@ def why_it_fits(product: Product, interests: list[str], locale: str) -> str:
 
 
 def search_pool(
-    products: Sequence[Product],
+    products: Sequence[Product] | CatalogSource,
     interests: Sequence[str],
     *,
     extra_words: Sequence[str] = (),
@@ -260,31 +499,57 @@ def search_pool(
 ) -> list[Product]:
     """The pool the filters run over: every interest gets its turn, best products first.
 
-    The products answering each interest are ranked on their own, then taken in turns
-    (first of each interest, second of each…), so "cooking and jazz" holds jazz as well as
-    cooking however many cooking items rank higher; the rest of the search fills what is left.
+    The products answering each interest are ranked on their own (``interest_query``), then
+    taken in turns (first of each interest, second of each…), so "cooking and jazz" holds
+    jazz as well as cooking however many cooking items rank higher; the rest of the search
+    fills what is left. Only ids are ranked; the products of the pool alone are read.
     """
+    source = _source(products)
     stated = [i for i in interests if i.strip()]
-    per_interest: list[list[Product]] = []
-    for interest in stated:
-        found = search(products, [interest], recipient=recipient, age=age)
-        strength = {p.id: _strength(p, interest) for p in found if _answers_one(p, interest)}
-        answering = [p for p in found if p.id in strength]
-        per_interest.append(sorted(answering, key=lambda p: strength[p.id]))  # stable: rank
-    pool: list[Product] = []
-    seen: set[str] = set()
+    per_interest = [
+        source.ranked_ids(interest_query(i, recipient=recipient, age=age), limit=limit)
+        for i in stated
+    ]
+    pool: list[str] = []
     for rank in range(max((len(found) for found in per_interest), default=0)):
         for found in per_interest:
-            if rank < len(found) and found[rank].id not in seen and len(pool) < limit:
+            if rank < len(found) and found[rank] not in pool and len(pool) < limit:
                 pool.append(found[rank])
-                seen.add(found[rank].id)
-    for product in search(products, [*stated, *extra_words], recipient=recipient, age=age):
-        if len(pool) >= limit:
-            break
-        if product.id not in seen:
-            pool.append(product)
-            seen.add(product.id)
-    return pool
+    if len(pool) < limit:
+        rest = words_query([*stated, *extra_words], recipient=recipient, age=age)
+        pool += source.ranked_ids(rest, limit=limit - len(pool), exclude=pool)
+    found_products = source.products(pool)
+    return [found_products[i] for i in pool if i in found_products]
+
+
+def reserve(
+    products: Sequence[Product] | CatalogSource,
+    interests: Sequence[str],
+    passing: Sequence[Product],
+    spec: FilterSpec,
+    *,
+    recipient: str | None = None,
+    age: int | None = None,
+) -> list[Product]:
+    """For each stated interest no passing product answers, the best product for it that
+    passes the filters (at most one per interest).
+
+    The pool is capped, so filters may empty one interest's share of it while other
+    products for that interest would pass: those are fetched here, so the shortlist never
+    leaves out an interest the catalog can serve within the person's constraints.
+    """
+    source = _source(products)
+    extra: list[Product] = []
+    for interest in interests:
+        if not interest.strip() or any(answers(p, [interest]) for p in [*passing, *extra]):
+            continue
+        query = interest_query(interest, recipient=recipient, age=age, by_strength=False)
+        extra += source.ranked(query, limit=1, spec=spec, exclude=[p.id for p in passing])
+    return extra
+
+
+def _source(products: Sequence[Product] | CatalogSource) -> CatalogSource:
+    return ProductList(products) if isinstance(products, Sequence) else products
 
 
 def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -> list[Product]:
@@ -332,7 +597,7 @@ class Unserved(BaseModel):
 def unserved(
     interests: Sequence[str],
     shown: Sequence[Product],
-    catalog: Sequence[Product],
+    catalog: Sequence[Product] | CatalogSource,
     locale: str,
     *,
     limit: int = 3,
@@ -344,21 +609,21 @@ def unserved(
     mentions it (a scarf with a bird print, for "birds"); then what the shown products are
     about, most common first, so the person hears what is on offer.
     """
+    source = _source(catalog)
     out: list[Unserved] = []
-    stocked = Counter(tag for p in catalog for tag in p.tags)
     offered = Counter(tag for p in shown for tag in p.tags)
     for interest in interests:
         if not interest.strip() or any(_answers_one(p, interest) for p in shown):
             continue
-        in_catalog = any(_answers_one(p, interest) for p in catalog)
+        in_catalog = source.any_match(interest_query(interest))
         own = canonical_tags(interest)
-        words = _query_words(lemmas(interest))
-        mentioned = Counter(
-            tag for p in catalog if words and words <= _product_text(p)[1] for tag in p.tags[:2]
-        )
-        tags = [t for t in _closest_tags(interest) if t not in own and stocked[t]]
-        for ranked in (mentioned, offered):
-            tags += [t for t, _ in ranked.most_common() if t not in own and t not in tags]
+        words = _query_words(lemmas(interest))  # a known interest may be mentioned too
+        close = _closest_tags(interest)
+        stocked = source.stocked(close)
+        tags = [t for t in close if t not in own and t in stocked]
+        mentioned = source.mentioned(words) if words else []
+        for ranked in (mentioned, [t for t, _ in offered.most_common()]):
+            tags += [t for t in ranked if t not in own and t not in tags]
         names: list[str] = []
         for tag in tags:
             name = describe(tag, locale)

@@ -380,7 +380,7 @@ class Cli:
             return False
 
     def catalog(self) -> int:
-        from giftgenius.catalog import search
+        from giftgenius.catalog.search import words_query
 
         agent = self.agent()
         try:
@@ -394,7 +394,8 @@ class Cli:
                         )
                     results = [product]
                 else:
-                    results = search(repos.catalog.all(), " ".join(self.args.words), limit=20)
+                    wanted = words_query(" ".join(self.args.words))
+                    results = repos.catalog.search().ranked(wanted, limit=20)
         finally:
             agent.close()
         if self.args.catalog_command == "show":

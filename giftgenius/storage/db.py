@@ -228,20 +228,30 @@ class Database:
     def ensure_catalog(
         self, products: Sequence[Product] | None = None, version: str | None = None
     ) -> bool:
-        """Seed or refresh the products table when the catalog files changed; True if it did.
+        """Seed or refresh the shipped catalog when its files changed; True if it did.
 
-        Products missing from the catalog are deleted from the table.
+        Products missing from the catalog are deleted from the table. A catalog of the
+        deployment's own (imported, or generated for a benchmark: a version with a
+        ``source:`` prefix) is never replaced; its index is rebuilt if the analysis changed.
         """
+        from giftgenius.catalog.search import index_version
+        from giftgenius.storage.catalog_repo import SHIPPED_SOURCE, catalog_source
+
         if products is None or version is None:
             from giftgenius.catalog import catalog_version, load_products
 
             products = load_products() if products is None else products
             version = catalog_version() if version is None else version
         with self.read() as repos:
-            if repos.catalog.version() == version:
-                return False
-        with self.write() as repos:
-            return repos.catalog.sync(products, version)
+            current = repos.catalog.version()
+            indexed = repos.catalog.index_version()
+        if current != version and catalog_source(current) in (None, SHIPPED_SOURCE):
+            with self.write() as repos:
+                return repos.catalog.sync(products, version)
+        if indexed != index_version():
+            with self.write() as repos:
+                repos.catalog.reindex()
+        return False
 
     def dispose(self) -> None:
         """Close pooled connections (at process end, or before forking)."""

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -33,38 +31,20 @@ from giftgenius.domain import (
 )
 from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
 from giftgenius.privacy import strip_controls
+from giftgenius.storage.catalog_repo import CatalogRepo
 from giftgenius.storage.checkpoint_codec import decode_checkpoint, upgrade_profile_v2
 from giftgenius.storage.tables import (
-    CatalogMetaRow,
     CheckpointRow,
     OrderDraftRow,
-    ProductRow,
     RecipientProfileRow,
     RunRow,
     TranscriptRow,
     UserRow,
 )
+from giftgenius.storage.upsert import insert_for, money
 
-if TYPE_CHECKING:
-    from giftgenius.catalog import Product
-
-CATALOG_VERSION_KEY = "catalog_version"
 _T = TypeVar("_T")
 _STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
-
-
-def _insert(session: Session, table: type[Any]) -> Any:
-    """A dialect INSERT, for ON CONFLICT (both SQLite and Postgres speak it)."""
-    name = session.get_bind().dialect.name
-    if name == "postgresql":
-        return postgresql.insert(table)
-    if name == "sqlite":
-        return sqlite.insert(table)
-    raise StorageError(f"Unsupported database dialect {name!r}; use SQLite or PostgreSQL.")
-
-
-def _money(value: float) -> Decimal:
-    return Decimal(str(round(value, 2)))
 
 
 def _written(value: _T | None, what: str) -> _T:
@@ -88,7 +68,7 @@ class UserRepo(_Repo):
     def ensure(self, user_id: str) -> None:
         """Create the user row if missing (idempotent, race-free)."""
         check_user_id(user_id)
-        stmt = _insert(self._s, UserRow).values(id=user_id, created_at=utcnow())
+        stmt = insert_for(self._s, UserRow).values(id=user_id, created_at=utcnow())
         self._s.execute(stmt.on_conflict_do_nothing(index_elements=["id"]))
 
     def exists(self, user_id: str) -> bool:
@@ -153,7 +133,7 @@ class RunRepo(_Repo):
         """
         UserRepo(self._s).ensure(user_id)
         now = utcnow()
-        stmt = _insert(self._s, RunRow).values(
+        stmt = insert_for(self._s, RunRow).values(
             id=run_id,
             user_id=user_id,
             status=RunStatus.active.value,
@@ -430,7 +410,7 @@ class ProfileRepo(_Repo):
         """Save under (user, label): saving the same label again updates it, never duplicates."""
         UserRepo(self._s).ensure(profile.user_id)
         label = normalize_label(profile.label)
-        stmt = _insert(self._s, RecipientProfileRow).values(
+        stmt = insert_for(self._s, RecipientProfileRow).values(
             id=profile.id,
             user_id=profile.user_id,
             label=label,
@@ -474,12 +454,12 @@ class OrderRepo(_Repo):
                 f"No run {draft.run_id!r} for user {draft.user_id!r}; an order draft can only "
                 "be recorded on the user's own run."
             )
-        stmt = _insert(self._s, OrderDraftRow).values(
+        stmt = insert_for(self._s, OrderDraftRow).values(
             id=draft.id,
             run_id=draft.run_id,
             user_id=draft.user_id,
             gift_id=draft.gift_id,
-            price=_money(draft.price),
+            price=money(draft.price),
             currency=draft.currency,
             created_at=draft.created_at,
         )
@@ -501,87 +481,6 @@ class OrderRepo(_Repo):
             .execution_options(populate_existing=True)
         )
         return [_order(r) for r in rows]
-
-
-def _product(row: ProductRow) -> Product:
-    from giftgenius.catalog import Product
-
-    return Product(
-        id=row.id,
-        title=row.title,
-        description=row.description,
-        price=float(row.price),
-        currency=row.currency,
-        tags=list(row.tags),
-        recipients=list(row.recipients),
-        min_age=row.min_age,
-        max_age=row.max_age,
-        ships_to=list(row.ships_to),
-        delivery_days=row.delivery_days,
-        in_stock=row.in_stock,
-    )
-
-
-class CatalogRepo(_Repo):
-    def get(self, gift_id: str) -> Product | None:
-        row = self._s.get(ProductRow, gift_id, populate_existing=True)
-        return None if row is None else _product(row)
-
-    def all(self) -> list[Product]:
-        """Every product, in stock or not, by id."""
-        rows = self._s.scalars(
-            sa.select(ProductRow).order_by(ProductRow.id).execution_options(populate_existing=True)
-        )
-        return [_product(r) for r in rows]
-
-    def version(self) -> str | None:
-        """The catalog version the table was last seeded from."""
-        row = self._s.get(CatalogMetaRow, CATALOG_VERSION_KEY, populate_existing=True)
-        return None if row is None else row.value
-
-    def sync(self, products: Sequence[Product], version: str) -> bool:
-        """Make the table equal ``products`` (upsert; delete removed ones); False if current."""
-        if self.version() == version:
-            return False
-        now = utcnow()
-        rows = [
-            {
-                "id": p.id,
-                "title": p.title,
-                "description": p.description,
-                "price": _money(p.price),
-                "currency": p.currency,
-                "tags": list(p.tags),
-                "recipients": list(p.recipients),
-                "min_age": p.min_age,
-                "max_age": p.max_age,
-                "ships_to": list(p.ships_to),
-                "delivery_days": p.delivery_days,
-                "in_stock": p.in_stock,
-                "updated_at": now,
-            }
-            for p in sorted(products, key=lambda p: p.id)
-        ]
-        if rows:
-            stmt = _insert(self._s, ProductRow)
-            stmt = stmt.on_conflict_do_update(
-                index_elements=["id"],
-                set_={k: getattr(stmt.excluded, k) for k in rows[0] if k != "id"},
-            )
-            for start in range(0, len(rows), 200):
-                self._s.execute(stmt, rows[start : start + 200])
-        keep = {r["id"] for r in rows}
-        existing = set(self._s.scalars(sa.select(ProductRow.id)))
-        removed = sorted(existing - keep)
-        for start in range(0, len(removed), 500):
-            self._s.execute(
-                sa.delete(ProductRow)
-                .where(ProductRow.id.in_(removed[start : start + 500]))
-                .execution_options(synchronize_session=False)
-            )
-        meta = _insert(self._s, CatalogMetaRow).values(key=CATALOG_VERSION_KEY, value=version)
-        self._s.execute(meta.on_conflict_do_update(index_elements=["key"], set_={"value": version}))
-        return True
 
 
 class Repos:

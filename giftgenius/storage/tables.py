@@ -130,6 +130,22 @@ class ProductRow(Base):
     delivery_days: Mapped[int]
     in_stock: Mapped[bool]
     updated_at: Mapped[datetime]
+    # Written with the product (migration 0002), for filtering in SQL (storage/catalog_search.py).
+    price_base: Mapped[float] = mapped_column(sa.Float, index=True)
+    young_only: Mapped[bool]
+    children_only: Mapped[bool]
+
+
+class ProductTermRow(Base):
+    """The term index: one row per (field, term) of a product (``catalog.search.index_terms``)."""
+
+    __tablename__ = "product_terms"
+    __table_args__ = (sa.Index("ix_product_terms_product_id", "product_id"),)
+
+    field: Mapped[str] = mapped_column(sa.String(8), primary_key=True)
+    term: Mapped[str] = mapped_column(sa.String(200), primary_key=True)
+    product_id: Mapped[str] = mapped_column(sa.String(64), _fk("products.id"), primary_key=True)
+    position: Mapped[int]
 
 
 class CatalogMetaRow(Base):

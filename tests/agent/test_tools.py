@@ -54,7 +54,7 @@ def test_whole_funnel_writes_the_four_checkpoints_in_order(make_ctx) -> None:
     filtered = call(ctx, "filter_candidates")
     assert filtered["ok"] and ctx.state.step == Step.finalizing
     rates = load_rates()
-    products = ctx.products()
+    products = ctx.products(ctx.state.candidate_ids)
     for gift_id in ctx.state.candidate_ids:
         product = products[gift_id]
         assert price_in(product, "USD", rates) <= 50
@@ -81,7 +81,7 @@ def test_invented_or_foreign_gift_ids_are_refused(make_ctx) -> None:
     call(ctx, "filter_candidates")
     invented = call(ctx, "select_gift", gift_id="g-9999")
     assert invented["ok"] is False and "not one of this run's candidates" in invented["error"]
-    outsider = next(i for i in ctx.products() if i not in ctx.state.candidate_ids)
+    outsider = next(i for i in ctx.state.search_pool if i not in ctx.state.candidate_ids)
     assert call(ctx, "select_gift", gift_id=outsider)["ok"] is False
     assert call(ctx, "confirm_choice")["ok"] is False  # nothing selected
     assert "No gift has id" in call(ctx, "get_gift_details", gift_id="nope")["error"]
@@ -151,7 +151,7 @@ def test_filters_never_leave_out_an_interest_the_catalog_can_serve(make_ctx) -> 
     complete_profile(ctx)
     found = call(ctx, "search_candidates")
     assert found["unserved"] == []
-    products = ctx.products()
+    products = ctx.products(ctx.state.search_pool)
     # A pool that lost every coffee product (the cap, or a catalog change): the filters
     # fetch the best passing coffee product from the catalog.
     ctx.state.search_pool = [i for i in ctx.state.search_pool if "coffee" not in products[i].tags]

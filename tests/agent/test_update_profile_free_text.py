@@ -262,7 +262,7 @@ def test_the_filters_hold_and_convert_francs_and_canadian_dollars(
     filtered = call(ctx, "filter_candidates")
     assert filtered["ok"], filtered
     assert ctx.state.step == Step.finalizing and ctx.state.candidate_ids
-    rates, products = load_rates(), ctx.products()
+    rates, products = load_rates(), ctx.products(ctx.state.candidate_ids)
     for gift_id in ctx.state.candidate_ids:
         product = products[gift_id]
         assert price_in(product, code, rates) <= 45

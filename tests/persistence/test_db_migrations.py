@@ -24,6 +24,7 @@ TABLES = {
     "catalog_meta",
     "order_drafts",
     "checkpoints",
+    "product_terms",
 }
 
 
@@ -61,10 +62,39 @@ def test_empty_to_head_to_base_and_back(db_url: str) -> None:
     assert migrate.current(db_url) is None and _tables(db_url) == set()
     migrate.upgrade(db_url, "head")
     assert _tables(db_url) == TABLES
+    migrate.downgrade(db_url, "0001")
+    assert _tables(db_url) == TABLES - {"product_terms"}
     migrate.downgrade(db_url)  # one step back from the first revision is the empty schema
     assert migrate.current(db_url) is None
     with pytest.raises(StorageError, match="Cannot downgrade"):
         migrate.downgrade(db_url)
+
+
+def test_the_search_index_migration_backfills_existing_products(db_url: str) -> None:
+    """Products written before the term index existed are found by the database search."""
+    from giftgenius.catalog.search import words_query
+
+    migrate.upgrade(db_url, "0001")
+    engine = create_db_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO products (id, title, description, price, currency, tags, "
+                "recipients, ships_to, delivery_days, in_stock, updated_at) VALUES ('g-0001', "
+                "'Jeu de société des châteaux', 'A board game of castles for the family.', "
+                "'25.00', 'EUR', '[\"board-game\"]', '[\"anyone\"]', '[\"FR\"]', 4, "
+                "true, '2026-11-30 10:00:00')"
+            )
+        )
+    engine.dispose()
+    migrate.upgrade(db_url)
+    db = Database(db_url, auto_migrate=False)
+    with db.read() as repos:
+        catalog = repos.catalog.search()
+        assert catalog.ranked_ids(words_query("board games"), limit=5) == ["g-0001"]
+        assert catalog.ranked_ids(words_query("châteaux castle"), limit=5) == ["g-0001"]
+        assert catalog.stocked({"board-game", "tea"}) == {"board-game"}
+    db.dispose()
 
 
 def test_sqlite_migrates_itself_on_first_use(tmp_path: Path) -> None:
@@ -84,7 +114,7 @@ def test_postgres_refuses_an_old_schema_and_says_what_to_run(postgres_url: str) 
         pass
     migrate.upgrade(postgres_url)
     migrate.downgrade(postgres_url, "base")  # an old revision: the schema before 0001
-    with pytest.raises(SchemaOutdated, match="this GiftGenius needs 0001"), db.write():
+    with pytest.raises(SchemaOutdated, match=f"this GiftGenius needs {migrate.head()}"), db.write():
         pass
     assert _tables(postgres_url) == set()  # refused, not migrated behind the user's back
     migrate.upgrade(postgres_url)

@@ -440,6 +440,10 @@ def _product(pid: str, price: float = 20.0, in_stock: bool = True, **extra: Any)
     return Product(**(fields | extra))
 
 
+def _all(repos: Any) -> list[Product]:
+    return [p for page in repos.catalog.pages() for p in page]
+
+
 def test_catalog_seeding_updates_and_removes_products(db: Database) -> None:
     v1 = [
         _product("g-9001", 12.5),
@@ -449,21 +453,52 @@ def test_catalog_seeding_updates_and_removes_products(db: Database) -> None:
     assert db.ensure_catalog(v1, "v1") is True
     assert db.ensure_catalog(v1, "v1") is False
     with db.read() as repos:
-        assert repos.catalog.all() == v1  # in stock or not, by id
+        assert _all(repos) == v1  # in stock or not, by id
         assert repos.catalog.get("g-9001").price == 12.5
         assert repos.catalog.get("g-9999") is None
         assert repos.catalog.version() == "v1"
     v2 = [_product("g-9001", 14.0), _product("g-9004", ships_to=["FR", "BE"])]
     assert db.ensure_catalog(v2, "v2") is True
     with db.read() as repos:
-        assert [p.id for p in repos.catalog.all()] == ["g-9001", "g-9004"]  # removed products
+        assert [p.id for p in _all(repos)] == ["g-9001", "g-9004"]  # removed products
         assert repos.catalog.get("g-9001").price == 14.0
         assert repos.catalog.get("g-9004").ships_to == ["FR", "BE"]
     assert db.ensure_catalog() is True  # the shipped catalog replaces the test one entirely
     with db.read() as repos:
-        assert repos.catalog.all() == sorted(load_products(), key=lambda p: p.id)
+        assert _all(repos) == sorted(load_products(), key=lambda p: p.id)
         assert repos.catalog.version() == catalog_version()
     assert db.ensure_catalog() is False
+
+
+@pytest.mark.parametrize("version", ["import:1f2e3d", "synthetic:10000:7"])
+def test_a_catalog_of_our_own_is_never_reseeded_with_the_shipped_one(
+    db: Database, version: str
+) -> None:
+    ours = [_product("g-9001", 12.5), _product("g-9002")]
+    assert db.ensure_catalog() is True
+    with db.write() as repos:
+        assert repos.catalog.sync(ours, version) is True
+    assert db.ensure_catalog() is False
+    with db.read() as repos:
+        assert _all(repos) == ours and repos.catalog.version() == version
+
+
+def test_a_changed_analysis_rebuilds_the_index_and_keeps_the_products(db: Database) -> None:
+    from giftgenius.catalog.search import index_version
+
+    assert db.ensure_catalog([_product("g-9001")], "import:abc") is True
+    with db.write() as repos:  # an index built by an older analysis, half lost
+        repos.session.execute(sa.text("DELETE FROM product_terms WHERE field = 'tag'"))
+        repos.session.execute(
+            sa.text("UPDATE catalog_meta SET value = 'old' WHERE key = 'index_version'")
+        )
+    with db.read() as repos:
+        assert repos.catalog.search().stocked({"board-game"}) == set()
+    assert db.ensure_catalog() is False  # not reseeded…
+    with db.read() as repos:  # …but re-indexed
+        assert repos.catalog.search().stocked({"board-game"}) == {"board-game"}
+        assert repos.catalog.index_version() == index_version()
+        assert [p.id for p in _all(repos)] == ["g-9001"]
 
 
 def test_read_sessions_cannot_write(db: Database) -> None:

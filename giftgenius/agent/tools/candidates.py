@@ -8,17 +8,8 @@ from pydantic import Field
 
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
-from giftgenius.catalog import (
-    FilterSpec,
-    Product,
-    answers,
-    check,
-    price_in,
-    search,
-    search_pool,
-    shortlist,
-    unserved,
-)
+from giftgenius.catalog import Product, check, price_in, search_pool, shortlist, unserved
+from giftgenius.catalog.search import reserve
 from giftgenius.domain import MAX_CANDIDATES, Step
 from giftgenius.errors import ToolError
 
@@ -50,14 +41,15 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         raise ToolError(f"Cannot search yet: still missing {', '.join(profile.missing())}.")
     if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
         raise ToolError(f"search_candidates is not available at step '{ctx.state.step}'.")
-    catalog = list(ctx.products().values())
-    found = search_pool(
-        catalog,
-        profile.interests,
-        extra_words=args.extra_keywords,
-        recipient=profile.audience,  # the catalog's word; the person's is for replies
-        age=profile.age,
-        limit=MAX_CANDIDATES,
+    found = ctx.search(
+        lambda catalog: search_pool(
+            catalog,
+            profile.interests,
+            extra_words=args.extra_keywords,
+            recipient=profile.audience,  # the catalog's word; the person's is for replies
+            age=profile.age,
+            limit=MAX_CANDIDATES,
+        )
     )
     ctx.state.search_pool = [p.id for p in found]
     ctx.state.candidate_ids = list(ctx.state.search_pool)
@@ -66,9 +58,8 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
     shown = [ctx.candidate_view(p).model_dump() for p in found[: args.limit]]
-    missing = [
-        u.model_dump() for u in unserved(profile.interests, found, catalog, ctx.state.locale)
-    ]
+    gaps = ctx.search(lambda catalog: unserved(profile.interests, found, catalog, ctx.state.locale))
+    missing = [u.model_dump() for u in gaps]
     return ok(ctx, found=len(found), candidates=shown, unserved=missing)
 
 
@@ -88,7 +79,7 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
             "call search_candidates first."
         )
     spec = ctx.filter_spec()
-    products = ctx.products()
+    products = ctx.products(ctx.state.search_pool)
     passing: list[Product] = []
     rejected: dict[str, list[str]] = {}
     for gift_id in ctx.state.search_pool:
@@ -100,13 +91,16 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
             rejected[gift_id] = reasons
         else:
             passing.append(product)
-    interests = ctx.state.profile.interests
-    passing += _reserve(ctx, spec, passing)
+    profile = ctx.state.profile
+    interests = profile.interests
+    passing += ctx.search(
+        lambda catalog: reserve(
+            catalog, interests, passing, spec, recipient=profile.audience, age=profile.age
+        )
+    )
     chosen = shortlist(passing, interests, SHORTLIST_SIZE)
-    missing = [
-        u.model_dump()
-        for u in unserved(interests, chosen, list(products.values()), ctx.state.locale)
-    ]
+    gaps = ctx.search(lambda catalog: unserved(interests, chosen, catalog, ctx.state.locale))
+    missing = [u.model_dump() for u in gaps]
     if not chosen:
         ctx.state.candidate_ids = []
         return ok(
@@ -126,28 +120,6 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     )
 
 
-def _reserve(ctx: TurnContext, spec: FilterSpec, passing: list[Product]) -> list[Product]:
-    """For each stated interest no passing pool product answers, the best catalog product
-    for it that passes the filters.
-
-    The pool is capped, so filters may empty one interest's share of it while other
-    products for that interest would pass: those are fetched here, so the shortlist never
-    leaves out an interest the catalog can serve within the person's constraints.
-    """
-    profile = ctx.state.profile
-    catalog = list(ctx.products().values())
-    extra: list[Product] = []
-    for interest in profile.interests:
-        if any(answers(p, [interest]) for p in [*passing, *extra]):
-            continue
-        for product in search(catalog, [interest], recipient=profile.audience, age=profile.age):
-            if answers(product, [interest]) and not check(product, spec, ctx.rates):
-                if product not in passing and product not in extra:
-                    extra.append(product)
-                break
-    return extra
-
-
 def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for reasons in rejected.values():
@@ -162,7 +134,7 @@ def get_gift_details(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
 
     Any catalog id is allowed (it only reads); choosing is limited to the candidates.
     """
-    product = ctx.products().get(args.gift_id)
+    product = ctx.product(args.gift_id)
     if product is None:
         raise ToolError(f"No gift has id '{args.gift_id}'. Use an id from the candidate list.")
     details = product.model_dump(mode="json")

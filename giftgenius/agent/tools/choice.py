@@ -60,7 +60,7 @@ def _candidate(ctx: TurnContext, gift_id: str) -> Product:
             f"'{gift_id}' is not one of this run's candidates "
             f"({', '.join(ctx.state.candidate_ids) or 'none yet'}). Use one of those ids."
         )
-    product = ctx.products().get(gift_id)
+    product = ctx.product(gift_id)
     if product is None:
         raise ToolError(f"'{gift_id}' was removed from the catalog; pick another candidate.")
     reasons = check(product, ctx.filter_spec(), ctx.rates)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from giftgenius import AGENT_VERSION
 from giftgenius.agent.revalidate import filter_spec
 from giftgenius.catalog import FilterSpec, Product, Rates, answers, price_in, why_it_fits
+from giftgenius.catalog.search import CatalogSource
 from giftgenius.domain import Checkpoint, CheckpointStep, SessionState, Step, Summary
 from giftgenius.errors import ToolError
 from giftgenius.protocol import CandidateView, StateView
@@ -24,6 +25,7 @@ from giftgenius.storage.repositories import Repos
 from giftgenius.workflow import check_transition, checkpoint_for
 
 StagedChange = Callable[[Repos], object]  # what it returns is ignored
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -45,14 +47,30 @@ class TurnContext:
     next_seq: int = 1
     staged: list[StagedChange] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
-    _products: dict[str, Product] | None = None
+    _read: dict[str, Product | None] = field(default_factory=dict)
 
-    def products(self) -> dict[str, Product]:
-        """Today's catalog, read once per turn through a short read-only session."""
-        if self._products is None:
+    def products(self, ids: Iterable[str]) -> dict[str, Product]:
+        """Today's products with these ids (absent ones left out), each read at most once
+        per turn, through a short read-only session: a turn never reads the whole catalog."""
+        wanted = list(dict.fromkeys(ids))
+        missing = [i for i in wanted if i not in self._read]
+        if missing:
             with self.db.read() as repos:
-                self._products = {p.id: p for p in repos.catalog.all()}
-        return self._products
+                found = repos.catalog.by_ids(missing)
+            self._read.update((i, found.get(i)) for i in missing)
+        return {i: p for i in wanted if (p := self._read[i]) is not None}
+
+    def product(self, gift_id: str) -> Product | None:
+        return self.products([gift_id]).get(gift_id)
+
+    def search(self, lookup: Callable[[CatalogSource], _T]) -> _T:
+        """Run ``lookup`` on the catalog in the database (one read-only session); the
+        products it returns are remembered for the rest of the turn."""
+        with self.db.read() as repos:
+            result = lookup(repos.catalog.search(self.rates))
+        if isinstance(result, list):
+            self._read.update((p.id, p) for p in result if isinstance(p, Product))
+        return result
 
     def move_to(self, target: Step) -> None:
         """Enforce the transition and snapshot a checkpoint when a key step is entered."""
