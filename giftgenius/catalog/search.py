@@ -256,6 +256,13 @@ class ProductList:
         self._products = sorted(products, key=lambda p: p.id)
         self._rates = rates
 
+    def _table(self) -> Rates:
+        if self._rates is None:
+            from giftgenius.catalog import load_rates
+
+            self._rates = load_rates()
+        return self._rates
+
     def _matches(
         self, query: RankQuery, spec: FilterSpec | None, exclude: Collection[str]
     ) -> list[Product]:
@@ -266,11 +273,8 @@ class ProductList:
             key = rank_key(product, query)
             if key is None:
                 continue
-            if spec is not None:
-                if self._rates is None:
-                    raise ValueError("filtering needs the currency table: ProductList(…, rates)")
-                if check(product, spec, self._rates):
-                    continue
+            if spec is not None and check(product, spec, self._table()):
+                continue
             keyed.append((key, product))
         keyed.sort(key=lambda pair: pair[0])
         return [product for _, product in keyed]

@@ -220,7 +220,7 @@ class DbCatalog:
             return []
         base, order = built
         found: list[Product] = []
-        offset, page = 0, limit + 2
+        offset, page = 0, limit  # SQL filters exactly but for a cent: the first page passes
         while len(found) < limit:
             ids = list(self._s.scalars(base.order_by(*order).offset(offset).limit(page)))
             products = self._repo.by_ids(ids)
