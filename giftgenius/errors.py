@@ -67,3 +67,7 @@ class WorkflowError(ToolError):
 
 class NotFound(GiftGeniusError):
     """An id (gift, demo, run) does not exist or is not the caller's."""
+
+
+class InvalidCatalogFile(GiftGeniusError):
+    """A catalog file to import is unreadable or holds invalid products; nothing was written."""

@@ -95,6 +95,15 @@ def _parser() -> argparse.ArgumentParser:
     find = csub.add_parser("search", parents=[common])
     find.add_argument("words", nargs="+")
     find.add_argument("--json", action="store_true")
+    load = csub.add_parser(
+        "import",
+        parents=[common],
+        help="add or update products from a JSON-lines or CSV file (by id)",
+    )
+    load.add_argument("file", type=Path)
+    load.add_argument(
+        "--replace", action="store_true", help="make the catalog exactly the file's products"
+    )
 
     db = sub.add_parser("db", parents=[common], help="schema migrations")
     dsub = db.add_subparsers(dest="db_command", required=True)
@@ -382,6 +391,10 @@ class Cli:
     def catalog(self) -> int:
         from giftgenius.catalog.search import words_query
 
+        if self.args.catalog_command == "import":
+            from giftgenius.cli.catalog_cmd import import_catalog
+
+            return import_catalog(self.settings, self.args.file, self.args.replace, self.out)
         agent = self.agent()
         try:
             with agent.db.read() as repos:

@@ -12,8 +12,8 @@ shipped catalog; ``import:…`` (``giftgenius catalog import``) or ``synthetic:N
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -26,10 +26,12 @@ if TYPE_CHECKING:
     from giftgenius.catalog import Product, Rates
     from giftgenius.storage.catalog_search import DbCatalog
 
+Progress = Callable[[int], object]
 CATALOG_VERSION_KEY = "catalog_version"
 INDEX_VERSION_KEY = "index_version"
 SHIPPED_SOURCE = "shipped"
 _BATCH = 500
+_TERMS = cast(sa.Table, ProductTermRow.__table__)  # Core: a plain executemany, no ORM work
 
 
 def catalog_source(version: str | None) -> str | None:
@@ -102,11 +104,13 @@ class CatalogRepo:
         """The analysis (``catalog.search.index_version``) the term index was built with."""
         return self._meta(INDEX_VERSION_KEY)
 
-    def sync(self, products: Sequence[Product], version: str) -> bool:
+    def sync(
+        self, products: Sequence[Product], version: str, progress: Progress | None = None
+    ) -> bool:
         """Make the table equal ``products`` (upsert; delete removed ones); False if current."""
         if self.version() == version:
             return False
-        self.upsert(products, version)
+        self.upsert(products, version, progress)
         keep = {p.id for p in products}
         existing = set(self._s.scalars(sa.select(ProductRow.id)))
         removed = sorted(existing - keep)
@@ -118,14 +122,22 @@ class CatalogRepo:
             )
         return True
 
-    def upsert(self, products: Sequence[Product], version: str) -> int:
-        """Insert or update these products (by id) with their index; record ``version``."""
+    def upsert(
+        self, products: Sequence[Product], version: str, progress: Progress | None = None
+    ) -> int:
+        """Insert or update these products (by id) with their index; record ``version``.
+
+        ``progress`` is told how many products each written batch held.
+        """
         from giftgenius.catalog.search import index_version
 
         rates, now = _rates(), utcnow()
         ordered = sorted(products, key=lambda p: p.id)
         for start in range(0, len(ordered), _BATCH):
-            self._write(ordered[start : start + _BATCH], rates, now)
+            batch = ordered[start : start + _BATCH]
+            self._write(batch, rates, now)
+            if progress is not None:
+                progress(len(batch))
         self._set_meta(CATALOG_VERSION_KEY, version)
         self._set_meta(INDEX_VERSION_KEY, index_version())
         return len(ordered)
@@ -200,7 +212,7 @@ class CatalogRepo:
             for f, t, pos in index_terms(p)
         ]
         for start in range(0, len(terms), 5 * _BATCH):
-            self._s.execute(sa.insert(ProductTermRow), terms[start : start + 5 * _BATCH])
+            self._s.execute(_TERMS.insert(), terms[start : start + 5 * _BATCH])
 
     def _meta(self, key: str) -> str | None:
         row = self._s.get(CatalogMetaRow, key, populate_existing=True)

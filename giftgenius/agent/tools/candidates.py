@@ -10,11 +10,17 @@ from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.catalog import Product, check, price_in, search_pool, shortlist, unserved
 from giftgenius.catalog.search import reserve
-from giftgenius.domain import MAX_CANDIDATES, Step
+from giftgenius.domain import MAX_CANDIDATES, MAX_FACTS, Step
 from giftgenius.errors import ToolError
 
 # How many passing candidates the user is shown to choose from.
 SHORTLIST_SIZE = 6
+# The most product rows a turn reads, whatever the catalog's size: the search pool (capped
+# at MAX_CANDIDATES; ranking reads ids only) plus, when filtering, one reserve product per
+# stated interest (capped at MAX_FACTS) the filters emptied from the pool. Every other read
+# (revalidation, the shortlist, details, choosing) is of ids already in state, read once
+# per turn. tests/agent/test_catalog_rows_per_turn.py holds a 10,000-product catalog to it.
+MAX_PRODUCT_ROWS_PER_TURN = MAX_CANDIDATES + MAX_FACTS
 
 
 class SearchCandidatesArgs(ToolArgs):
