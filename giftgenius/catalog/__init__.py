@@ -18,6 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.search import (
     FilterSpec,
+    ProductList,
     Unserved,
     answers,
     check,
@@ -45,6 +46,7 @@ __all__ = [
     "TAGS",
     "FilterSpec",
     "Product",
+    "ProductList",
     "Rates",
     "Unserved",
     "answers",

@@ -645,7 +645,9 @@ def _spellings() -> dict[str, str]:
     return {" ".join(lemmas(word)): tag for tag in sorted(TAGS) for word in synonyms(tag)}
 
 
-def _closest_tags(interest: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _closest_tags(interest: str) -> tuple[str, ...]:
+    """Tags spelled nearly like the interest (difflib over the whole vocabulary: cached)."""
     wanted = " ".join(lemmas(interest))
     close = difflib.get_close_matches(wanted, list(_spellings()), n=6, cutoff=0.75)
     tags: list[str] = []
@@ -653,4 +655,4 @@ def _closest_tags(interest: str) -> list[str]:
         tag = _spellings()[spelling]
         if tag not in tags:
             tags.append(tag)
-    return tags
+    return tuple(tags)

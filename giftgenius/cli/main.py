@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     dsub.add_parser("current", parents=[common])
 
     bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
-    bench.add_argument("what", choices=["context", "state"])
+    bench.add_argument("what", choices=["context", "state", "search"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
 
     ev = sub.add_parser("eval", parents=[common], help="play the dialogue corpus and judge it")
@@ -456,9 +456,10 @@ class Cli:
         return 0
 
     def bench(self) -> int:
-        from giftgenius import bench, soak
+        from giftgenius import bench, bench_search, soak
 
-        return (bench if self.args.what == "context" else soak).main(self.args.rest)
+        chosen = {"context": bench, "state": soak, "search": bench_search}[self.args.what]
+        return chosen.main(self.args.rest)
 
     def eval(self) -> int:
         """Each dialogue plays in its own home on embedded defaults, whatever this one uses."""

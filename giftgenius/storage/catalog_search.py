@@ -41,170 +41,184 @@ from giftgenius.catalog.search import (
     dislike_terms,
 )
 from giftgenius.storage.catalog_repo import CatalogRepo
-from giftgenius.storage.tables import ProductRow, ProductTermRow
-from giftgenius.storage.upsert import by_code_point
 
 if TYPE_CHECKING:
     from giftgenius.catalog import Product, Rates
 
-P = ProductRow.__table__
-T = ProductTermRow.__table__
-_TEXT_TAGS = (TITLE_TAG, DESC_TAG)
-_TEXT_WORDS = (TITLE_WORD, DESC_WORD)
-_RANKED_FIELDS = (TAG, *_TEXT_TAGS, *_TEXT_WORDS)
+_TEXT_TAGS = f"('{TITLE_TAG}', '{DESC_TAG}')"
+_TEXT_WORDS = f"('{TITLE_WORD}', '{DESC_WORD}')"
+_RANKED_FIELDS = f"('{TAG}', '{TITLE_TAG}', '{DESC_TAG}', '{TITLE_WORD}', '{DESC_WORD}')"
 _SLACK = 0.01  # a cent, in the budget's currency: rounding never drops a passing product
 
 
-def _distinct_terms(fields: Sequence[str], terms: Collection[str]) -> Any:
-    """How many of ``terms`` the product has in ``fields`` (0 when ``terms`` is empty)."""
-    if not terms:
-        return sa.literal(0)
-    hit = sa.and_(T.c.field.in_(fields), T.c.term.in_(sorted(terms)))
-    return sa.func.count(sa.distinct(sa.case((hit, T.c.term))))
+class _Sql:
+    """One statement being written: its SQL text and its parameters (lists expand)."""
+
+    def __init__(self) -> None:
+        self.params: dict[str, Any] = {}
+        self._lists: list[str] = []
+
+    def bind(self, value: Any, *, prefix: str = "p") -> str:
+        name = f"{prefix}{len(self.params)}"
+        self.params[name] = sorted(value) if isinstance(value, (set, frozenset)) else value
+        if isinstance(value, (list, tuple, set, frozenset)):
+            self._lists.append(name)
+        return f":{name}"
+
+    def distinct_terms(self, fields: str, terms: Collection[str]) -> str:
+        """How many of ``terms`` the product has in ``fields`` ("0" for no terms)."""
+        if not terms:
+            return "0"
+        return (
+            f"COUNT(DISTINCT CASE WHEN t.field IN {fields} AND t.term IN {self.bind(terms)} "
+            "THEN t.term END)"
+        )
+
+    def has(self, field: str, terms: Collection[str]) -> str:
+        return (
+            "EXISTS (SELECT 1 FROM product_terms a WHERE a.product_id = p.id "
+            f"AND a.field = '{field}' AND a.term IN {self.bind(terms)})"
+        )
+
+    def statement(self, sql: str) -> sa.TextClause:
+        return sa.text(sql).bindparams(*(sa.bindparam(n, expanding=True) for n in self._lists))
 
 
-def _has(field: str, terms: Collection[str]) -> sa.Exists:
-    return sa.exists().where(
-        T.c.product_id == P.c.id, T.c.field == field, T.c.term.in_(sorted(terms))
+def _fit(sql: _Sql, kind: str | None) -> str:
+    """``rank_key``'s recipient fit: 2 made for the kind, 1 for anyone, 0 not for it."""
+    if kind is None:
+        return "0"
+    if kind == "anyone":
+        return "CASE WHEN p.young_only THEN 0 ELSE 1 END"
+    return (
+        f"CASE WHEN {sql.has(AUDIENCE, [kind])} THEN 2 "
+        f"WHEN {sql.has(AUDIENCE, ['anyone'])} THEN 1 ELSE 0 END"
     )
 
 
-def _fit(kind: str | None) -> Any:
-    """``rank_key``'s recipient fit: 2 made for the kind, 1 for anyone, 0 not for it."""
-    if kind is None:
-        return sa.literal(0)
-    if kind == "anyone":
-        return sa.case((P.c.young_only, 0), else_=1)
-    return sa.case((_has(AUDIENCE, [kind]), 2), (_has(AUDIENCE, ["anyone"]), 1), else_=0)
-
-
-def _age_allows(age: int | None, kind: str | None) -> sa.ColumnElement[bool] | None:
-    """``catalog.search._age_allows`` as a WHERE clause (None: no condition)."""
+def _age_allows(sql: _Sql, age: int | None, kind: str | None) -> list[str]:
+    """``catalog.search._age_allows`` as WHERE clauses."""
     if age is not None:
-        clause = sa.and_(
-            sa.or_(P.c.min_age.is_(None), P.c.min_age <= age),
-            sa.or_(P.c.max_age.is_(None), P.c.max_age >= age),
-        )
-        return sa.and_(clause, sa.not_(P.c.children_only)) if age >= ADULT_AGE else clause
+        at = sql.bind(age)
+        clauses = [f"(p.min_age IS NULL OR p.min_age <= {at})"]
+        clauses.append(f"(p.max_age IS NULL OR p.max_age >= {at})")
+        return clauses + (["NOT p.children_only"] if age >= ADULT_AGE else [])
     if kind in YOUNG:
-        return sa.func.coalesce(P.c.min_age, 0) < ADULT_AGE
+        return [f"COALESCE(p.min_age, 0) < {ADULT_AGE}"]
     if kind in GROWN_UP:
-        return sa.not_(P.c.children_only)
-    return None
+        return ["NOT p.children_only"]
+    return []
 
 
-def _passes(spec: FilterSpec, rates: Rates) -> list[sa.ColumnElement[bool]]:
+def _passes(sql: _Sql, spec: FilterSpec, rates: Rates) -> list[str]:
     """Every filter of ``check`` as WHERE clauses (the budget with a cent of slack)."""
     rate = rates.in_base(1.0, spec.currency)  # base units per unit of the budget currency
-    clauses: list[sa.ColumnElement[bool]] = [P.c.in_stock.is_(True)]
-    clauses.append(P.c.price_base <= (round(spec.budget_max, 2) + _SLACK) * rate)
+    clauses = [
+        "p.in_stock",
+        f"p.price_base <= {sql.bind((round(spec.budget_max, 2) + _SLACK) * rate)}",
+    ]
     if spec.budget_min is not None:
-        clauses.append(P.c.price_base >= (round(spec.budget_min, 2) - _SLACK) * rate)
+        low = (round(spec.budget_min, 2) - _SLACK) * rate
+        clauses.append(f"p.price_base >= {sql.bind(low)}")
     if spec.country is not None:
-        clauses.append(_has(SHIPS_TO, [spec.country.upper(), "*"]))
+        clauses.append(sql.has(SHIPS_TO, [spec.country.upper(), "*"]))
     if spec.deadline is not None:
-        clauses.append(P.c.delivery_days <= (spec.deadline - spec.today).days)
+        clauses.append(f"p.delivery_days <= {sql.bind((spec.deadline - spec.today).days)}")
     for dislike in spec.dislikes:
         if not dislike.strip():
             continue
         tags, words = dislike_terms(dislike)
         if tags:
             clauses.append(
-                sa.not_(
-                    sa.exists().where(
-                        T.c.product_id == P.c.id,
-                        T.c.field.in_((TAG, TITLE_TAG)),
-                        T.c.term.in_(sorted(tags)),
-                    )
-                )
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
+                f"d.field IN ('{TAG}', '{TITLE_TAG}') AND d.term IN {sql.bind(tags)})"
             )
         if words:
-            in_title = (
-                sa.select(sa.func.count())
-                .where(
-                    T.c.product_id == P.c.id,
-                    T.c.field == TITLE_WORD,
-                    T.c.term.in_(sorted(words)),
-                )
-                .scalar_subquery()
+            clauses.append(
+                "(SELECT COUNT(*) FROM product_terms d WHERE d.product_id = p.id AND "
+                f"d.field = '{TITLE_WORD}' AND d.term IN {sql.bind(words)}) < {len(words)}"
             )
-            clauses.append(in_title < len(words))
     return clauses
 
 
 class DbCatalog:
-    """A ``catalog.search.CatalogSource`` over the products table of one session."""
+    """A ``catalog.search.CatalogSource`` over the products table of one session.
+
+    Statements are written as SQL text (the same on both backends, bound parameters for
+    every value): building them from expression objects cost more than running them.
+    """
 
     def __init__(self, session: Session, rates: Rates) -> None:
         self._s = session
         self._rates = rates
         self._repo = CatalogRepo(session)
+        self._by_id = ' COLLATE "C"' if session.get_bind().dialect.name == "postgresql" else ""
 
-    def _ranking(
+    def _ranked(
         self,
         query: RankQuery,
         spec: FilterSpec | None,
         exclude: Collection[str],
-    ) -> tuple[sa.Select[Any], list[Any]] | None:
-        """FROM/WHERE of the ranked lookup and its ORDER BY; None when nothing can match."""
+        limit: int,
+        offset: int = 0,
+    ) -> list[str]:
+        """Ids of the matches in rank order, ``limit`` of them from ``offset``."""
+        if limit <= 0 or (query.must_answer and not (query.answer_tags or query.answer_words)):
+            return []
+        sql = _Sql()
         terms = query.tags | query.words | query.answer_tags | query.answer_words
-        if query.must_answer and not (query.answer_tags or query.answer_words):
-            return None
-        order: list[Any] = []
+        where: list[str] = []
+        order: list[str] = []
+        source = "products p"
         if terms:
-            tag_hits = _distinct_terms([TAG], query.tags)
-            text_hits = _distinct_terms(_TEXT_TAGS, query.tags) + _distinct_terms(
-                _TEXT_WORDS, query.words
+            tag_hits = sql.distinct_terms(f"('{TAG}')", query.tags)
+            text_hits = (
+                f"{sql.distinct_terms(_TEXT_TAGS, query.tags)} + "
+                f"{sql.distinct_terms(_TEXT_WORDS, query.words)}"
             )
-            columns = [T.c.product_id, tag_hits.label("tag_hits"), text_hits.label("text_hits")]
-            having: list[Any] = []
-            if query.tags or query.words:
-                having.append(tag_hits + text_hits > 0)
-            strength: Any = sa.literal(0)
+            having = [f"{tag_hits} + {text_hits} > 0"] if query.tags or query.words else []
+            strength = "0"
             if query.must_answer and query.answer_tags:
-                hit = sa.and_(T.c.field == TAG, T.c.term.in_(sorted(query.answer_tags)))
-                strength = sa.func.min(sa.case((hit, T.c.position)))
-                having.append(strength.is_not(None))
+                strength = (
+                    f"MIN(CASE WHEN t.field = '{TAG}' AND t.term IN "
+                    f"{sql.bind(query.answer_tags)} THEN t.position END)"
+                )
+                having.append(f"{strength} IS NOT NULL")
             elif query.must_answer:
                 wanted = len(query.answer_words)
-                in_text = _distinct_terms(_TEXT_WORDS, query.answer_words)
-                in_title = _distinct_terms([TITLE_WORD], query.answer_words)
-                strength = sa.case((in_title == wanted, 0), else_=1)
-                having.append(in_text == wanted)
-            features = (
-                sa.select(*columns, strength.label("strength"))
-                .where(T.c.field.in_(_RANKED_FIELDS), T.c.term.in_(sorted(terms)))
-                .group_by(T.c.product_id)
-                .having(sa.and_(sa.true(), *having))
-                .subquery("features")
+                in_text = sql.distinct_terms(_TEXT_WORDS, query.answer_words)
+                in_title = sql.distinct_terms(f"('{TITLE_WORD}')", query.answer_words)
+                strength = f"CASE WHEN {in_title} = {wanted} THEN 0 ELSE 1 END"
+                having.append(f"{in_text} = {wanted}")
+            source = (
+                f"products p JOIN (SELECT t.product_id, {tag_hits} AS tag_hits, "
+                f"{text_hits} AS text_hits, {strength} AS strength FROM product_terms t "
+                f"WHERE t.field IN {_RANKED_FIELDS} AND t.term IN {sql.bind(terms)} "
+                f"GROUP BY t.product_id HAVING {' AND '.join(having) or '1 = 1'}) f "
+                "ON f.product_id = p.id"
             )
-            base = sa.select(P.c.id).join_from(P, features, features.c.product_id == P.c.id)
-            if query.by_strength:
-                order.append(features.c.strength)
-            order += [features.c.tag_hits.desc(), features.c.text_hits.desc()]
-        else:
-            base = sa.select(P.c.id)
-        fit = _fit(query.kind)
+            order = ["f.strength"] if query.by_strength else []
+            order += ["f.tag_hits DESC", "f.text_hits DESC"]
+        fit = _fit(sql, query.kind)
         if not terms and query.kind is not None:
-            base = base.where(fit > 0)
-        age = _age_allows(query.age, query.kind)
-        if age is not None:
-            base = base.where(age)
+            where.append(f"{fit} > 0")
+        where += _age_allows(sql, query.age, query.kind)
         if spec is not None:
-            base = base.where(*_passes(spec, self._rates))
+            where += _passes(sql, spec, self._rates)
         if exclude:
-            base = base.where(P.c.id.not_in(sorted(exclude)))
-        order += [fit.desc(), by_code_point(self._s, P.c.id)]
-        return base, order
+            where.append(f"p.id NOT IN {sql.bind(list(exclude))}")
+        order += [] if fit == "0" else [f"{fit} DESC"]  # a bare 0 would mean "column 0"
+        order.append(f"p.id{self._by_id}")
+        text = (
+            f"SELECT p.id FROM {source} WHERE {' AND '.join(where) or '1 = 1'} "
+            f"ORDER BY {', '.join(order)} LIMIT {sql.bind(limit)} OFFSET {sql.bind(offset)}"
+        )
+        return list(self._s.scalars(sql.statement(text), sql.params))
 
     def ranked_ids(
         self, query: RankQuery, *, limit: int, exclude: Collection[str] = ()
     ) -> list[str]:
-        built = self._ranking(query, None, exclude)
-        if built is None or limit <= 0:
-            return []
-        base, order = built
-        return list(self._s.scalars(base.order_by(*order).limit(limit)))
+        return self._ranked(query, None, exclude, limit)
 
     def ranked(
         self,
@@ -215,14 +229,10 @@ class DbCatalog:
         exclude: Collection[str] = (),
     ) -> list[Product]:
         """The first ``limit`` matches passing ``spec``, each checked exactly by ``check``."""
-        built = self._ranking(query, spec, exclude)
-        if built is None or limit <= 0:
-            return []
-        base, order = built
         found: list[Product] = []
         offset, page = 0, limit  # SQL filters exactly but for a cent: the first page passes
         while len(found) < limit:
-            ids = list(self._s.scalars(base.order_by(*order).offset(offset).limit(page)))
+            ids = self._ranked(query, spec, exclude, page, offset)
             products = self._repo.by_ids(ids)
             for gift_id in ids:
                 product = products.get(gift_id)
@@ -244,26 +254,22 @@ class DbCatalog:
     def stocked(self, tags: Collection[str]) -> set[str]:
         if not tags:
             return set()
-        stmt = sa.select(T.c.term).where(T.c.field == TAG, T.c.term.in_(sorted(tags))).distinct()
-        return set(self._s.scalars(stmt))
+        sql = _Sql()
+        text = f"SELECT DISTINCT t.term FROM product_terms t WHERE t.field = '{TAG}' AND "
+        text += f"t.term IN {sql.bind(set(tags))}"
+        return set(self._s.scalars(sql.statement(text), sql.params))
 
     def mentioned(self, words: frozenset[str], *, limit: int = 20) -> list[str]:
         if not words:
             return []
-        holders = (
-            sa.select(T.c.product_id)
-            .where(T.c.field.in_(_TEXT_WORDS), T.c.term.in_(sorted(words)))
-            .group_by(T.c.product_id)
-            .having(sa.func.count(sa.distinct(T.c.term)) == len(words))
-            .subquery("holders")
+        sql = _Sql()
+        # Ties in the order first met: products by id, then their tags in order.
+        first_met = f"MIN((t.product_id || ' ' || CAST(t.position AS VARCHAR)){self._by_id})"
+        text = (
+            "SELECT t.term FROM product_terms t WHERE t.product_id IN (SELECT w.product_id "
+            f"FROM product_terms w WHERE w.field IN {_TEXT_WORDS} AND w.term IN "
+            f"{sql.bind(words)} GROUP BY w.product_id HAVING COUNT(DISTINCT w.term) = "
+            f"{len(words)}) AND t.field = '{TAG}' AND t.position < {MENTION_TAGS} "
+            f"GROUP BY t.term ORDER BY COUNT(*) DESC, {first_met} LIMIT {sql.bind(limit)}"
         )
-        first_met = T.c.product_id + " " + sa.cast(T.c.position, sa.String)
-        stmt = (
-            sa.select(T.c.term)
-            .join_from(T, holders, holders.c.product_id == T.c.product_id)
-            .where(T.c.field == TAG, T.c.position < MENTION_TAGS)
-            .group_by(T.c.term)
-            .order_by(sa.func.count().desc(), sa.func.min(by_code_point(self._s, first_met)))
-            .limit(limit)
-        )
-        return list(self._s.scalars(stmt))
+        return list(self._s.scalars(sql.statement(text), sql.params))

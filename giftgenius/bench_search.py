@@ -1,0 +1,103 @@
+"""``giftgenius bench search``: how long one catalog search and filter takes in the database.
+
+Plays what ``search_candidates`` and ``filter_candidates`` do for a few fixed profiles — the
+search pool, the exact filter of the pool, the reserve per emptied interest, the shortlist
+and the unserved interests — against the configured database, and prints the p50 and p99
+in milliseconds and the products read. ``--whole-catalog`` times the way it was done before
+the search moved into the database (every product read, ranked in memory), for comparison.
+A command that prints figures, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from giftgenius.catalog import (
+    FilterSpec,
+    ProductList,
+    check,
+    load_rates,
+    search_pool,
+    shortlist,
+    unserved,
+)
+from giftgenius.catalog.search import CatalogSource, reserve
+from giftgenius.domain import MAX_CANDIDATES
+from giftgenius.settings import load_settings
+from giftgenius.storage.db import Database
+
+# (interests, recipient, age, budget, currency, country, dislikes)
+PROFILES: list[tuple[list[str], str, int | None, float, str, str | None, list[str]]] = [
+    (["board games", "coffee"], "colleague", None, 50, "USD", "FR", []),
+    (["jeux de société", "thé", "jazz"], "mother", None, 40, "EUR", "FR", ["mugs"]),
+    (["lego", "dinosaurs"], "child", 7, 35, "GBP", "GB", []),
+    (["whisky", "camping", "photography"], "dad", 55, 120, "CHF", "CH", ["knives"]),
+    (["zorblaxian", "gardening"], "grandparent", 80, 30, "USD", None, []),
+]
+
+
+def _one(source: CatalogSource, profile: Any, today: dt.date) -> int:
+    interests, recipient, age, budget, currency, country, dislikes = profile
+    rates = load_rates()
+    pool = search_pool(source, interests, recipient=recipient, age=age, limit=MAX_CANDIDATES)
+    unserved(interests, pool, source, "en")
+    spec = FilterSpec(
+        budget_max=budget, currency=currency, country=country, today=today, dislikes=dislikes
+    )
+    passing = [p for p in pool if not check(p, spec, rates)]
+    passing += reserve(source, interests, passing, spec, recipient=recipient, age=age)
+    chosen = shortlist(passing, interests, 6)
+    unserved(interests, chosen, source, "en")
+    return len(chosen)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="giftgenius bench search", description=__doc__)
+    parser.add_argument("--repeat", type=int, default=20, help="rounds over the profiles")
+    parser.add_argument("--whole-catalog", action="store_true", help="the old way, to compare")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    db = Database.from_settings(load_settings())
+    db.ensure_catalog()
+    today = dt.date.today()
+    timings: list[float] = []
+    try:
+        with db.read() as repos:
+            products = repos.catalog.count()
+        for _ in range(args.repeat + 1):  # the first round warms caches and is dropped
+            for profile in PROFILES:
+                start = time.perf_counter()
+                with db.read() as repos:
+                    if args.whole_catalog:
+                        every = [p for page in repos.catalog.pages() for p in page]
+                        _one(ProductList(every), profile, today)
+                    else:
+                        _one(repos.catalog.search(), profile, today)
+                timings.append((time.perf_counter() - start) * 1000)
+    finally:
+        db.dispose()
+    timings = timings[len(PROFILES) :]
+    cuts = statistics.quantiles(timings, n=100)
+    figures = {
+        "backend": db.dialect,
+        "products": products,
+        "mode": "whole catalog in memory" if args.whole_catalog else "in the database",
+        "searches": len(timings),
+        "p50_ms": round(statistics.median(timings), 2),
+        "p99_ms": round(cuts[98], 2),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"{figures['backend']}, {products:,} products, {figures['mode']}: "
+            f"search + filter p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms "
+            f"({len(timings)} searches)"
+        )
+    return 0
