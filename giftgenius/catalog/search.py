@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
@@ -347,7 +348,7 @@ TAG, TITLE_TAG, DESC_TAG, TITLE_WORD, DESC_WORD, AUDIENCE, SHIPS_TO = (
 def index_terms(product: Product) -> list[tuple[str, str, int]]:
     """(field, term, position) rows the database indexes a product by, computed once when
     the product is written: its canonical tags (position = rank among its tags), the tags
-    and significant lemmas of its title and description, its audiences and countries.
+    and significant lemmas of its title and description, its shipping countries.
 
     These are exactly what ``rank_key``, ``check`` and ``unserved`` read from a product's
     text, so "jeux de société" and "board games" find the same rows on every backend.
@@ -362,7 +363,6 @@ def index_terms(product: Product) -> list[tuple[str, str, int]]:
         tags, words = _text_index(text)
         rows.update({(field_tag, tag): 0 for tag in tags})
         rows.update({(field_word, word): 0 for word in _query_words(words)})
-    rows.update({(AUDIENCE, r): 0 for r in product.recipients})
     rows.update({(SHIPS_TO, c): 0 for c in product.ships_to})
     return [(f, term, pos) for (f, term), pos in sorted(rows.items()) if len(term) <= TERM_MAX]
 
@@ -372,14 +372,16 @@ TERM_MAX = 200  # longer "words" (a pasted URL) are never a query; the column ho
 
 @lru_cache(maxsize=1)
 def index_version() -> str:
-    """sha256 of the analysis behind ``index_terms`` (this module, the vocabulary, the text
-    folding): the database re-indexes its products when it changes."""
+    """sha256 of what the index is computed from besides the products (this module, the
+    vocabulary, the text folding, the currency table for ``price_base``): the database
+    re-indexes its products when it changes."""
     from giftgenius import text
     from giftgenius.catalog import vocabulary
 
     digest = hashlib.sha256()
     for path in (__file__, vocabulary.__file__, text.__file__):
         digest.update(Path(path).read_bytes())
+    digest.update(resources.files("giftgenius.catalog.data").joinpath("rates.json").read_bytes())
     return digest.hexdigest()
 
 

@@ -8,7 +8,7 @@ Adds what the catalog is searched and filtered by in SQL (``storage/catalog_sear
 ``products.price_base`` (the price in ``catalog.models.BASE_CURRENCY``), ``young_only`` and
 ``children_only`` (the age rules), and ``product_terms``, one row per (field, term) a
 product is found by — canonical tags with their rank, tags and lemmas of title and
-description, audiences, shipping countries — computed by the app's own analysis
+description, shipping countries — computed by the app's own analysis
 (``catalog.search.index_terms``). Existing rows are backfilled here.
 
 Frozen: later changes go in new revisions, never here.
