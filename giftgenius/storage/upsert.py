@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -29,7 +28,3 @@ def money(value: float) -> Decimal:
 def by_code_point(session: Session, column: Any) -> Any:
     """``column`` ordered as Python orders strings (Postgres' locale collation does not)."""
     return column.collate("C") if session.get_bind().dialect.name == "postgresql" else column
-
-
-def sql_in(column: Any, values: Any) -> sa.ColumnElement[bool]:
-    return column.in_(sorted(values))
