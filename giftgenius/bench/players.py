@@ -3,12 +3,14 @@
 A ``FunctionModel`` (``llm/scripted.py``) answers in-process and at once, so what is timed
 is the agent: every turn is the real ``Agent.turn`` on the configured stores. Turn 1 records
 a complete profile; then turns cycle through a new interest (``update_profile``), a search
-(``search_candidates``) and the filters (``filter_candidates``), so two turns in three call
-search or filter, and the third re-checks the shortlist against the catalog on its way back.
-A failed tool call stops the benchmark: it would be timing an error path.
+(``search_candidates``) and either a plain reply (plan ``s``: one turn in three reads the
+catalog) or the filters (plan ``f``: ``filter_candidates``; the next turn, in the
+``finalizing`` step, re-checks the shortlist against the catalog on its way back). A failed
+tool call stops the benchmark: it would be timing an error path.
 
-Every user line and every reply carries its session's number and the turn's (``[s17 t3]``):
-the load test finds each one in the transcript by its text.
+Every user line and every reply carries its plan, its session's number and the turn's
+(``[s17 t3]``): the model reads its move from it, and the load test finds each line in the
+transcript by its text.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from giftgenius.storage.db import Database
 from giftgenius.storage.sessions import make_session_store
 
 SUMMARY = "The user looks for a gift for their sister, 34, in France, within 80 EUR."
-_TAG = re.compile(r"^\[s(\d+) t(\d+)\]")
+_TAG = re.compile(r"^\[([sf])(\d+) t(\d+)\]")
 # Interests the synthetic catalog serves (it uses every interest tag), in a fixed order.
 _INTERESTS = tuple(sorted(INTERESTS))
 _CHATTER = (
@@ -50,16 +52,17 @@ _CHATTER = (
 )
 
 
-def user_line(session: int, turn: int) -> str:
-    """What the user says at ``turn`` (from 1) of session number ``session``."""
+def user_line(kind: str, session: int, turn: int) -> str:
+    """What the user says at ``turn`` (from 1) of session number ``session``, plan ``kind``."""
+    tag = f"[{kind}{session} t{turn}]"
     if turn == 1:
-        return f"[s{session} t1] a gift for my sister, she is 34, up to 80 euros, shipped to France"
-    return f"[s{session} t{turn}] {_CHATTER[turn % len(_CHATTER)]}"
+        return f"{tag} a gift for my sister, she is 34, up to 80 euros, shipped to France"
+    return f"{tag} {_CHATTER[turn % len(_CHATTER)]}"
 
 
-def reply_line(session: int, turn: int) -> str:
+def reply_line(kind: str, session: int, turn: int) -> str:
     """The model's reply that ends ``turn``: unique, so the transcript can be counted."""
-    return f"[s{session} t{turn}] Here is where we are."
+    return f"[{kind}{session} t{turn}] Here is where we are."
 
 
 def interest(session: int, turn: int) -> str:
@@ -67,8 +70,8 @@ def interest(session: int, turn: int) -> str:
     return _INTERESTS[(session * 7 + turn // 3) % len(_INTERESTS)]
 
 
-def plan(session: int, turn: int) -> list[Message]:
-    """The tool calls the model makes at ``turn``, before its reply."""
+def plan(kind: str, session: int, turn: int) -> list[Message]:
+    """The tool calls the model makes at ``turn`` of plan ``kind``, before its reply."""
     if turn == 1:
         return [
             call(
@@ -84,7 +87,7 @@ def plan(session: int, turn: int) -> list[Message]:
     if turn % 3 == 2:
         return [call("search_candidates")]
     if turn % 3 == 0:
-        return [call("filter_candidates")]
+        return [call("filter_candidates")] if kind == "f" else []
     return [
         call(
             "update_profile",
@@ -105,9 +108,9 @@ def answer(request: ChatRequest) -> Message:
     tagged = _TAG.match(text)
     if tagged is None:
         raise ModelError(f"the benchmark model got a line it did not write: {text[:80]!r}")
-    session, turn = int(tagged.group(1)), int(tagged.group(2))
-    calls = plan(session, turn)
-    return calls[step] if step < len(calls) else reply(reply_line(session, turn))
+    kind, session, turn = tagged.group(1), int(tagged.group(2)), int(tagged.group(3))
+    calls = plan(kind, session, turn)
+    return calls[step] if step < len(calls) else reply(reply_line(kind, session, turn))
 
 
 @dataclass(frozen=True)
@@ -195,11 +198,15 @@ class Played:
 
 
 class Player:
-    """Plays numbered sessions through one agent, timing every turn."""
+    """Plays numbered sessions through one agent, timing every turn.
 
-    def __init__(self, agent: Agent, prefix: str | None = None) -> None:
+    ``filters`` picks plan ``f`` (search, then filter) over plan ``s`` (search, then chat).
+    """
+
+    def __init__(self, agent: Agent, prefix: str | None = None, *, filters: bool = False) -> None:
         self.agent = agent
         self.prefix = prefix or f"bench-{uuid.uuid4().hex[:8]}"
+        self.kind = "f" if filters else "s"
 
     def open(self, number: int) -> Played:
         user_id = f"{self.prefix}-{number}"
@@ -208,7 +215,7 @@ class Player:
 
     def turn(self, played: Played) -> Sample:
         played.turns += 1
-        text = user_line(played.number, played.turns)
+        text = user_line(self.kind, played.number, played.turns)
         played.sent.append(text)
         start = time.perf_counter()
         result = self.agent.turn(played.run_id, played.user_id, text)

@@ -40,7 +40,10 @@ DEFAULT_CATALOGS = (1_000, 10_000, 100_000)
 DEFAULT_PROCESSES = (1, 2, 4)
 DEFAULT_SESSIONS = 2
 WINDOW = 10  # turns per milestone, ending at it
-CATALOG_TURNS = 7  # per catalog size: the profile, then two searches, filters and re-checks
+# Per catalog size: the profile, then a search, a filter and a re-check at least, and two of
+# each when they take under CATALOG_SECONDS.
+CATALOG_TURNS = (4, 7)
+CATALOG_SECONDS = 10.0
 MODEL_NOTE = (
     "model: an in-process FunctionModel that answers at once; 'model' is the time inside "
     "ChatModel.complete (its request checks and prompt token count), no network"
@@ -94,7 +97,7 @@ def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
         default=DEFAULT_SESSIONS,
         help="sessions played side by side (in each worker process, for turns per second)",
     )
-    p.add_argument("--seconds", type=float, default=5.0, help="time per process count")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per process count")
     p.add_argument(
         "--max-search-seconds",
         type=float,
@@ -218,15 +221,19 @@ class TurnBench:
         """Part 2: the catalog's cost (the tools phase) at one catalog size."""
         stores = self._catalog(size)
         agent = bench_agent(stores.settings())
-        player = Player(agent, f"{self.prefix}-k{size}")
-        task = self.progress.add_task(f"catalog of {size:,} products", total=CATALOG_TURNS)
+        player = Player(agent, f"{self.prefix}-k{size}", filters=True)
+        least, most = CATALOG_TURNS
+        task = self.progress.add_task(f"catalog of {size:,} products", total=most)
         played = player.open(0)
         self.left.append((stores, [played]))
         samples: list[Sample] = []
         try:
-            for _ in range(CATALOG_TURNS):
+            while len(samples) < most:
                 samples.append(player.turn(played))
                 self.progress.advance(task)
+                spent = sum(sample.total for sample in samples)
+                if len(samples) >= least and spent > CATALOG_SECONDS:
+                    break
         finally:
             agent.close()
             self.progress.remove_task(task)

@@ -8,7 +8,7 @@ from giftgenius.bench.players import Player
 
 
 def test_phases_are_filled_and_add_up_to_no_more_than_the_turn(agent: Agent) -> None:
-    player = Player(agent)
+    player = Player(agent, filters=True)
     played = player.open(0)
     samples = [player.turn(played) for _ in range(4)]
     assert [s.tools for s in samples] == [
@@ -24,7 +24,7 @@ def test_phases_are_filled_and_add_up_to_no_more_than_the_turn(agent: Agent) -> 
             assert sample.phases[busy] > 0, (sample.turn, busy)
         assert sum(sample.phases.values()) <= sample.total
     # The run-cycle's own total leaves out only the call itself.
-    result = agent.turn(played.run_id, played.user_id, "[s0 t5] and now?")
+    result = agent.turn(played.run_id, played.user_id, "[f0 t5] and now?")
     timings = result.timings
     assert 0 < sum(timings.phases().values()) <= timings.total
 
