@@ -146,7 +146,7 @@ def configured_stores(settings: Settings) -> Stores:
         "redis_url": settings.redis_url,
         "redis_prefix": settings.redis_prefix,
         "context_window": settings.context_window,
-        "log_level": "WARNING",
+        "log_level": settings.log_level,
     }
     if settings.database_url is None:
         home = settings.home / "bench"

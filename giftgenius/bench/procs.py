@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.bench.players import Played, Player, Sample, bench_agent
+from giftgenius.errors import GiftGeniusError
+from giftgenius.logs import configure_logging
 from giftgenius.settings import load_settings
 
 START_TIMEOUT = 180.0  # seconds a worker may take to import, connect and open its sessions
@@ -92,19 +94,23 @@ def _next(messages: Any, workers: list[Any], timeout: float | None) -> tuple[str
             waited += 1.0
             dead = [w for w in workers if w.exitcode not in (None, 0)]
             if dead:
-                raise RuntimeError(
-                    f"a benchmark worker process died (exit code {dead[0].exitcode})"
+                raise GiftGeniusError(
+                    f"A benchmark worker process died (exit code {dead[0].exitcode}); "
+                    "see its traceback above."
                 ) from None
             if timeout is not None and waited > timeout:
-                raise RuntimeError(
-                    f"benchmark workers were not ready after {timeout:.0f} s"
+                raise GiftGeniusError(
+                    f"The benchmark workers were not ready after {timeout:.0f} s; the machine "
+                    "may be overloaded, or the stores slow to answer."
                 ) from None
 
 
 def _work(job: Job, messages: Any, go: Any) -> None:
     outcome = Outcome()
     try:
-        agent = bench_agent(load_settings(**job.overrides))
+        settings = load_settings(**job.overrides)
+        configure_logging(settings)  # as the command's own process does: logs cost time too
+        agent = bench_agent(settings)
     except Exception as exc:  # reported to the parent, which says it plainly
         outcome.failures.append(f"{type(exc).__name__}: {exc}")
         messages.put(("done", outcome))

@@ -33,6 +33,7 @@ from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
 from giftgenius.bench.players import Played, Player, Sample, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
 from giftgenius.bench.stats import Breakdown, Spread
+from giftgenius.errors import GiftGeniusError
 from giftgenius.settings import Settings
 
 DEFAULT_TURNS = (10, 100, 500)
@@ -206,7 +207,10 @@ class TurnBench:
             failures = [f for o in outcomes for f in o.failures]
             self.left.append((stores, [p for o in outcomes for p in o.sessions]))
             if failures:
-                raise RuntimeError(f"{len(failures)} turns failed; the first: {failures[0]}")
+                raise GiftGeniusError(
+                    f"{len(failures)} benchmark turns failed with {count} processes; the "
+                    f"first: {failures[0]}"
+                )
             turn = Spread.of([s.total for s in samples])
             self.figures.throughput[count] = {
                 "processes": count,
@@ -269,8 +273,8 @@ class TurnBench:
 
 def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
     args = parser().parse_args(list(argv))
-    if args.sessions < 1 or args.seconds <= 0:
-        raise SystemExit("giftgenius bench turn: --sessions and --seconds must be positive")
+    if args.sessions < 1 or args.seconds <= 0 or args.max_search_seconds <= 0:
+        parser().error("--sessions, --seconds and --max-search-seconds must be positive")
     stores = configured_stores(settings)
     started = os.getloadavg()[0]
     with progress_bar(err) as progress:
