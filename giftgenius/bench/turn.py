@@ -74,24 +74,12 @@ def _counts(flag: str, minimum: int) -> Callable[[str], list[int]]:
 
 def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
-    p.add_argument(
-        "--turns",
-        type=_counts("--turns", 1),
-        default=list(DEFAULT_TURNS),
-        help="milestones: conversation lengths at which turns are timed",
-    )
-    p.add_argument(
-        "--catalog",
-        type=_counts("--catalog", 1),
-        default=list(DEFAULT_CATALOGS),
-        help="catalog sizes, in synthetic products",
-    )
-    p.add_argument(
-        "--processes",
-        type=_counts("--processes", 1),
-        default=list(DEFAULT_PROCESSES),
-        help="worker process counts for turns per second",
-    )
+    for flag, default, what in (
+        ("--turns", DEFAULT_TURNS, "milestones: conversation lengths at which turns are timed"),
+        ("--catalog", DEFAULT_CATALOGS, "catalog sizes, in synthetic products"),
+        ("--processes", DEFAULT_PROCESSES, "worker process counts for turns per second"),
+    ):
+        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
     p.add_argument(
         "--sessions",
         type=int,
