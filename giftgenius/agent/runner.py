@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from giftgenius.agent.context import build_context
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
+from giftgenius.agent.timings import TimedModel, TurnTimings
 from giftgenius.catalog import load_rates
 from giftgenius.domain import (
     CheckpointStep,
@@ -117,6 +119,7 @@ class TurnResult:
     usage: Usage = field(default_factory=Usage)
     summarized: bool = False
     notices: list[str] = field(default_factory=list)
+    timings: TurnTimings = field(default_factory=TurnTimings)  # where the turn's time went
 
 
 class Agent:
@@ -242,6 +245,8 @@ class Agent:
                 f"{self.settings.max_input_chars} (GIFTGENIUS_MAX_INPUT_CHARS). "
                 "It was not taken: please shorten it."
             )
+        timings = TurnTimings()
+        start = time.perf_counter()
         # The lease serializes turns; correctness under a lapsed lease rests on the fence.
         with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait):
             with self.db.read() as repos:
@@ -251,7 +256,12 @@ class Agent:
             if run.status == RunStatus.abandoned:
                 raise RunClosed(_abandoned(user_id))
             loaded = load_session(run, self.sessions, self.db)
-            return self._turn(run, loaded, text, on_text)
+            timings.load = time.perf_counter() - start
+            result = self._turn(run, loaded, text, on_text, timings)
+            releasing = time.perf_counter()
+        timings.save += time.perf_counter() - releasing  # the lease's release
+        timings.total = time.perf_counter() - start
+        return result
 
     def _turn(
         self,
@@ -259,29 +269,45 @@ class Agent:
         loaded: Loaded,
         text: str,
         on_text: Callable[[str], None] | None,
+        timings: TurnTimings | None = None,
     ) -> TurnResult:
         """One turn under the lease: accept, summarize, think, commit, publish."""
+        timings = timings if timings is not None else TurnTimings()
         session = loaded.session
         if session.state.step == Step.done:
-            return TurnResult(reply=_done_reply(session), state=session.state, usage=session.usage)
+            return TurnResult(
+                reply=_done_reply(session),
+                state=session.state,
+                usage=session.usage,
+                timings=timings,
+            )
         turn_id = new_id()
-        user_msg = self._accept(run, turn_id, session, text)
-        summarized = self._summarize(session)
+        with timings.phase("accept"):
+            user_msg = self._accept(run, turn_id, session, text)
+        with timings.phase("summarize"):
+            summarized = self._summarize(session, TimedModel(self.model, timings))
         # Built after summarizing: the checkpoints it takes carry the summary as it now is.
-        ctx = self._turn_context(run, session, text)
-        notices = self._revalidate(ctx)
-        thought = self._think(session, ctx, user_msg, on_text)
-        new_version = self._commit(run, turn_id, session, ctx, thought)
-        self._publish(loaded, ctx, thought, new_version)
+        with timings.phase("context"):
+            ctx = self._turn_context(run, session, text)
+        with timings.phase("tools"):
+            notices = self._revalidate(ctx)
+        thought = self._think(session, ctx, user_msg, on_text, timings)
+        with timings.phase("commit"):
+            new_version = self._commit(run, turn_id, session, ctx, thought)
+        with timings.phase("save"):
+            self._publish(loaded, ctx, thought, new_version)
+        with timings.phase("tools"):
+            shown = self._candidates(ctx) if "filter_candidates" in thought.called else []
         return TurnResult(
             reply=thought.reply,
             state=ctx.state,
             checkpoints=[c.step for c in ctx.checkpoints],
-            candidates=self._candidates(ctx) if "filter_candidates" in thought.called else [],
+            candidates=shown,
             tools_called=thought.called,
             usage=session.usage,
             summarized=summarized,
             notices=notices,
+            timings=timings,
         )
 
     def _accept(self, run: RunInfo, turn_id: str, session: Session, text: str) -> Message:
@@ -300,10 +326,10 @@ class Agent:
         fault("before_model")
         return user_msg
 
-    def _summarize(self, session: Session) -> bool:
+    def _summarize(self, session: Session, model: ChatModel) -> bool:
         """Fold old history into the running summary if it has grown too big."""
         outcome = maybe_summarize(
-            session, self.model, self.counter, budget=self.budget, settings=self.settings
+            session, model, self.counter, budget=self.budget, settings=self.settings
         )
         return bool(outcome and outcome.folded)
 
@@ -337,16 +363,18 @@ class Agent:
         ctx: tools.TurnContext,
         user_msg: Message,
         on_text: Callable[[str], None] | None,
+        timings: TurnTimings,
     ) -> Thought:
         """Steps 3-4: model and tools, no transaction open, until the model answers in words.
 
         Every message gets its transcript seq as it is made; ``ctx.state`` (never a copy
         taken before a tool ran) is the state the turn ends with.
         """
-        block = state_block(StateView.of(ctx.state, ctx.today))
+        with timings.phase("context"):
+            block = state_block(StateView.of(ctx.state, ctx.today))
         thought = Thought(messages=[user_msg])
         for _ in range(self.settings.max_tool_rounds):
-            assistant = self._call_model(session, block, thought.messages, on_text)
+            assistant = self._call_model(session, block, thought.messages, on_text, timings)
             if assistant is None:
                 return self._say(session, thought, CONTEXT_TOO_LARGE[ctx.state.locale])
             thought.messages.append(assistant)
@@ -355,8 +383,9 @@ class Agent:
                 return thought
             for call in assistant.tool_calls:
                 thought.called.append(call.name)
-                result = tools.execute(ctx, call.name, call.arguments)
-                content = scrub(json.dumps(result, ensure_ascii=False, default=str))
+                with timings.phase("tools"):
+                    result = tools.execute(ctx, call.name, call.arguments)
+                    content = scrub(json.dumps(result, ensure_ascii=False, default=str))
                 answer = Message(role="tool", content=content, tool_call_id=call.id)
                 thought.messages.append(self._numbered(session, answer))
                 ctx.next_seq = session.next_seq
@@ -488,23 +517,26 @@ class Agent:
         block: str,
         turn_msgs: list[Message],
         on_text: Callable[[str], None] | None,
+        timings: TurnTimings,
     ) -> Message | None:
         """One model round; on ``context_length_exceeded`` shrink once and retry, else None."""
+        model = TimedModel(self.model, timings)
         for budget in (self.budget, int(self.budget * SHRINK_FACTOR)):
             try:
-                built = build_context(
-                    counter=self.counter,
-                    budget=budget,
-                    system_prompt=self.system_prompt,
-                    tools=self.tool_specs,
-                    summary=session.summary,
-                    history=session.messages,
-                    state_block=block,
-                    turn=turn_msgs,
-                )
+                with timings.phase("context"):
+                    built = build_context(
+                        counter=self.counter,
+                        budget=budget,
+                        system_prompt=self.system_prompt,
+                        tools=self.tool_specs,
+                        summary=session.summary,
+                        history=session.messages,
+                        state_block=block,
+                        turn=turn_msgs,
+                    )
                 if built.dropped or built.cut_tool_results:
                     session.usage.truncations += 1
-                response = self.model.complete(
+                response = model.complete(
                     ChatRequest(messages=built.messages, tools=self.tool_specs), on_text=on_text
                 )
             except ContextLengthExceeded:

@@ -104,6 +104,11 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--replace", action="store_true", help="make the catalog exactly the file's products"
     )
+    generate = csub.add_parser(
+        "generate", parents=[common], help="write a synthetic catalog, for benchmarks"
+    )
+    generate.add_argument("--products", type=_product_count, required=True)
+    generate.add_argument("--seed", type=int, default=0)
 
     db = sub.add_parser("db", parents=[common], help="schema migrations")
     dsub = db.add_subparsers(dest="db_command", required=True)
@@ -114,7 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     dsub.add_parser("current", parents=[common])
 
     bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
-    bench.add_argument("what", choices=["context", "state", "search"])
+    bench.add_argument("what", choices=["context", "state", "search", "turn", "load"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
 
     ev = sub.add_parser("eval", parents=[common], help="play the dialogue corpus and judge it")
@@ -125,6 +130,18 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--jobs", type=int, default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     return parser
+
+
+def _product_count(text: str) -> int:
+    from giftgenius.catalog.synthetic import MAX_PRODUCTS
+
+    try:
+        count = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of products") from None
+    if not 0 < count <= MAX_PRODUCTS:
+        raise argparse.ArgumentTypeError(f"give 1 to {MAX_PRODUCTS:,} products, not {count:,}")
+    return count
 
 
 def _duration(text: str) -> timedelta:
@@ -395,6 +412,12 @@ class Cli:
             from giftgenius.cli.catalog_cmd import import_catalog
 
             return import_catalog(self.settings, self.args.file, self.args.replace, self.out)
+        if self.args.catalog_command == "generate":
+            from giftgenius.cli.generate import generate_catalog
+
+            return generate_catalog(
+                self.settings, self.args.products, self.args.seed, self.out, self.err
+            )
         agent = self.agent()
         try:
             with agent.db.read() as repos:
@@ -456,9 +479,18 @@ class Cli:
         return 0
 
     def bench(self) -> int:
-        from giftgenius import bench, bench_search, soak
+        if self.args.what == "turn":
+            from giftgenius.bench import turn
 
-        chosen = {"context": bench, "state": soak, "search": bench_search}[self.args.what]
+            return turn.main(self.args.rest, self.settings, out=self.out, err=self.err)
+        if self.args.what == "load":
+            from giftgenius.bench import load
+
+            return load.main(self.args.rest, self.settings, out=self.out, err=self.err)
+        from giftgenius import soak
+        from giftgenius.bench import context, search
+
+        chosen = {"context": context, "state": soak, "search": search}[self.args.what]
         return chosen.main(self.args.rest)
 
     def eval(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.bench import main, run_conversation
+from giftgenius.bench.context import main, run_conversation
 from giftgenius.tokens import TokenCounter
 
 

@@ -1,0 +1,12 @@
+"""Benchmarks: commands that print figures (never timed tests).
+
+- ``context`` (``bench context``): what budgeted context and summaries save;
+- ``turn`` (``bench turn``): where one turn's time goes through the real ``Agent.turn``,
+  by phase, as conversations and catalogs grow, and turns per second over processes;
+- ``load`` (``bench load``): many sessions over several processes on one set of stores,
+  counting lost or duplicated transcript messages;
+- ``catalogs``: synthetic catalogs written into a database (``catalog generate``);
+- ``players`` and ``procs``: the scripted conversation and the worker processes they share.
+
+``bench state`` lives in ``giftgenius/soak.py`` (its conversation is also a test's).
+"""

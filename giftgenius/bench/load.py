@@ -1,0 +1,166 @@
+"""``giftgenius bench load``: many sessions over several processes, nothing lost or doubled.
+
+The load test of the reliability issue: ``--sessions`` (200) sessions dealt out to
+``--processes`` (4) worker processes on one set of stores (Redis and Postgres when
+configured), each session playing ``--turns`` turns of the benchmark conversation
+(``bench/players.py``). It prints turns per second, p50 and p99 turn time, and counts,
+from the transcript rows in the database, every user line sent that is not there exactly
+once and every accepted turn's reply that is not there exactly once — lost or duplicated
+messages, which must be 0 (the exit code is 1 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from rich.console import Console
+
+from giftgenius.agent.runner import Agent
+from giftgenius.bench.catalogs import ensure_synthetic, progress_bar
+from giftgenius.bench.players import Played, Player, Stores, bench_agent, configured_stores
+from giftgenius.bench.procs import Job, run_workers, split
+from giftgenius.bench.stats import Spread
+from giftgenius.settings import Settings
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    stores: str
+    sessions: int
+    processes: int
+    turns: int  # turns answered
+    failed: int  # turns that raised
+    seconds: float
+    turns_per_second: float
+    turn_p50_ms: float
+    turn_p99_ms: float
+    sent: int  # user lines sent
+    lost: int  # sent lines or accepted replies found 0 times in the transcript
+    duplicated: int  # extra copies of them found
+    unexpected: int  # user or reply rows nobody sent
+    first_failure: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.lost == self.duplicated == self.unexpected == self.failed == 0
+
+
+def run_load(
+    stores: Stores,
+    *,
+    sessions: int,
+    processes: int,
+    turns: int,
+    catalog: int = 1000,
+    seed: int = 0,
+    keep: bool = False,
+    err: Console | None = None,
+) -> LoadReport:
+    """Play the load, count the transcript, erase the benchmark's users (unless ``keep``)."""
+    stores = stores.for_catalog(catalog, seed)
+    agent = bench_agent(stores.settings())
+    played: list[Played] = []
+    try:
+        with progress_bar(err or Console(stderr=True)) as progress:
+            ensure_synthetic(agent.db, catalog, seed, progress=progress)
+            prefix = f"load-{uuid.uuid4().hex[:8]}"
+            jobs = [
+                Job(stores.overrides, f"{prefix}-{i}", share, turns=turns)
+                for i, share in enumerate(split(range(sessions), processes))
+            ]
+            task = progress.add_task(
+                f"{sessions} sessions × {turns} turns on {processes} processes",
+                total=sessions * turns,
+            )
+            outcomes, elapsed = run_workers(jobs, on_turn=lambda: progress.advance(task))
+        played = [p for o in outcomes for p in o.sessions]
+        samples = [s for o in outcomes for s in o.samples]
+        failures = [f for o in outcomes for f in o.failures]
+        lost, duplicated, unexpected = count_transcript(agent, played)
+        turn = Spread.of([s.total for s in samples])
+        return LoadReport(
+            stores=stores.label,
+            sessions=sessions,
+            processes=processes,
+            turns=len(samples),
+            failed=len(failures),
+            seconds=round(elapsed, 2),
+            turns_per_second=round(len(samples) / elapsed, 1),
+            turn_p50_ms=round(turn.p50, 2),
+            turn_p99_ms=round(turn.p99, 2),
+            sent=sum(len(p.sent) for p in played),
+            lost=lost,
+            duplicated=duplicated,
+            unexpected=unexpected,
+            first_failure=failures[0] if failures else None,
+        )
+    finally:
+        if not keep and played:
+            Player(agent).forget(played)
+        agent.close()
+
+
+def count_transcript(agent: Agent, played: list[Played]) -> tuple[int, int, int]:
+    """(lost, duplicated, unexpected) user lines and replies, from the transcript rows."""
+    lost = duplicated = unexpected = 0
+    for session in played:
+        with agent.db.read() as repos:
+            entries = repos.transcript.for_run(session.run_id)
+        said = Counter(e.content for e in entries if e.role == "user")
+        answered = Counter(e.content for e in entries if e.role == "assistant" and not e.tool_calls)
+        for expected, found in ((session.sent, said), (session.replies, answered)):
+            wanted = Counter(expected)
+            for text, times in wanted.items():
+                have = found.get(text, 0)
+                lost += max(times - have, 0)
+                duplicated += max(have - times, 0)
+            unexpected += sum(n for text, n in found.items() if text not in wanted)
+    return lost, duplicated, unexpected
+
+
+def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
+    p = argparse.ArgumentParser(prog="giftgenius bench load", description=__doc__.split("\n\n")[0])
+    p.add_argument("--sessions", type=int, default=200)
+    p.add_argument("--processes", type=int, default=4)
+    p.add_argument("--turns", type=int, default=3, help="turns per session")
+    p.add_argument("--catalog", type=int, default=1000, help="synthetic products")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--keep", action="store_true", help="keep the benchmark's users and runs")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(list(argv))
+    if min(args.sessions, args.processes, args.turns, args.catalog) < 1:
+        p.error("--sessions, --processes, --turns and --catalog must be positive")
+    report = run_load(
+        configured_stores(settings),
+        sessions=args.sessions,
+        processes=min(args.processes, args.sessions),
+        turns=args.turns,
+        catalog=args.catalog,
+        seed=args.seed,
+        keep=args.keep,
+        err=err,
+    )
+    if args.json:
+        out.file.write(json.dumps(asdict(report), indent=2) + "\n")
+    else:
+        out.print(text(report), markup=False, highlight=False, soft_wrap=True)
+    return 0 if report.clean else 1
+
+
+def text(r: LoadReport) -> str:
+    lines = [
+        f"giftgenius bench load — {r.stores}",
+        f"{r.sessions} sessions × {r.turns // max(r.sessions, 1)} turns on {r.processes} "
+        f"processes: {r.turns} turns in {r.seconds:.1f} s = {r.turns_per_second:.1f} turns/s, "
+        f"turn p50 {r.turn_p50_ms:.1f} ms, p99 {r.turn_p99_ms:.1f} ms",
+        f"transcript: {r.sent} user lines sent; lost {r.lost}, duplicated {r.duplicated}, "
+        f"unexpected {r.unexpected}; failed turns {r.failed}",
+    ]
+    if r.first_failure:
+        lines.append(f"first failure: {r.first_failure}")
+    return "\n".join(lines)

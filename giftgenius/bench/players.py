@@ -1,0 +1,231 @@
+"""The scripted gift conversation the turn benchmark and the load test play.
+
+A ``FunctionModel`` (``llm/scripted.py``) answers in-process and at once, so what is timed
+is the agent: every turn is the real ``Agent.turn`` on the configured stores. Turn 1 records
+a complete profile; then turns cycle through a new interest (``update_profile``), a search
+(``search_candidates``) and either a plain reply (plan ``s``: one turn in three reads the
+catalog) or the filters (plan ``f``: ``filter_candidates``; the next turn, in the
+``finalizing`` step, re-checks the shortlist against the catalog on its way back). A failed
+tool call stops the benchmark: it would be timing an error path.
+
+Every user line and every reply carries its plan, its session's number and the turn's
+(``[s17 t3]``): the model reads its move from it, and the load test finds each line in the
+transcript by its text.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from giftgenius.agent.runner import Agent
+from giftgenius.catalog.synthetic import catalog_version
+from giftgenius.catalog.vocabulary import INTERESTS
+from giftgenius.domain import Message
+from giftgenius.errors import ModelError
+from giftgenius.llm.base import ChatRequest
+from giftgenius.llm.scripted import (
+    SCRIPTED_CONTEXT_WINDOW,
+    FunctionModel,
+    call,
+    position,
+    reply,
+    tool_errors,
+)
+from giftgenius.settings import Settings, load_settings
+from giftgenius.storage.db import Database
+from giftgenius.storage.sessions import make_session_store
+
+SUMMARY = "The user looks for a gift for their sister, 34, in France, within 80 EUR."
+_TAG = re.compile(r"^\[([sf])(\d+) t(\d+)\]")
+# Interests the synthetic catalog serves (it uses every interest tag), in a fixed order.
+_INTERESTS = tuple(sorted(INTERESTS))
+_CHATTER = (
+    "what else would suit her?",
+    "she also likes to spend time outdoors",
+    "show me something a bit different",
+    "which of these ships the fastest?",
+)
+
+
+def user_line(kind: str, session: int, turn: int) -> str:
+    """What the user says at ``turn`` (from 1) of session number ``session``, plan ``kind``."""
+    tag = f"[{kind}{session} t{turn}]"
+    if turn == 1:
+        return f"{tag} a gift for my sister, she is 34, up to 80 euros, shipped to France"
+    return f"{tag} {_CHATTER[turn % len(_CHATTER)]}"
+
+
+def reply_line(kind: str, session: int, turn: int) -> str:
+    """The model's reply that ends ``turn``: unique, so the transcript can be counted."""
+    return f"[{kind}{session} t{turn}] Here is where we are."
+
+
+def interest(session: int, turn: int) -> str:
+    """The interest session ``session`` asks about at ``turn`` (a new one every cycle)."""
+    return _INTERESTS[(session * 7 + turn // 3) % len(_INTERESTS)]
+
+
+def plan(kind: str, session: int, turn: int) -> list[Message]:
+    """The tool calls the model makes at ``turn`` of plan ``kind``, before its reply."""
+    if turn == 1:
+        return [
+            call(
+                "update_profile",
+                recipient="my sister",
+                age=34,
+                budget_max=80,
+                currency="EUR",
+                interests=[interest(session, turn)],
+                country="FR",
+            )
+        ]
+    if turn % 3 == 2:
+        return [call("search_candidates")]
+    if turn % 3 == 0:
+        return [call("filter_candidates")] if kind == "f" else []
+    return [
+        call(
+            "update_profile",
+            interests=[interest(session, turn)],
+            remove_interests=[interest(session, turn - 3)],
+        )
+    ]
+
+
+def answer(request: ChatRequest) -> Message:
+    """The bench model: the plan's next tool call, then the reply; loud on a failed tool."""
+    if request.purpose == "summary":
+        return reply(SUMMARY)
+    errors = tool_errors(request)
+    if errors:
+        raise ModelError(f"a benchmark tool call failed: {'; '.join(errors)}")
+    text, step = position(request)
+    tagged = _TAG.match(text)
+    if tagged is None:
+        raise ModelError(f"the benchmark model got a line it did not write: {text[:80]!r}")
+    kind, session, turn = tagged.group(1), int(tagged.group(2)), int(tagged.group(3))
+    calls = plan(kind, session, turn)
+    return calls[step] if step < len(calls) else reply(reply_line(kind, session, turn))
+
+
+@dataclass(frozen=True)
+class Stores:
+    """Where a benchmark runs: the settings every process loads, and a label for the figures."""
+
+    overrides: dict[str, Any]
+    label: str
+    separate_catalogs: bool  # one database file per catalog (embedded), or one database
+
+    def for_catalog(self, count: int, seed: int) -> Stores:
+        """The stores holding the synthetic catalog of ``count`` products."""
+        if not self.separate_catalogs:
+            return self
+        home = Path(self.overrides["home"])
+        url = f"sqlite:///{home / catalog_version(count, seed).replace(':', '-')}.db"
+        return Stores({**self.overrides, "database_url": url}, self.label, True)
+
+    def settings(self) -> Settings:
+        return load_settings(**self.overrides)
+
+
+def configured_stores(settings: Settings) -> Stores:
+    """The configured stores; the embedded default gets a bench home of its own.
+
+    A configured database is used as it is (its catalog is replaced by the synthetic ones:
+    point GIFTGENIUS_DATABASE_URL at a scratch database). Embedded, the benchmark never
+    touches the user's own database: it keeps one SQLite file per synthetic catalog under
+    ``$GIFTGENIUS_HOME/bench``, so each catalog is generated once.
+    """
+    sessions = "Redis" if settings.redis_url else "SQLite file"
+    base: dict[str, Any] = {
+        "redis_url": settings.redis_url,
+        "redis_prefix": settings.redis_prefix,
+        "context_window": settings.context_window,
+        "log_level": settings.log_level,
+    }
+    if settings.database_url is None:
+        home = settings.home / "bench"
+        home.mkdir(parents=True, exist_ok=True)
+        label = f"sessions: {sessions}, database: SQLite file (embedded, {home})"
+        return Stores({**base, "home": str(home)}, label, separate_catalogs=True)
+    dialect = "PostgreSQL" if settings.database_url.startswith("postgres") else "SQLite"
+    overrides = {**base, "home": str(settings.home), "database_url": settings.database_url}
+    return Stores(overrides, f"sessions: {sessions}, database: {dialect}", separate_catalogs=False)
+
+
+def bench_agent(settings: Settings) -> Agent:
+    """The real agent on these stores, with the instant bench model.
+
+    Built directly rather than by ``app.build_agent``, which would reseed the shipped
+    catalog over the synthetic one.
+    """
+    settings.home.mkdir(parents=True, exist_ok=True)
+    window = settings.context_window or SCRIPTED_CONTEXT_WINDOW
+    return Agent(
+        settings=settings,
+        db=Database.from_settings(settings),
+        sessions=make_session_store(settings),
+        model=FunctionModel(answer, name="bench", context_window=window),
+        window=window,
+    )
+
+
+@dataclass
+class Sample:
+    """One timed turn: its number, wall time around ``Agent.turn``, phases, tools called."""
+
+    turn: int
+    total: float
+    phases: dict[str, float]
+    tools: tuple[str, ...]
+
+
+@dataclass
+class Played:
+    """One session being played: who, which run, how far, and what it said."""
+
+    number: int
+    user_id: str
+    run_id: str
+    turns: int = 0
+    sent: list[str] = field(default_factory=list)
+    replies: list[str] = field(default_factory=list)
+
+
+class Player:
+    """Plays numbered sessions through one agent, timing every turn.
+
+    ``filters`` picks plan ``f`` (search, then filter) over plan ``s`` (search, then chat).
+    """
+
+    def __init__(self, agent: Agent, prefix: str | None = None, *, filters: bool = False) -> None:
+        self.agent = agent
+        self.prefix = prefix or f"bench-{uuid.uuid4().hex[:8]}"
+        self.kind = "f" if filters else "s"
+
+    def open(self, number: int) -> Played:
+        user_id = f"{self.prefix}-{number}"
+        run = self.agent.open(user_id, new=True).run
+        return Played(number, user_id, run.id)
+
+    def turn(self, played: Played) -> Sample:
+        played.turns += 1
+        text = user_line(self.kind, played.number, played.turns)
+        played.sent.append(text)
+        start = time.perf_counter()
+        result = self.agent.turn(played.run_id, played.user_id, text)
+        total = time.perf_counter() - start
+        played.replies.append(result.reply)
+        return Sample(played.turns, total, result.timings.phases(), tuple(result.tools_called))
+
+    def forget(self, sessions: list[Played]) -> None:
+        """Erase the benchmark's users, rows and live sessions."""
+        for played in sessions:
+            self.agent.sessions.delete(played.run_id)
+            with self.agent.db.write() as repos:
+                repos.forget_user(played.user_id)

@@ -1,0 +1,153 @@
+"""Worker processes that play benchmark sessions side by side.
+
+Each worker builds its own agent (its own connections), opens its sessions, says it is
+ready, and waits for the word: start-up (imports, the tokenizer, connecting) is not timed.
+Then it plays its sessions in turn — one turn of each, round and round — either a fixed
+number of turns each (the load test) or until time is up (turns per second), and sends
+back every timed turn, what each session said and heard, and any error as text.
+Processes are spawned, not forked: no connection or lock is ever shared by accident.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from giftgenius.bench.players import Played, Player, Sample, bench_agent
+from giftgenius.errors import GiftGeniusError
+from giftgenius.logs import configure_logging
+from giftgenius.settings import load_settings
+
+START_TIMEOUT = 180.0  # seconds a worker may take to import, connect and open its sessions
+
+
+@dataclass(frozen=True)
+class Job:
+    """One worker's share: the settings to load, its sessions' numbers, and how long to play."""
+
+    overrides: dict[str, Any]
+    prefix: str
+    numbers: tuple[int, ...]
+    turns: int | None = None  # turns per session, or
+    seconds: float | None = None  # play until this much time has passed
+
+
+@dataclass
+class Outcome:
+    """What a worker sends back."""
+
+    samples: list[Sample] = field(default_factory=list)
+    sessions: list[Played] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    ended: float = 0.0  # time.monotonic() when its last turn ended (system-wide on Linux)
+
+
+def run_workers(
+    jobs: list[Job], *, on_turn: Callable[[], None] | None = None
+) -> tuple[list[Outcome], float]:
+    """Run one process per job; every outcome and the seconds from start word to last turn."""
+    context = mp.get_context("spawn")
+    messages: Any = context.Queue()
+    go = context.Event()
+    workers = [context.Process(target=_work, args=(job, messages, go), daemon=True) for job in jobs]
+    for worker in workers:
+        worker.start()
+    outcomes: list[Outcome] = []
+    try:
+        ready = 0
+        while ready < len(jobs):
+            kind, payload = _next(messages, workers, START_TIMEOUT)
+            if kind == "ready":
+                ready += 1
+            elif kind == "done":  # failed before it could start
+                outcomes.append(payload)
+                ready += 1
+        started = time.monotonic()
+        go.set()
+        while len(outcomes) < len(jobs):
+            kind, payload = _next(messages, workers, None)
+            if kind == "turn" and on_turn is not None:
+                on_turn()
+            elif kind == "done":
+                outcomes.append(payload)
+    finally:
+        for worker in workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.kill()
+    ended = max((o.ended for o in outcomes if o.ended), default=started)
+    return outcomes, max(ended - started, 1e-9)
+
+
+def _next(messages: Any, workers: list[Any], timeout: float | None) -> tuple[str, Any]:
+    """The next message; a worker that died without a word is an error, not a hang."""
+    waited = 0.0
+    while True:
+        try:
+            return messages.get(timeout=1.0)
+        except queue.Empty:
+            waited += 1.0
+            dead = [w for w in workers if w.exitcode not in (None, 0)]
+            if dead:
+                raise GiftGeniusError(
+                    f"A benchmark worker process died (exit code {dead[0].exitcode}); "
+                    "see its traceback above."
+                ) from None
+            if timeout is not None and waited > timeout:
+                raise GiftGeniusError(
+                    f"The benchmark workers were not ready after {timeout:.0f} s; the machine "
+                    "may be overloaded, or the stores slow to answer."
+                ) from None
+
+
+def _work(job: Job, messages: Any, go: Any) -> None:
+    outcome = Outcome()
+    try:
+        settings = load_settings(**job.overrides)
+        configure_logging(settings)  # as the command's own process does: logs cost time too
+        agent = bench_agent(settings)
+    except Exception as exc:  # reported to the parent, which says it plainly
+        outcome.failures.append(f"{type(exc).__name__}: {exc}")
+        messages.put(("done", outcome))
+        return
+    try:
+        player = Player(agent, job.prefix)
+        outcome.sessions = [player.open(number) for number in job.numbers]
+        messages.put(("ready", None))
+        go.wait()
+        _play(player, job, outcome, messages)
+    except Exception as exc:
+        outcome.failures.append(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
+    finally:
+        outcome.ended = outcome.ended or time.monotonic()
+        agent.close()
+        messages.put(("done", outcome))
+
+
+def _play(player: Player, job: Job, outcome: Outcome, messages: Any) -> None:
+    deadline = None if job.seconds is None else time.monotonic() + job.seconds
+    while True:
+        for played in outcome.sessions:
+            if job.turns is not None and played.turns >= job.turns:
+                continue
+            try:
+                outcome.samples.append(player.turn(played))
+            except Exception as exc:  # counted; the session goes on with its next line
+                outcome.failures.append(f"session {played.number}: {type(exc).__name__}: {exc}")
+            messages.put(("turn", None))
+            if deadline is not None and time.monotonic() >= deadline:
+                outcome.ended = time.monotonic()
+                return
+        if job.turns is not None and all(p.turns >= job.turns for p in outcome.sessions):
+            outcome.ended = time.monotonic()
+            return
+
+
+def split(numbers: range, processes: int) -> list[tuple[int, ...]]:
+    """Session numbers dealt out to ``processes`` workers, as evenly as they go."""
+    return [tuple(numbers[i::processes]) for i in range(processes)]

@@ -1,0 +1,367 @@
+"""``giftgenius bench turn``: where one turn's time goes, as conversations and catalogs grow.
+
+Plays the scripted conversation (``bench/players.py``) through the real ``Agent.turn`` on
+the configured stores — embedded SQLite files, or Redis and Postgres when
+``GIFTGENIUS_REDIS_URL`` / ``GIFTGENIUS_DATABASE_URL`` say so — with a model that answers
+in-process at once, and prints:
+
+1. per-turn time by phase (``agent/timings.py``), p50 and p99 in ms, over the ``WINDOW``
+   turns that end at each milestone (10, 100, 500), on the smallest catalog, with the
+   turn's time outside the model and the tools, and what the phases leave unexplained;
+2. the catalog's cost (the ``tools`` phase) for search, filter and the shortlist re-check,
+   at each catalog size (1,000, 10,000, 100,000 synthetic products, generated once);
+3. turns per second with 1, 2 and 4 worker processes on the smallest catalog.
+
+A command that prints figures, not a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+
+from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
+from giftgenius.bench.players import Played, Player, Sample, Stores, bench_agent, configured_stores
+from giftgenius.bench.procs import Job, run_workers, split
+from giftgenius.bench.stats import Breakdown, Spread
+from giftgenius.errors import GiftGeniusError
+from giftgenius.settings import Settings
+
+DEFAULT_TURNS = (10, 100, 500)
+DEFAULT_CATALOGS = (1_000, 10_000, 100_000)
+DEFAULT_PROCESSES = (1, 2, 4)
+DEFAULT_SESSIONS = 2
+WINDOW = 10  # turns per milestone, ending at it
+# Per catalog size: the profile, then a search, a filter and a re-check at least, and two of
+# each when they take under CATALOG_SECONDS.
+CATALOG_TURNS = (4, 7)
+CATALOG_SECONDS = 10.0
+MODEL_NOTE = (
+    "model: an in-process FunctionModel that answers at once; 'model' is the time inside "
+    "ChatModel.complete (its request checks and prompt token count), no network"
+)
+TOOL_KINDS = {
+    "search": "search_candidates",
+    "filter": "filter_candidates",
+    "re-check": "update_profile",  # the turn after a filter re-checks the shortlist first
+}
+
+
+def _counts(flag: str, minimum: int) -> Callable[[str], list[int]]:
+    def parse(text: str) -> list[int]:
+        try:
+            parts = [part.replace("_", "") for part in text.split(",") if part.strip()]
+            values = sorted({int(part) for part in parts})
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes numbers separated by commas, like {flag} 10,100; got {text!r}"
+            ) from None
+        if not values or values[0] < minimum:
+            raise argparse.ArgumentTypeError(f"{flag} takes numbers of at least {minimum}")
+        return values
+
+    return parse
+
+
+def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    for flag, default, what in (
+        ("--turns", DEFAULT_TURNS, "milestones: conversation lengths at which turns are timed"),
+        ("--catalog", DEFAULT_CATALOGS, "catalog sizes, in synthetic products"),
+        ("--processes", DEFAULT_PROCESSES, "worker process counts for turns per second"),
+    ):
+        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
+    p.add_argument(
+        "--sessions",
+        type=int,
+        default=DEFAULT_SESSIONS,
+        help="sessions played side by side (in each worker process, for turns per second)",
+    )
+    p.add_argument("--seconds", type=float, default=3.0, help="time per process count")
+    p.add_argument(
+        "--max-search-seconds",
+        type=float,
+        default=5.0,
+        help="skip a larger catalog when its search would take longer than this (extrapolated)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="synthetic catalog seed")
+    p.add_argument("--keep", action="store_true", help="keep the benchmark's users and runs")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    return p
+
+
+@dataclass
+class TurnFigures:
+    stores: str
+    milestones: dict[int, Breakdown] = field(default_factory=dict)
+    catalogs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    throughput: dict[int, dict[str, Any]] = field(default_factory=dict)
+    written: list[Written] = field(default_factory=list)
+    load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
+
+
+class TurnBench:
+    """One run of ``bench turn``: the three parts, on one store configuration."""
+
+    def __init__(self, args: argparse.Namespace, stores: Stores, progress: Progress) -> None:
+        self.args = args
+        self.stores = stores
+        self.progress = progress
+        self.prefix = f"bench-{uuid.uuid4().hex[:8]}"
+        self.figures = TurnFigures(stores.label)
+        self.left: list[tuple[Stores, list[Played]]] = []  # to erase at the end
+
+    def run(self) -> TurnFigures:
+        smallest = self.args.catalog[0]
+        try:
+            self.conversations(smallest)
+            self.throughput(smallest)
+            sizes = list(self.args.catalog)
+            for index, size in enumerate(sizes):
+                self.catalog(size)
+                search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
+                later = sizes[index + 1 :]
+                if later and search * later[0] / size > self.args.max_search_seconds:
+                    self.skip(later, size, search)
+                    break
+        finally:
+            if not self.args.keep:
+                self.erase()
+        return self.figures
+
+    def _catalog(self, size: int) -> Stores:
+        stores = self.stores.for_catalog(size, self.args.seed)
+        agent = bench_agent(stores.settings())
+        try:
+            written = ensure_synthetic(agent.db, size, self.args.seed, progress=self.progress)
+        finally:
+            agent.close()
+        if written.written:
+            self.figures.written.append(written)
+        return stores
+
+    def conversations(self, size: int) -> None:
+        """Part 1: sessions played to the last milestone, side by side."""
+        stores = self._catalog(size)
+        last = self.args.turns[-1]
+        agent = bench_agent(stores.settings())
+        player = Player(agent, self.prefix + "-c")
+        task = self.progress.add_task(
+            f"{self.args.sessions} conversations of {last} turns", total=self.args.sessions * last
+        )
+        sessions = [player.open(number) for number in range(self.args.sessions)]
+        self.left.append((stores, sessions))
+        windows: dict[int, list[Sample]] = {t: [] for t in self.args.turns}
+        try:
+            for _ in range(last):
+                for played in sessions:
+                    sample = player.turn(played)
+                    for milestone, window in windows.items():
+                        if milestone - WINDOW < sample.turn <= milestone:
+                            window.append(sample)
+                    self.progress.advance(task)
+        finally:
+            agent.close()
+            self.progress.remove_task(task)
+        self.figures.milestones = {t: Breakdown.of(w) for t, w in windows.items()}
+
+    def throughput(self, size: int) -> None:
+        """Part 3: turns per second with each process count (start-up not timed)."""
+        stores = self.stores.for_catalog(size, self.args.seed)
+        first = 1000
+        for count in self.args.processes:
+            numbers = range(first, first + count * self.args.sessions)
+            first += len(numbers)
+            prefix = f"{self.prefix}-p{count}"
+            jobs = [
+                Job(stores.overrides, f"{prefix}-{i}", share, seconds=self.args.seconds)
+                for i, share in enumerate(split(numbers, count))
+            ]
+            task = self.progress.add_task(f"turns per second, {count} processes", total=None)
+            try:
+                outcomes, elapsed = run_workers(jobs, on_turn=partial(self.progress.advance, task))
+            finally:
+                self.progress.remove_task(task)
+            samples = [s for o in outcomes for s in o.samples]
+            failures = [f for o in outcomes for f in o.failures]
+            self.left.append((stores, [p for o in outcomes for p in o.sessions]))
+            if failures:
+                raise GiftGeniusError(
+                    f"{len(failures)} benchmark turns failed with {count} processes; the "
+                    f"first: {failures[0]}"
+                )
+            turn = Spread.of([s.total for s in samples])
+            self.figures.throughput[count] = {
+                "processes": count,
+                "sessions": len(numbers),
+                "turns": len(samples),
+                "seconds": round(elapsed, 2),
+                "turns_per_second": round(len(samples) / elapsed, 1),
+                "turn": turn.json(),
+            }
+
+    def catalog(self, size: int) -> None:
+        """Part 2: the catalog's cost (the tools phase) at one catalog size."""
+        stores = self._catalog(size)
+        agent = bench_agent(stores.settings())
+        player = Player(agent, f"{self.prefix}-k{size}", filters=True)
+        least, most = CATALOG_TURNS
+        task = self.progress.add_task(f"catalog of {size:,} products", total=most)
+        played = player.open(0)
+        self.left.append((stores, [played]))
+        samples: list[Sample] = []
+        try:
+            while len(samples) < most:
+                samples.append(player.turn(played))
+                self.progress.advance(task)
+                spent = sum(sample.total for sample in samples)
+                if len(samples) >= least and spent > CATALOG_SECONDS:
+                    break
+        finally:
+            agent.close()
+            self.progress.remove_task(task)
+        row: dict[str, Any] = {"products": size}
+        for kind, tool in TOOL_KINDS.items():
+            timed = [s for s in samples[1:] if tool in s.tools]  # turn 1 reads no catalog
+            row[kind] = Spread.of([s.phases["tools"] for s in timed]).json() | {"turns": len(timed)}
+        row["overhead"] = Breakdown.of(samples).overhead.json()
+        self.figures.catalogs[size] = row
+
+    def skip(self, sizes: list[int], measured: int, search: float) -> None:
+        """Leave out catalogs whose searches would run for minutes, saying why."""
+        for size in sizes:
+            guess = search * size / measured
+            self.figures.catalogs[size] = {
+                "products": size,
+                "skipped": f"not measured: a search took {search:.1f} s at {measured:,} "
+                f"products, so about {guess:.0f} s or more at {size:,} "
+                f"(over --max-search-seconds {self.args.max_search_seconds:g})",
+            }
+
+    def erase(self) -> None:
+        """Remove the benchmark's users, runs, transcripts and live sessions."""
+        for stores, sessions in self.left:
+            if not sessions:
+                continue
+            agent = bench_agent(stores.settings())
+            try:
+                Player(agent).forget(sessions)
+            finally:
+                agent.close()
+
+
+def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
+    args = parser().parse_args(list(argv))
+    if args.sessions < 1 or args.seconds <= 0 or args.max_search_seconds <= 0:
+        parser().error("--sessions, --seconds and --max-search-seconds must be positive")
+    stores = configured_stores(settings)
+    started = os.getloadavg()[0]
+    with progress_bar(err) as progress:
+        figures = TurnBench(args, stores, progress).run()
+    figures.load_average = [round(started, 2), round(os.getloadavg()[0], 2)]
+    if args.json:
+        out.file.write(json.dumps(as_json(figures, args), indent=2) + "\n")
+    else:
+        out.print(report(figures, args), markup=False, highlight=False, soft_wrap=True)
+    return 0
+
+
+def as_json(figures: TurnFigures, args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "stores": figures.stores,
+        "model": MODEL_NOTE,
+        "load_average_1min_start_end": figures.load_average,
+        "window_turns": WINDOW,
+        "sessions": args.sessions,
+        "catalog_for_turns": args.catalog[0],
+        "milestones": {str(t): b.json() for t, b in figures.milestones.items()},
+        "catalogs": {str(n): row for n, row in figures.catalogs.items()},
+        "throughput": {str(p): row for p, row in figures.throughput.items()},
+        "generated": [
+            {
+                "version": w.version,
+                "generate_s": round(w.generate_seconds, 2),
+                "write_s": round(w.write_seconds, 2),
+            }
+            for w in figures.written
+        ],
+    }
+
+
+def _phase(name: str, breakdown: Breakdown) -> Spread:
+    return breakdown.phases[name]
+
+
+def report(figures: TurnFigures, args: argparse.Namespace) -> str:
+    lines = [
+        f"giftgenius bench turn — {figures.stores}",
+        MODEL_NOTE,
+        f"machine: {os.cpu_count()} CPUs, 1-minute load average {figures.load_average[0]:.2f} "
+        f"at the start, {figures.load_average[1]:.2f} at the end",
+        "",
+    ]
+    milestones = list(figures.milestones)
+    lines.append(
+        f"Per-turn time by phase (ms), catalog of {args.catalog[0]:,} products, "
+        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone:"
+    )
+    header = f"{'phase':<28}" + "".join(f"{f'turn {t}: p50':>16}{'p99':>9}" for t in milestones)
+    lines.append(header)
+
+    def row(name: str, pick: Callable[[Breakdown], Spread]) -> str:
+        cells = "".join(
+            f"{pick(b).p50:>16.2f}{pick(b).p99:>9.2f}" for b in figures.milestones.values()
+        )
+        return f"{name:<28}{cells}"
+
+    for phase in figures.milestones[milestones[0]].phases:
+        lines.append(row(phase, partial(_phase, phase)))
+    lines.append(row("turn (Agent.turn)", lambda b: b.turn))
+    lines.append(row("outside model and tools", lambda b: b.overhead))
+    lines.append(
+        f"{'unexplained (mean, % turn)':<28}"
+        + "".join(
+            f"{b.unexplained_ms:>16.3f}{f'{b.unexplained_pct:.1f}%':>9}"
+            for b in figures.milestones.values()
+        )
+    )
+    lines += ["", "Catalog cost: the tools phase (ms) of the turns that search, filter, re-check:"]
+    lines.append(
+        f"{'products':>10}{'search p50':>12}{'p99':>9}{'filter p50':>12}{'p99':>9}"
+        f"{'re-check p50':>14}{'p99':>9}{'outside p50':>13}"
+    )
+    for size, cat in figures.catalogs.items():
+        if "skipped" in cat:
+            lines.append(f"{size:>10,}  {cat['skipped']}")
+            continue
+        lines.append(
+            f"{size:>10,}{cat['search']['p50_ms']:>12.1f}{cat['search']['p99_ms']:>9.1f}"
+            f"{cat['filter']['p50_ms']:>12.1f}{cat['filter']['p99_ms']:>9.1f}"
+            f"{cat['re-check']['p50_ms']:>14.1f}{cat['re-check']['p99_ms']:>9.1f}"
+            f"{cat['overhead']['p50_ms']:>13.2f}"
+        )
+    lines += [
+        "",
+        f"Turns per second, catalog of {args.catalog[0]:,} products, {args.seconds:g} s each:",
+        f"{'processes':>10}{'sessions':>10}{'turns':>8}{'turns/s':>9}{'turn p50':>10}{'p99':>9}",
+    ]
+    for count, tp in figures.throughput.items():
+        lines.append(
+            f"{count:>10}{tp['sessions']:>10}{tp['turns']:>8}{tp['turns_per_second']:>9.1f}"
+            f"{tp['turn']['p50_ms']:>10.1f}{tp['turn']['p99_ms']:>9.1f}"
+        )
+    for w in figures.written:
+        lines.append(
+            f"(generated {w.version}: {w.generate_seconds:.1f} s to build, "
+            f"{w.write_seconds:.1f} s to write)"
+        )
+    return "\n".join(lines)
