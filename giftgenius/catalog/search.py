@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
+from giftgenius.catalog.materials import folded_words, material_of, mentions
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.vocabulary import (
     RECIPIENTS,
@@ -161,8 +162,22 @@ def price_in(product: Product, currency: str, rates: Rates) -> float:
     return rates.convert(product.price, product.currency, currency)
 
 
+@lru_cache(maxsize=4096)
+def _text_names(text: str, material: str) -> bool:
+    return mentions(material, folded_words(text))
+
+
+def _made_of(product: Product, material: str) -> bool:
+    return _text_names(f"{product.title} {product.description}", material)
+
+
 def _dislike_hit(product: Product, dislike: str) -> bool:
-    """A dislike hits when one of its tags is the product's, or its words are in the title."""
+    """A dislike hits when one of its tags is the product's, or its words are in the title;
+    a material ("argent", "no leather") hits wherever the title or description names it in
+    either language, for a silver clasp is silver all the same."""
+    material = material_of(dislike)
+    if material is not None and _made_of(product, material):
+        return True
     meaning = analyze(dislike)
     if meaning.tags & set(product.tags):
         return True
