@@ -10,8 +10,9 @@ one of its own tags means that interest (or, for a word the vocabulary does not 
 the word is in its title or description) — a mention in a description is not enough, so a
 sci-fi novel whose blurb names a notebook does not answer "notebooks". ``search_pool``
 gives every interest its share of the pool, ``shortlist`` takes one product per interest
-before filling up by score, and ``unserved`` names the interests left without a product,
-with the closest things the catalog does have.
+before filling up by score and shows first those answering the most interests, and
+``unserved`` names the interests left without a product, with the closest things the
+catalog does have.
 """
 
 from __future__ import annotations
@@ -303,35 +304,42 @@ def search_pool(
 
 
 def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -> list[Product]:
-    """Up to ``size`` products: one per stated interest first, then the best of the rest.
+    """Up to ``size`` products: one per stated interest first, then the best of the rest,
+    shown best first.
 
     ``passing`` is in rank order. Products answering no interest are left out whenever any
-    passing product answers one; "best" is the number of interests answered, then rank.
+    passing product answers one; "best" is the number of interests answered, then how
+    central they are to the product, then rank. So a dinosaur plush comes before a dinosaur
+    kit for "dinosaurs and plush toys", and a pasta kit before a pasta poster for "cooking
+    and Italian food": whoever says "the first one" gets what answers most of what they said.
     """
     stated = [i for i in interests if i.strip()]
     answered = {p.id: answers(p, stated) for p in passing}
     relevant = [p for p in passing if answered[p.id]] if stated else list(passing)
     if stated and not relevant:
         return []
+    rank = {p.id: i for i, p in enumerate(relevant)}
+
+    def score(product: Product) -> tuple[int, int, int]:
+        return (
+            -len(answered[product.id]),
+            min((_strength(product, i) for i in answered[product.id]), default=99),
+            rank[product.id],
+        )
+
+    by_score = sorted(relevant, key=score)
     chosen: list[Product] = []
     for interest in stated:
-        for product in relevant:
+        for product in by_score:
             if len(chosen) < size and interest in answered[product.id] and product not in chosen:
                 chosen.append(product)
                 break
-    by_score = sorted(  # stable: equal scores keep their rank
-        relevant,
-        key=lambda p: (
-            -len(answered[p.id]),
-            min((_strength(p, i) for i in answered[p.id]), default=99),
-        ),
-    )
     for product in by_score:
         if len(chosen) >= size:
             break
         if product not in chosen:
             chosen.append(product)
-    return chosen
+    return sorted(chosen, key=lambda p: -len(answered[p.id]))  # stable: interests keep turns
 
 
 class Unserved(BaseModel):
