@@ -10,8 +10,9 @@ one of its own tags means that interest (or, for a word the vocabulary does not 
 the word is in its title or description) — a mention in a description is not enough, so a
 sci-fi novel whose blurb names a notebook does not answer "notebooks". ``search_pool``
 gives every interest its share of the pool, ``shortlist`` takes one product per interest
-before filling up by score, and ``unserved`` names the interests left without a product,
-with the closest things the catalog does have.
+before filling up by score and shows first those answering the most interests, and
+``unserved`` names the interests left without a product, with the closest things the
+catalog does have.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from giftgenius.catalog.materials import MATERIALS, folded_words, material_of, mentions
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.vocabulary import (
     RECIPIENTS,
@@ -334,7 +336,7 @@ def search(
 
 
 # The fields of the database's term index (``product_terms``): what ``index_terms`` writes.
-TAG, TITLE_TAG, DESC_TAG, TITLE_WORD, DESC_WORD, AUDIENCE, SHIPS_TO = (
+TAG, TITLE_TAG, DESC_TAG, TITLE_WORD, DESC_WORD, AUDIENCE, SHIPS_TO, MATERIAL = (
     "tag",
     "ttag",
     "dtag",
@@ -342,6 +344,7 @@ TAG, TITLE_TAG, DESC_TAG, TITLE_WORD, DESC_WORD, AUDIENCE, SHIPS_TO = (
     "dword",
     "aud",
     "ship",
+    "mat",
 )
 
 
@@ -364,6 +367,7 @@ def index_terms(product: Product) -> list[tuple[str, str, int]]:
         rows.update({(field_tag, tag): 0 for tag in tags})
         rows.update({(field_word, word): 0 for word in _query_words(words)})
     rows.update({(SHIPS_TO, c): 0 for c in product.ships_to})
+    rows.update({(MATERIAL, m): 0 for m in materials_of(product)})
     return [(f, term, pos) for (f, term), pos in sorted(rows.items()) if len(term) <= TERM_MAX]
 
 
@@ -376,10 +380,10 @@ def index_version() -> str:
     vocabulary, the text folding, the currency table for ``price_base``): the database
     re-indexes its products when it changes."""
     from giftgenius import text
-    from giftgenius.catalog import vocabulary
+    from giftgenius.catalog import materials, vocabulary
 
     digest = hashlib.sha256()
-    for path in (__file__, vocabulary.__file__, text.__file__):
+    for path in (__file__, vocabulary.__file__, text.__file__, materials.__file__):
         digest.update(Path(path).read_bytes())
     digest.update(resources.files("giftgenius.catalog.data").joinpath("rates.json").read_bytes())
     return digest.hexdigest()
@@ -390,6 +394,21 @@ def price_in(product: Product, currency: str, rates: Rates) -> float:
     return rates.convert(product.price, product.currency, currency)
 
 
+@lru_cache(maxsize=4096)
+def _text_names(text: str, material: str) -> bool:
+    return mentions(material, folded_words(text))
+
+
+def _made_of(product: Product, material: str) -> bool:
+    return _text_names(f"{product.title} {product.description}", material)
+
+
+def materials_of(product: Product) -> list[str]:
+    """The materials the product's title or description names (what ``MATERIAL`` indexes)."""
+    words = folded_words(f"{product.title} {product.description}")
+    return [m for m in MATERIALS if mentions(m, words)]
+
+
 def dislike_terms(dislike: str) -> tuple[frozenset[str], frozenset[str]]:
     """What a dislike hits: one of these tags (the product's or its title's), or a title
     holding all these words."""
@@ -398,6 +417,12 @@ def dislike_terms(dislike: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _dislike_hit(product: Product, dislike: str) -> bool:
+    """A dislike hits when one of its tags is the product's, or its words are in the title;
+    a material ("argent", "no leather") hits wherever the title or description names it in
+    either language, for a silver clasp is silver all the same."""
+    material = material_of(dislike)
+    if material is not None and _made_of(product, material):
+        return True
     tags, words = dislike_terms(dislike)
     if tags & set(product.tags):
         return True
@@ -559,35 +584,42 @@ def _source(products: Sequence[Product] | CatalogSource) -> CatalogSource:
 
 
 def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -> list[Product]:
-    """Up to ``size`` products: one per stated interest first, then the best of the rest.
+    """Up to ``size`` products: one per stated interest first, then the best of the rest,
+    shown best first.
 
     ``passing`` is in rank order. Products answering no interest are left out whenever any
-    passing product answers one; "best" is the number of interests answered, then rank.
+    passing product answers one; "best" is the number of interests answered, then how
+    central they are to the product, then rank. So a dinosaur plush comes before a dinosaur
+    kit for "dinosaurs and plush toys", and a pasta kit before a pasta poster for "cooking
+    and Italian food": whoever says "the first one" gets what answers most of what they said.
     """
     stated = [i for i in interests if i.strip()]
     answered = {p.id: answers(p, stated) for p in passing}
     relevant = [p for p in passing if answered[p.id]] if stated else list(passing)
     if stated and not relevant:
         return []
+    rank = {p.id: i for i, p in enumerate(relevant)}
+
+    def score(product: Product) -> tuple[int, int, int]:
+        return (
+            -len(answered[product.id]),
+            min((_strength(product, i) for i in answered[product.id]), default=99),
+            rank[product.id],
+        )
+
+    by_score = sorted(relevant, key=score)
     chosen: list[Product] = []
     for interest in stated:
-        for product in relevant:
+        for product in by_score:
             if len(chosen) < size and interest in answered[product.id] and product not in chosen:
                 chosen.append(product)
                 break
-    by_score = sorted(  # stable: equal scores keep their rank
-        relevant,
-        key=lambda p: (
-            -len(answered[p.id]),
-            min((_strength(p, i) for i in answered[p.id]), default=99),
-        ),
-    )
     for product in by_score:
         if len(chosen) >= size:
             break
         if product not in chosen:
             chosen.append(product)
-    return chosen
+    return sorted(chosen, key=lambda p: -len(answered[p.id]))  # stable: interests keep turns
 
 
 class Unserved(BaseModel):

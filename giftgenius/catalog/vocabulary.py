@@ -30,7 +30,10 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "card-game": (
         "card games",
         "jeux de cartes",
-        "card game|jeu de cartes|jeu de carte|playing cards|cartes à jouer|deck of cards",
+        "card game|jeu de cartes|jeu de carte|playing cards|cartes à jouer|deck of cards|"
+        "card player|joueur de cartes|joueuse de cartes|partie de cartes|game of cards|"
+        "belote|coinche|manille|rami|rummy|gin rummy|canasta|poker|cribbage|pinochle|"
+        "euchre|whist|bridge player|joueur de bridge|joueuse de bridge|partie de bridge",
     ),
     "party-game": (
         "party games",
@@ -490,7 +493,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "outdoor": (
         "the outdoors",
         "plein air",
-        "outdoors|en plein air|nature|adventure|aventure|wilderness|extérieur",
+        "outdoors|outdoorsy|outdoor type|en plein air|grand air|nature|nature lover|"
+        "amoureux de la nature|amoureuse de la nature|adventure|aventure|wilderness|extérieur",
     ),
     "hiking": (
         "hiking",
@@ -1013,7 +1017,13 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "humour",
         "humour|funny|drôle|rigolo|rigolote|gag|joke|blague|novelty|marrant|fun",
     ),
-    "luxury": ("luxury", "luxe", "luxueux|premium|haut de gamme|high-end|fancy|chic"),
+    "luxury": (
+        "luxury",
+        "luxe",
+        "luxueux|luxueuse|luxurious|premium|haut de gamme|high-end|upscale|top-shelf|"
+        "top shelf|deluxe|de luxe|fancy|chic|d'exception|prestige|prestigieux|prestigieuse|"
+        "the finer things",
+    ),
     # accessories
     "jewelry": (
         "jewelry",
@@ -1105,6 +1115,24 @@ _COMBOS: dict[str, tuple[str, ...]] = {
     "atelier de poterie": ("pottery", "experience"),
     "coffee tasting": ("coffee", "experience"),
     "atelier café": ("coffee", "experience"),
+    # "fine" before a drink or a food is its high end, and "fine" alone means nothing.
+    "fine whisky": ("whisky", "luxury"),
+    "fine whiskey": ("whisky", "luxury"),
+    "fine spirits": ("whisky", "luxury"),
+    "fine wine": ("wine", "luxury"),
+    "grand vin": ("wine", "luxury"),
+    "grand cru": ("wine", "luxury"),
+    "fine food": ("gourmet", "luxury"),
+    "fine dining": ("gourmet", "luxury"),
+    "fine chocolate": ("chocolate", "luxury"),
+    "fine tea": ("tea", "luxury"),
+    "fine coffee": ("coffee", "luxury"),
+    "whisky d'exception": ("whisky", "luxury"),
+    "vin d'exception": ("wine", "luxury"),
+    "thé d'exception": ("tea", "luxury"),
+    "café d'exception": ("coffee", "luxury"),
+    "chocolat d'exception": ("chocolate", "luxury"),
+    "grande cuisine": ("gourmet", "luxury"),
 }
 
 RECIPIENTS: tuple[str, ...] = (

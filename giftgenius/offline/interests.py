@@ -7,6 +7,9 @@ maps to the same tags. Ordinary words must not collide with a synonym, so a tag 
 - in a segment a liking word introduced ("loves", "adore", "fait du"), or a negated one;
 - or in a segment that is nothing but interests ("cooking and jazz", "jeux de société, café"):
   "Je montre la liste à mon mari" or "livraison au bureau" are about something else;
+- never for what the speaker owns or does ("who feeds my cat when I travel"), nor for the
+  gift kinds someone makes or does things for ("elle tricote des écharpes pour toute la
+  famille" is knitting, not scarves or family games);
 - and word by word in the message's language: a word written with accents must be the
   vocabulary's own accented word ("livré" is not "livre", "été" is nothing), and a French
   message does not read the English-only false friends of French words ("pendant").
@@ -18,7 +21,7 @@ import re
 from functools import lru_cache
 
 from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import TAGS, analyze, synonyms, tokenize
+from giftgenius.catalog.vocabulary import INTERESTS, TAGS, analyze, synonyms, tokenize
 from giftgenius.offline.clauses import Segment
 from giftgenius.text import fold
 
@@ -33,7 +36,11 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (rf"{_SUBJECT}court|courir|jogg\w*|runs?|running|marathon\w*|trail", "running"),
     (r"peint|peindre|peinture|paints?|painting|aquarelle\w*", "painting"),
     (r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager", "gardening"),
-    (r"randonn\w*|rando|hikes?|hiking|trek\w*", "hiking"),
+    (
+        r"randonn\w*|rando|hikes?|hiking|trek\w*|walks|walking|rambl(?:es|er|ers|ing)|"
+        r"balade\w*|se promene\w*|promenades?",
+        "hiking",
+    ),
     (r"pedale|bikes?|biking|cycl\w*", "cycling"),
     (r"photographi\w*|takes? (?:photos|pictures)|prend des photos", "photography"),
     (r"coud|coudre|couture|sews?|sewing", "sewing"),
@@ -70,7 +77,7 @@ _FILLER = frozenset(
     svp maybe peut etre she he they it il elle ils elles is est are sont who qui que but mais
     hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
     fan big grand grande huge gros grosse lover amateur amatrice
-    s x mai but
+    s x mai but partie parties seance seances
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -116,17 +123,60 @@ def _relation_words() -> frozenset[str]:
     return frozenset(w for table in lexicon().values() for k in table for w in k.split())
 
 
+_DOUBLED = re.compile(r"([a-z])\1+")
+
+
 def verb_tags(folded: str) -> list[str]:
-    """Tags from what the person says someone does."""
-    return [tag for pattern, tag in _VERB if tag in TAGS and pattern.search(folded)]
+    """Tags from what the person says someone does.
+
+    A typed word with a doubled letter ("cuisinner", "joggging") is read as well with the
+    letter single, so the common slip of the key does not hide the activity.
+    """
+    squeezed = _DOUBLED.sub(r"\1", folded)
+    found: list[str] = []
+    for pattern, tag in _VERB:
+        if tag not in TAGS or tag in found:
+            continue
+        if pattern.search(folded) or pattern.search(squeezed):
+            found.append(tag)
+    return found
+
+
+# "my cat", "mon jardin": the speaker's own things, unless a relation follows ("my golf buddy").
+_SPEAKERS = re.compile(
+    r"(?<![\w'])(?:my|our|mon|ma|mes|notre|nos)\s+([^\W\d_]+)((?:[\s-]+[\w']+){0,2})",
+    re.IGNORECASE,
+)
+# "when I travel", "je cuisine pour elle": what the speaker does.
+_SPEAKER_DOES = re.compile(
+    r"(?<![\w'])(?:(?:i|je|we|nous)\s+|j')"
+    r"(?:(?:also|often|sometimes|usually|aussi|souvent|parfois)\s+)?([^\W\d_]+)",
+    re.IGNORECASE,
+)
+
+
+def _without_speakers_things(text: str) -> str:
+    """``text`` with the speaker's own things and doings blanked out (same length, spans hold)."""
+
+    def blank(m: re.Match[str]) -> str:
+        following = {fold(w) for w in re.findall(r"[^\W\d_]+", m[2])}
+        if fold(m[1]) in _relation_words() or following & _relation_words():
+            return m[0]
+        return m[0][: m.start(1) - m.start()] + " " * len(m[1]) + m[2]
+
+    def blank_doing(m: re.Match[str]) -> str:
+        return m[0][: m.start(1) - m.start()] + " " * len(m[1])
+
+    return _SPEAKER_DOES.sub(blank_doing, _SPEAKERS.sub(blank, text))
 
 
 def segment_tags(segment: Segment, locale: str) -> list[str]:
     """The tags a segment names, when it names them as tastes (see the module docstring)."""
-    text = _in_language(segment.text, locale)
+    own = _without_speakers_things(segment.text)
+    text = _in_language(own, locale)
     analysis = analyze(text)
     found = sorted(analysis.tags)
-    verbs = verb_tags(fold(segment.text))
+    verbs = verb_tags(fold(own))
     leftover = [
         w
         for w in analysis.words
@@ -143,12 +193,31 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     if segment.cued or _FAN.search(segment.folded) or not segment.positive:
         return _merge(_merge(found, verbs), extra)
     if verbs and _subject_verb(fold(segment.text)):
-        return _merge(found, verbs)
+        # "elle tricote des écharpes pour toute la famille": what someone makes or does it
+        # for is no gift kind they want (scarves, family games); only interests stand.
+        return _merge([t for t in found if t in INTERESTS], verbs)
     if found and not leftover:
         return found
     if extra:
         return _merge(found, extra)
-    return []
+    return _wished(own, locale)
+
+
+# "something outdoorsy", "quelque chose de sportif": the words that say what kind of gift.
+_SOMETHING = re.compile(
+    r"(?<![\w'])(?:something\s+|quelque chose d(?:e\s+|')|un truc d(?:e\s+|'))"
+    r"((?:[^\W\d_]+[\s-]*){1,2})",
+    re.IGNORECASE,
+)
+
+
+def _wished(text: str, locale: str) -> list[str]:
+    """Tags of the gift asked for with "something …", from the one or two words that follow."""
+    found: list[str] = []
+    for m in _SOMETHING.finditer(text):
+        words = _in_language(m[1], locale)
+        found = _merge(_merge(found, sorted(analyze(words).tags)), verb_tags(fold(words)))
+    return found
 
 
 def _free(word: str) -> bool:

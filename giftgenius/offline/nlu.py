@@ -168,6 +168,20 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     return None
 
 
+def _listed_country(clause: Clause, lang: Locale) -> str | None:
+    """A country named on its own among terse facts ("Frère photographe, 45 €, France."):
+    only a country's own name counts there, never a town ("Florence, 30 €" is a person)."""
+    for piece in clause.text.split(",")[1:]:
+        name = piece.strip(" .!'\"")
+        if not name[:1].isupper() or len(name.split()) > 3:
+            continue
+        found = resolve_country(name, lang)
+        names = {fold(country_name(found, language)) for language in ("en", "fr")} if found else ()
+        if found is not None and fold(name) in names:
+            return found
+    return None
+
+
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
 
@@ -276,7 +290,7 @@ def _facts(
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
-        country = _place(clause, lang, short)
+        country = _place(clause, lang, short) or _listed_country(clause, lang)
         if country is not None:
             facts["country"] = country
     age = _age(clauses, lang)

@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from giftgenius.catalog.materials import material_of
 from giftgenius.catalog.search import (
     ADULT_AGE,
     DESC_TAG,
     DESC_WORD,
     GROWN_UP,
+    MATERIAL,
     MENTION_TAGS,
     SHIPS_TO,
     TAG,
@@ -134,6 +136,12 @@ def _passes(sql: _Sql, spec: FilterSpec, rates: Rates) -> list[str]:
     for dislike in spec.dislikes:
         if not dislike.strip():
             continue
+        material = material_of(dislike)
+        if material is not None:
+            clauses.append(
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
+                f"d.field = '{MATERIAL}' AND d.term = {sql.bind(material)})"
+            )
         tags, words = dislike_terms(dislike)
         if tags:
             clauses.append(

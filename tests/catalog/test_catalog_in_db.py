@@ -81,6 +81,9 @@ PROFILES = [
     Profile(("puzzles", "science", "space", "astronomy"), "child", age=11, budget=45),
     Profile(("camping", "hiking"), "brother", age=30, budget=150, extra=("outdoor", "lamp")),
     Profile(("cheese", "baking", "fromage"), "friend", budget=25, currency="EUR", country="BE"),
+    # materials are refused wherever the text names them, in either language
+    Profile(("jewelry",), "godmother", budget=80, currency="EUR", dislikes=("argent",)),
+    Profile(("wallet", "bags"), "friend", budget=120, dislikes=("no leather",)),
 ]
 QUERIES = ["jeux de société", "board games and coffee", "whisky cocktails", "plush", "", "thé"]
 

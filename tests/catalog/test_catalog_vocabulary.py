@@ -167,3 +167,23 @@ def test_describe_speaks_both_languages():
 def test_a_phrase_with_two_meanings_is_refused():
     with pytest.raises(ValueError, match="Vocabulary conflict"):
         _PhraseTable({"rubber duck": ("rubber-duck",), "Rubber-Ducks": ("toy",)})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("belote", {"card-game"}),
+        ("un joueur de cartes", {"card-game"}),
+        ("gin rummy", {"card-game"}),
+        ("cartes postales", set()),  # postcards are not a card game
+        ("outdoorsy", {"outdoor"}),
+        ("le grand air", {"outdoor"}),
+        ("fine wines", {"wine", "luxury"}),
+        ("un whisky d'exception", {"whisky", "luxury"}),
+        ("grands crus", {"wine", "luxury"}),
+        ("fine", set()),  # alone, "fine" is nothing
+        ("top-shelf", {"luxury"}),
+    ],
+)
+def test_families_of_words_for_card_games_the_outdoors_and_the_high_end(text, expected):
+    assert canonical_tags(text) == expected

@@ -61,9 +61,35 @@ def test_each_interest_gets_a_place_before_the_best_scores_fill_up() -> None:
     both = make("g-0060", tags=["cooking", "jazz"], title="Cooking to jazz: a playlist book")
     ranked = [*cooking, jazz, both]
     chosen = shortlist(ranked, ["cooking", "jazz"], 6)
-    assert chosen[:2] == [cooking[0], jazz]
-    assert both in chosen  # answers two interests: the best score of the rest
+    # the product answering both comes first, and jazz keeps its own place however many
+    # cooking products outrank it
+    assert chosen[:3] == [both, jazz, cooking[0]]
     assert len(chosen) == 6 and all(answers(p, ["cooking", "jazz"]) for p in chosen)
+
+
+@pytest.mark.parametrize(
+    ("interests", "first"),
+    [
+        (["dinosaurs", "plush toys"], "g-0030"),
+        (["dinosaures", "peluches"], "g-0030"),
+        (["cooking", "Italian food"], "g-0040"),
+        (["cuisine", "pâtes"], "g-0040"),
+    ],
+)
+def test_what_answers_most_of_what_was_said_is_shown_first(
+    interests: list[str], first: str
+) -> None:
+    ranked = [
+        make("g-0010", title="Dinosaur dig kit", tags=["dinosaur", "science"]),
+        make("g-0020", title="Bunny plush", tags=["plush", "toy"]),
+        make("g-0030", title="Dinosaur plush trio", tags=["toy", "plush", "dinosaur"]),
+        make("g-0035", title="Pasta shapes poster", tags=["home-decor", "italian-cuisine"]),
+        make("g-0038", title="Cast-iron skillet", tags=["cooking"]),
+        make("g-0040", title="Fresh pasta kit", tags=["cooking", "italian-cuisine"]),
+    ]
+    chosen = shortlist(ranked, interests, 6)
+    assert chosen[0].id == first
+    assert len(chosen) == 3  # nothing that answers none of them
 
 
 def test_the_pool_holds_every_interest_however_the_others_rank() -> None:

@@ -1,0 +1,80 @@
+"""What a gift is made of, in English and French: "pas d'argent" rules out sterling silver.
+
+People rule materials out for allergies and ethics ("elle est allergique à l'argent", "no
+leather, she's vegan", "rien en plastique"), in their own language, while product records
+are written in English and a metal is often named only in the description ("a sterling
+silver disc on a chain"). A material is not a catalog tag, so a refusal of one is matched
+against every word of the product's title and description, through the family of words
+for that material in both languages.
+
+Words too common in one language to stand for a material are left out: French "or" (gold)
+is also "or/ou", English "pin" is a badge, "ash" is cinders.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from giftgenius.text import fold
+
+# material: every word for it, in both languages (single words; accents folded on use).
+_MATERIALS: dict[str, str] = {
+    "silver": "silver silvered sterling argent argenté argentée argentés argentées",
+    "gold": "gold golden gilt gilded doré dorée dorés dorées vermeil",
+    "leather": "leather leathers suede cuir cuirs daim similicuir nubuck",
+    "fur": "fur furs fourrure fourrures",
+    "plastic": "plastic plastics plastique plastiques acrylic acrylique pvc polyester",
+    "wool": "wool woollen woolen laine merino mérinos cashmere cachemire alpaca alpaga mohair",
+    "silk": "silk silks soie",
+    "cotton": "cotton coton",
+    "wood": "wood wooden woods bois oak chêne walnut noyer maple érable beech hêtre bamboo "
+    "bambou cedar cèdre",
+    "glass": "glass verre verres borosilicate crystal cristal",
+    "ceramic": "ceramic ceramics céramique porcelain porcelaine stoneware grès earthenware faïence",
+    "nickel": "nickel",
+    "copper": "copper cuivre",
+    "brass": "brass laiton",
+    "steel": "steel acier stainless inox",
+    "latex": "latex",
+    "feather": "feather feathers plume plumes",
+}
+
+
+MATERIALS = tuple(_MATERIALS)
+
+_WORD = re.compile(r"[^\W\d_]+")
+_ARTICLES = frozenset({"the", "any", "les", "des", "aux", "pas", "sans", "rien", "aucun"})
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[str, str]:
+    """Every folded word → its material."""
+    return {fold(word): name for name, words in _MATERIALS.items() for word in words.split()}
+
+
+def material_of(phrase: str) -> str | None:
+    """The material a short phrase names ("argent", "Sterling silver", "cuir") or None.
+
+    Every content word of the phrase must belong to the same material, so "silver ring" or
+    "pas d'argent liquide" is not read as a bare material.
+    """
+    words = [w for w in folded_words(phrase) if len(w) > 2 and w not in _ARTICLES]
+    found = {_index().get(w) for w in words}
+    return found.pop() if len(found) == 1 and None not in found else None
+
+
+def folded_words(text: str) -> frozenset[str]:
+    """The words of a text, folded; apostrophes and hyphens separate them ("d'argent")."""
+    return frozenset(_WORD.findall(fold(text)))
+
+
+def words_for(material: str) -> frozenset[str]:
+    """The folded words of a material in both languages (empty for an unknown one)."""
+    return frozenset(w for w, name in _index().items() if name == material)
+
+
+def mentions(material: str, words: frozenset[str]) -> bool:
+    """Whether a set of folded words (a product's title and description) names the material."""
+    own = words_for(material)
+    return any(w in own or w.rstrip("s") in own for w in words)
