@@ -127,10 +127,23 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Vous avez dit environ {v} : j'ai pris {v} comme budget ; dites-le si vous "
         "préférez autre chose.",
     },
-    "choice.range": {
+    "choice.range.one": {
+        "en": "The list has only one idea; reply 1 to choose it.",
+        "fr": "La liste ne compte qu'une idée ; répondez 1 pour la choisir.",
+    },
+    "choice.range.other": {
         "en": "The list has only {n} ideas; pick one from 1 to {n}.",
         "fr": "La liste n'a que {n} idées ; choisissez-en une de 1 à {n}.",
     },
+    "choice.also.one": {
+        "en": "Your words also fit {others}: say its number if you meant that one.",
+        "fr": "Vos mots correspondent aussi au {others} : donnez son numéro si c'est celui-là.",
+    },
+    "choice.also.other": {
+        "en": "Your words also fit {others}: say a number if you meant one of those.",
+        "fr": "Vos mots correspondent aussi aux {others} : donnez un numéro si c'est l'un d'eux.",
+    },
+    "choice.number": {"en": "number {i} ({title})", "fr": "n° {i} ({title})"},
 }
 
 
