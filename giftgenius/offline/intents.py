@@ -196,6 +196,10 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         return Choice(price="min")
     if _PRICIEST.search(folded):
         return Choice(price="max")
+    if _AT_END.search(folded):
+        return Choice(position=-1)
+    if _AT_TOP.search(folded):
+        return Choice(position=1)
     folded = _without_yes(folded)  # "that's the one", "mon dernier mot": no position
     m = (
         (_ONLY_NUMBER.match(folded) if whole else None)
@@ -207,10 +211,6 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
     m = _NUMBER_WORD.search(folded)
     if m:
         return Choice(position=_NUMBER_WORDS[m[1] or m[2]])
-    if _AT_END.search(folded):
-        return Choice(position=-1)
-    if _AT_TOP.search(folded):
-        return Choice(position=1)
     for word in re.finditer(r"[a-z]+", folded):
         if len(word[0]) < 4:
             continue

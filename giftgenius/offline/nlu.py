@@ -246,9 +246,12 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
         return None
     cue = intents.CHOICE_CUE.search(folded) is not None
     # Without a choosing word ("let's go with", "je prends", "the … one", "celui qui"), the
-    # message must be mostly (over half) the gift's words, refuse nothing and ask nothing:
-    # "il déteste les mugs" is no choice of the mug, "what about a tea set?" asks for more.
-    if not cue and (match.share <= 0.5 or _negated(folded) or folded.rstrip().endswith("?")):
+    # message must be mostly the gift's words (half of them when it points at one: "la
+    # laisse pour le chien"), refuse nothing and ask nothing: "il déteste les mugs" is no
+    # choice of the mug, "what about a tea set?" asks for more.
+    pointing = _POINTING.match(folded.strip()) is not None
+    enough = match.share >= 0.5 if pointing else match.share > 0.5
+    if not cue and (not enough or _negated(folded) or folded.rstrip().endswith("?")):
         return None
     best = match.best
     if len(best) > 1:

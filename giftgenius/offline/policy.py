@@ -171,7 +171,9 @@ def _first_call(turn: Turn) -> Decision | None:
         return Decision(content=r.say("goodbye", turn.locale))
     if not turn.state.get("missing") and turn.step == "generating_candidates":
         return _call("search_candidates")
-    if turn.step == "filtering" and turn.state.get("candidate_ids"):
+    if turn.step == "filtering":
+        # Also after a dead end: filtering again brings back what to relax, and a yes to it
+        # applies the first change (``_relax``) instead of asking for more facts.
         return _call("filter_candidates")
     return None
 
@@ -285,7 +287,29 @@ def _next_call(turn: Turn) -> Decision | None:
         return _advance(turn)
     if last.name == "search_candidates":
         return _call("filter_candidates")
+    if last.name == "filter_candidates" and not last.result.get("candidates"):
+        return _relax(turn, last)
     return _pending(turn)
+
+
+def _relax(turn: Turn, filtered: ToolResult) -> Decision | None:
+    """A yes after a dead end ("ok", "d'accord, vas-y") applies the first change the filters
+    offered: the budget they named, the date the first gift can arrive, no delivery country,
+    or a dislike taken back."""
+    offers = filtered.result.get("relax") or []
+    if not offers or not turn.ext.confirm or turn.ext.has_facts or turn.called("update_profile"):
+        return None
+    first = offers[0]
+    kind = first.get("constraint")
+    if kind == "budget":
+        args: dict[str, Any] = {"budget_max": first["budget_max"]}
+    elif kind == "deadline":
+        args = {"deadline": first["deadline"]}
+    elif kind == "country":
+        args = {"clear": ["country"]}
+    else:
+        args = {"remove_dislikes": [first["dislike"]]}
+    return _call("update_profile", args)
 
 
 def _advance(turn: Turn) -> Decision | None:
@@ -436,7 +460,12 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         rejected = filtered.result.get("rejected") or {}
         if unserved and not rejected:  # nothing was found at all: offer the alternatives
             return unserved + " " + r.say("unserved.ask", loc)
-        return note + r.say("none", loc, reasons=r.rejection_reasons(rejected, loc) or "—")
+        relax = filtered.result.get("relax") or []
+        if relax:  # what the filters removed is said with what would bring it back
+            absent = [u for u in filtered.result.get("unserved") or [] if not u.get("in_catalog")]
+            unserved = r.unserved_note(absent, loc)
+            note = unserved + "\n\n" if unserved else ""
+        return note + r.dead_end(rejected, relax, loc)
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)

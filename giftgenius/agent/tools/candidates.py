@@ -19,6 +19,7 @@ from giftgenius.catalog import (
     shortlist,
     unserved,
 )
+from giftgenius.catalog.relaxing import relaxations
 from giftgenius.domain import MAX_CANDIDATES, Step
 from giftgenius.errors import ToolError
 
@@ -109,12 +110,15 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     ]
     if not chosen:
         ctx.state.candidate_ids = []
+        pool = [products[i] for i in ctx.state.search_pool if i in products]
         return ok(
             ctx,
             candidates=[],
             rejected=_reason_counts(rejected),
             unserved=missing,
-            hint="No candidate passes; suggest a higher budget or fewer constraints.",
+            relax=[r.model_dump(mode="json") for r in relaxations(pool, spec, ctx.rates)],
+            hint="No candidate passes: tell the user which constraint removed what and offer "
+            "the changes in `relax` (each with how many ideas it would bring back).",
         )
     ctx.state.candidate_ids = [p.id for p in chosen]
     ctx.move_to(Step.finalizing)
