@@ -311,9 +311,11 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
 
 
 def _tags_of(candidate: Candidate, canonical_tags: Any, describe: Any) -> set[str]:
-    """The tags a person may name a candidate by: its title's, the interests it answers, and
-    the tags inside their display words ("board games" → games too)."""
+    """The tags a person may name a candidate by: its title's (whole phrases and single
+    words: a "coffee mug" is a mug and is about coffee), the interests it answers, and the
+    tags inside their display words ("board games" → games too)."""
     found = set(canonical_tags(candidate.title)) | set(candidate.answers)
+    found |= set(canonical_tags(candidate.title.split()))
     for tag in list(found):
         for language in ("en", "fr"):
             for word in describe(tag, language).split():
