@@ -52,6 +52,11 @@ _AT_END = re.compile(
     r"(?:tout )?(?:en|au) bas(?: de la liste)?|(?:celui|celle) du bas|(?:a|de) la fin(?! de)|"
     r"(?:tout )?en dernier|(?:celui|celle) de la fin)(?![\w'])"
 )
+_BEFORE_LAST = re.compile(
+    r"(?<![\w'])(?:(?:second|next)[- ](?:to|from)[- ]last|last but one|penultimate|"
+    r"one before (?:the )?last|avant-?dernier\w*|l'avant-?dernier\w*|juste avant (?:le|la) "
+    r"dernier\w*)(?![\w'])"
+)
 _AT_TOP = re.compile(
     r"(?<![\w'])(?:(?:at|on) the (?:very )?top|(?:the )?top one|the (?:one|item|idea|gift) "
     r"(?:at|on) the top|(?:tout )?en haut(?: de la liste)?|(?:celui|celle) du haut|"
@@ -174,7 +179,8 @@ _LOAD = re.compile(
 
 @dataclass(frozen=True)
 class Choice:
-    """How the person picked: a position (1-based, -1 = last), a price end, or title words.
+    """How the person picked: a position (1-based; -1 is the last, -2 the one before), a
+    price end, or title words.
 
     ``also`` holds the other titles the same words fit equally well, when the words named
     more than one gift and the best-placed one was taken: the reply names them, so the
@@ -196,6 +202,8 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         return Choice(price="min")
     if _PRICIEST.search(folded):
         return Choice(price="max")
+    if _BEFORE_LAST.search(folded):
+        return Choice(position=-2)
     if _AT_END.search(folded):
         return Choice(position=-1)
     if _AT_TOP.search(folded):

@@ -242,8 +242,8 @@ def _chosen_id(turn: Turn) -> str | None:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]
     if choice.position is not None:
-        if choice.position == -1:
-            return ids[-1]
+        if choice.position < 0:
+            return ids[choice.position] if -choice.position <= len(ids) else None
         return ids[choice.position - 1] if 1 <= choice.position <= len(ids) else None
     if choice.price is not None and shown:
         pick = min if choice.price == "min" else max

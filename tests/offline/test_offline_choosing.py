@@ -51,6 +51,10 @@ def chosen(text: str) -> Choice | None:
         ("second one's lovely", 2),
         ("Le troisième me va bien", 3),
         ("the 4th, cheers", 4),
+        ("second to last one", -2),
+        ("the last but one", -2),
+        ("l'avant-dernier", -2),
+        ("Celle juste avant la dernière", -2),
     ],
 )
 def test_a_place_in_the_list_is_a_position(text: str, position: int) -> None:
