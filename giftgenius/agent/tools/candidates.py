@@ -110,7 +110,12 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     ]
     if not chosen:
         ctx.state.candidate_ids = []
-        pool = [products[i] for i in ctx.state.search_pool if i in products]
+        # Only gifts that answer a stated interest can reach a shortlist, so only they count.
+        pool = [
+            products[i]
+            for i in ctx.state.search_pool
+            if i in products and (not interests or answers(products[i], interests))
+        ]
         return ok(
             ctx,
             candidates=[],
