@@ -84,6 +84,37 @@ _PRICIEST = re.compile(
     r"(?<![\w])(?:most expensive|priciest|dearest|highest price|fanciest|"
     r"(?:le |la )?plus (?:cher|chere|onereux|onereuse|couteux|couteuse|luxueux))(?![\w])"
 )
+# A comparative picks an end of the prices too ("the cheaper of the first two", "le moins
+# cher des deux derniers"), within the part of the list it names, if it names one.
+_CHEAPER = re.compile(
+    r"(?<![\w])(?:cheaper|less expensive|lower priced|more affordable|moins (?:cher|chere|"
+    r"chers|cheres|couteux|couteuse|onereux|onereuse)|plus abordable)(?![\w])"
+)
+_PRICIER = re.compile(
+    r"(?<![\w])(?:pricier|more expensive|dearer|plus (?:cher|chere|chers|cheres|couteux|"
+    r"couteuse|onereux|onereuse))(?![\w])"
+)
+_SCOPE = re.compile(
+    r"(?<![\w])(?:of|among|between|from|des|parmi|entre)\s+(?:the|these|les|ces)?\s*"
+    r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"
+    r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
+    r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
+)
+_SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
+def _scope(folded: str) -> int | None:
+    """The part of the list a comparative looks at: the first N (N), the last N (-N)."""
+    m = _SCOPE.search(folded)
+    if m is None:
+        return None
+    end = m["end1"] or m["end2"]
+    if end is None:
+        return None
+    n = _SCOPE_SIZE.get(m["n"]) or int(m["n"])
+    return -n if end in ("last", "bottom", "derniers", "dernieres") else n
+
+
 # Words that make a message a choice ("let's go with …", "je prends …").
 CHOICE_CUE = re.compile(
     r"(?<![\w'])(?:take|taking|go with|going with|go for|pick|choose|i'?ll have|want|"
@@ -191,6 +222,7 @@ class Choice:
     price: str | None = None  # "min" or "max"
     words: str | None = None  # the chosen title (matched against the shortlist's titles)
     also: tuple[str, ...] = ()
+    among: int | None = None  # a price end within the first N (N) or the last N (-N)
 
 
 def choice(folded: str, *, whole: bool = True) -> Choice | None:
@@ -198,10 +230,10 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
     when it is the whole message (``whole``): "actually make it 70" sets a budget."""
     from rapidfuzz import fuzz, process
 
-    if _CHEAPEST.search(folded):
-        return Choice(price="min")
-    if _PRICIEST.search(folded):
-        return Choice(price="max")
+    if _CHEAPEST.search(folded) or _CHEAPER.search(folded):
+        return Choice(price="min", among=_scope(folded))
+    if _PRICIEST.search(folded) or _PRICIER.search(folded):
+        return Choice(price="max", among=_scope(folded))
     if _BEFORE_LAST.search(folded):
         return Choice(position=-2)
     if _AT_END.search(folded):

@@ -247,6 +247,10 @@ def _chosen_id(turn: Turn) -> str | None:
         return ids[choice.position - 1] if 1 <= choice.position <= len(ids) else None
     if choice.price is not None and shown:
         pick = min if choice.price == "min" else max
+        if choice.among is not None:  # "the cheaper of the first two"
+            order = {gift_id: i for i, gift_id in enumerate(ids)}
+            shown = sorted(shown, key=lambda c: order[c["id"]])
+            shown = shown[: choice.among] if choice.among > 0 else shown[choice.among :]
         best = pick(shown, key=lambda c: c.get("price_in_budget_currency") or c.get("price", 0))
         return str(best["id"])
     for c in shown:

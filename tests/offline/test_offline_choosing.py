@@ -71,6 +71,7 @@ def test_a_place_in_the_list_is_a_position(text: str, position: int) -> None:
         "finally, yes",
         "she moved there last week",
         "c'est son premier appartement",
+        "the first two look nice",
     ],
 )
 def test_no_position_in_yes_phrases_or_other_nouns_ordinals(text: str) -> None:

@@ -451,6 +451,9 @@ def shortlist(
         ("the most expensive", "g-1"),
         ("the last one", "g-3"),
         ("le premeir", "g-1"),
+        ("the cheaper of the first two", "g-2"),
+        ("le plus cher des deux derniers", "g-3"),
+        ("whichever is pricier of the last two", "g-3"),
     ],
 )
 def test_every_choice_is_selected_then_confirmed_after_a_yes(choice: str, gift_id: str) -> None:
