@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
+from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.text import fold
 
 ORDINALS = {
@@ -317,8 +317,6 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
     in fewer candidates weigh more, so a word shared by two titles does not hide the one that
     tells them apart. ``text`` may keep its accents ("le thé" is tea, "the" is not).
     """
-    from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
-
     said = [
         w
         for w in tokenize(text)
@@ -330,7 +328,7 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
         {w for w in re.findall(r"[a-z0-9]+", fold(c.title)) if len(w) >= 3 and w not in _COMMON}
         for c in candidates
     ]
-    tags = [_tags_of(c, canonical_tags, describe) for c in candidates]
+    tags = [_tags_of(c) for c in candidates]
     scores = [0.0] * len(candidates)
     matched = [0] * len(candidates)
     for word in said:
@@ -350,7 +348,7 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
     return Match(best=best, share=matched[best[0]] / len(said))
 
 
-def _tags_of(candidate: Candidate, canonical_tags: Any, describe: Any) -> set[str]:
+def _tags_of(candidate: Candidate) -> set[str]:
     """The tags a person may name a candidate by: its title's (whole phrases and single
     words: a "coffee mug" is a mug and is about coffee), the interests it answers, and the
     tags inside their display words ("board games" → games too)."""
