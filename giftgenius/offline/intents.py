@@ -1,9 +1,16 @@
 """What a message asks the agent to do: choose, confirm or decline, save or load a profile.
 
 Choices are read over the current shortlist only: a number, an ordinal (typos tolerated:
-"le premeir", "the secnd"), "the last one", the cheapest or the most expensive, or the words
-of a title ("let's go with the tripod", "le moulin en bois"). Typos and near words are
-matched with rapidfuzz, never a list of misspellings.
+"le premeir", "the secnd"), a place in the list ("the last one", "the one at the bottom",
+"celui du haut"), the cheapest or the most expensive, the words of a title ("let's go with
+the tripod", "le moulin en bois"), or a description of the gift by what it is for ("the
+knitting one", "celui pour le chien": the vocabulary's tags of the words said, met against the
+tags of the title and of the interests the candidate answers). Typos and near words — and
+French–English cognates such as "harnais"/"harness" — are matched with rapidfuzz, never a list
+of misspellings.
+
+A number or an ordinal inside a yes ("that's the one", "c'est mon dernier mot") is no
+position, and an ordinal that qualifies another noun ("her first time", "last week") is none.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.text import fold
 
 ORDINALS = {
@@ -29,10 +37,42 @@ _NUMBER_WORDS = {
     "one": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
     "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8,
 }  # fmt: skip
+# "the one" is a way of pointing ("the one with the dog"), not the number 1.
 _NUMBER_WORD = re.compile(
-    r"(?<![\w'])(?:number|numero|no\.?|option|choice|choix|le|la|the|#)\s*("
+    r"(?<![\w'])(?:(?:number|numero|no\.?|option|choice|choix|#)\s*("
     + "|".join(_NUMBER_WORDS)
-    + r")(?![\w'])"
+    + r")|(?:le|la|the)\s*("
+    + "|".join(w for w in _NUMBER_WORDS if w != "one")
+    + r"))(?![\w'])"
+)
+# A place in the list said without an ordinal: the end or the bottom of it, or its top.
+_AT_END = re.compile(
+    r"(?<![\w'])(?:(?:at|to|on|from) the (?:very )?(?:end|bottom)|(?:the )?bottom(?:most)? one|"
+    r"the (?:one|item|idea|gift) (?:at|on) the (?:very )?(?:end|bottom)|the end one|"
+    r"(?:tout )?(?:en|au) bas(?: de la liste)?|(?:celui|celle) du bas|(?:a|de) la fin(?! de)|"
+    r"(?:tout )?en dernier|(?:celui|celle) de la fin)(?![\w'])"
+)
+_BEFORE_LAST = re.compile(
+    r"(?<![\w'])(?:(?:second|next)[- ](?:to|from)[- ]last|last but one|penultimate|"
+    r"one before (?:the )?last|avant-?dernier\w*|l'avant-?dernier\w*|juste avant (?:le|la) "
+    r"dernier\w*)(?![\w'])"
+)
+_AT_TOP = re.compile(
+    r"(?<![\w'])(?:(?:at|on) the (?:very )?top|(?:the )?top one|the (?:one|item|idea|gift) "
+    r"(?:at|on) the top|(?:tout )?en haut(?: de la liste)?|(?:celui|celle) du haut|"
+    r"(?:tout )?en premier)(?![\w'])"
+)
+# Nouns an ordinal may qualify in a choice; any other word after it makes it another thing's
+# ordinal ("her first time abroad", "last week", "son premier appartement").
+_ORDINAL_FOLLOWERS = frozenset(
+    """
+    one ones option options idea ideas item items gift gifts choice pick suggestion thing
+    product on of in from for please pls plz then looks look sounds seems is was would will
+    could i'll i'd i and or but it that thanks thank cheers ta mate
+    un une idee idees choix cadeau cadeaux option proposition suggestion article produit truc
+    de du des sur dans pour me te nous vous est sera serait ira irait me va merci stp svp alors
+    et ou mais c'est ca cela celui celle qui que
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
 _CHEAPEST = re.compile(
@@ -44,16 +84,61 @@ _PRICIEST = re.compile(
     r"(?<![\w])(?:most expensive|priciest|dearest|highest price|fanciest|"
     r"(?:le |la )?plus (?:cher|chere|onereux|onereuse|couteux|couteuse|luxueux))(?![\w])"
 )
+# A comparative picks an end of the prices too ("the cheaper of the first two", "le moins
+# cher des deux derniers"), within the part of the list it names, if it names one.
+_CHEAPER = re.compile(
+    r"(?<![\w])(?:cheaper|less expensive|lower priced|more affordable|moins (?:cher|chere|"
+    r"chers|cheres|couteux|couteuse|onereux|onereuse)|plus abordable)(?![\w])"
+)
+_PRICIER = re.compile(
+    r"(?<![\w])(?:pricier|more expensive|dearer|plus (?:cher|chere|chers|cheres|couteux|"
+    r"couteuse|onereux|onereuse))(?![\w])"
+)
+_SCOPE = re.compile(
+    r"(?<![\w])(?:of|among|between|from|des|parmi|entre)\s+(?:the|these|les|ces)?\s*"
+    r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"
+    r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
+    r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
+)
+_SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+
+
+def _scope(folded: str) -> int | None:
+    """The part of the list a comparative looks at: the first N (N), the last N (-N)."""
+    m = _SCOPE.search(folded)
+    if m is None:
+        return None
+    end = m["end1"] or m["end2"]
+    if end is None:
+        return None
+    n = _SCOPE_SIZE.get(m["n"]) or int(m["n"])
+    return -n if end in ("last", "bottom", "derniers", "dernieres") else n
+
+
 # Words that make a message a choice ("let's go with …", "je prends …").
 CHOICE_CUE = re.compile(
     r"(?<![\w'])(?:take|taking|go with|going with|go for|pick|choose|i'?ll have|want|"
     r"i'?d like|let'?s do|prends|prend|choisis|choisi|je veux|on part sur|va pour|"
-    r"je vais prendre|on prend|ce sera|j'opte pour|plutot)(?![\w])"
+    r"je vais prendre|on prend|ce sera|j'opte pour|plutot|i'?ll go with|i'?d go (?:with|for)|"
+    r"gimme|give me|donne-moi|donnez-moi|je voudrais|j'aimerais|je choisis|je prendrai|"
+    # pointing at one by what it is: "the knitting one", "the one with the dog", "celui qui
+    # se plie", "celle pour le thé"
+    r"(?:the|that|this) [\w'-]+(?: [\w'-]+)? one|the one (?:that|which|with|for|in|at|from|"
+    r"about)|(?:celui|celle) (?:qui|que|qu'|avec|en|du|de|des|pour|a|au|aux|sur))(?![\w])"
 )
 
-# Yes, in words; "no" in words. A decline wins over a yes in the same message.
+# Yes, in words; "no" in words. A decline wins over a yes in the same message. The family is
+# broad on purpose: assent in every register (plain, polite, British and American slang,
+# familiar French), not the phrases of one conversation.
 _CONFIRM = re.compile(
-    r"(?<![\w'])(?:yes|yep|yeah|yup|ya|sure|ok|okay|k|confirm\w*|go|go ahead|go for it|"
+    r"(?<![\w'])(?:yes|yep|yeah|yup|ya|yea|ye|yas+|yess+|yessir|yes sir|aye|sure|sure thing|"
+    r"ok|okay|k|kk|confirm\w*|go|go ahead|go for it|go on(?: then)?|sorted|lock it(?: in)?|"
+    r"locked in|bet|nice one|cheers|done deal|that'?ll do|that works|works for me|"
+    r"fine by me|good (?:for|by|with) me|(?:all|that'?s) good|ring it up|wrap it up|buy it|"
+    r"seal the deal|why not|affirmative|for sure|100 ?%|settled|"
+    r"bon pour moi|ok pour moi|okay pour moi|ca me convient|ca me plait|ca convient|adjuge|"
+    r"marche conclu|je valide|go pour|d'acc|dac|ouep|sans hesiter|c'est ok|"
+    r"on fait comme ca|on fait ca|"
     r"let'?s do it|let'?s go|sounds? (?:good|great|perfect|fine)|looks? (?:good|great)|"
     r"perfect|great|deal|do it|book it|order it|that'?s it|that'?s the one|that one|"
     r"i'?ll take it|take it|absolutely|definitely|of course|please do|fine|works for me|"
@@ -70,7 +155,8 @@ DECLINE = re.compile(
     r"wait|attends|attendez|hold on|not sure|pas sur|nah|nope|no thanks|"
     r"(?:show|see|give) me (?:others|other|something else|more|different)|something else|"
     r"other (?:ones|options|ideas)|autre chose|d'autres|une autre|un autre|pas celui|"
-    r"pas celle|pas ca|bof|je n'aime pas|i don'?t like)(?![\w'])"
+    r"pas celle|pas ca|bof|je n'aime pas|i don'?t like|not for me|pas pour moi|"
+    r"(?:ne|n') (?:me )?(?:convient|plait|va) pas)(?![\w'])"
     r"|^\s*(?:no|non|nan)\s*(?:[,.!]|$)"
 )
 
@@ -124,11 +210,19 @@ _LOAD = re.compile(
 
 @dataclass(frozen=True)
 class Choice:
-    """How the person picked: a position (1-based, -1 = last), a price end, or title words."""
+    """How the person picked: a position (1-based; -1 is the last, -2 the one before), a
+    price end, or title words.
+
+    ``also`` holds the other titles the same words fit equally well, when the words named
+    more than one gift and the best-placed one was taken: the reply names them, so the
+    person can switch before confirming.
+    """
 
     position: int | None = None
     price: str | None = None  # "min" or "max"
-    words: str | None = None  # the message, to match against titles
+    words: str | None = None  # the chosen title (matched against the shortlist's titles)
+    also: tuple[str, ...] = ()
+    among: int | None = None  # a price end within the first N (N) or the last N (-N)
 
 
 def choice(folded: str, *, whole: bool = True) -> Choice | None:
@@ -136,10 +230,17 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
     when it is the whole message (``whole``): "actually make it 70" sets a budget."""
     from rapidfuzz import fuzz, process
 
-    if _CHEAPEST.search(folded):
-        return Choice(price="min")
-    if _PRICIEST.search(folded):
-        return Choice(price="max")
+    if _CHEAPEST.search(folded) or _CHEAPER.search(folded):
+        return Choice(price="min", among=_scope(folded))
+    if _PRICIEST.search(folded) or _PRICIER.search(folded):
+        return Choice(price="max", among=_scope(folded))
+    if _BEFORE_LAST.search(folded):
+        return Choice(position=-2)
+    if _AT_END.search(folded):
+        return Choice(position=-1)
+    if _AT_TOP.search(folded):
+        return Choice(position=1)
+    folded = _without_yes(folded)  # "that's the one", "mon dernier mot": no position
     m = (
         (_ONLY_NUMBER.match(folded) if whole else None)
         or _SHORT_ORDINAL.search(folded)
@@ -149,60 +250,138 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         return Choice(position=int(m[1]))
     m = _NUMBER_WORD.search(folded)
     if m:
-        return Choice(position=_NUMBER_WORDS[m[1]])
-    for word in re.findall(r"[a-z]+", folded):
-        if len(word) < 4:
+        return Choice(position=_NUMBER_WORDS[m[1] or m[2]])
+    for word in re.finditer(r"[a-z]+", folded):
+        if len(word[0]) < 4:
             continue
-        best = process.extractOne(word, ORDINALS.keys(), scorer=fuzz.ratio, score_cutoff=80)
-        if best is not None and _near_enough(word, best[0]):
+        best = process.extractOne(word[0], ORDINALS.keys(), scorer=fuzz.ratio, score_cutoff=80)
+        if (
+            best is not None
+            and _near_enough(word[0], best[0])
+            and _qualifies_a_choice(folded[word.end() :])
+        ):
             return Choice(position=ORDINALS[best[0]])
     return None
 
 
+def _without_yes(folded: str) -> str:
+    """The message with its yes-phrases blanked (same length), so "that's the one" or "c'est
+    mon dernier mot" are not read as a position."""
+    return _CONFIRM.sub(lambda m: " " * len(m[0]), folded)
+
+
 def _near_enough(word: str, ordinal: str) -> bool:
-    """A typo of an ordinal, not another word: same first letter and length within 2."""
-    return word[0] == ordinal[0] and abs(len(word) - len(ordinal)) <= 2 and word != "seconds"
+    """A typo of an ordinal, not another word: same first letter and length within 2, and not
+    a longer word built on it ("seconds", "finally", "firstly", "lastly")."""
+    return (
+        word[0] == ordinal[0]
+        and abs(len(word) - len(ordinal)) <= 2
+        and not (word.startswith(ordinal) and word != ordinal)
+    )
 
 
-def title_match(folded: str, titles: list[str]) -> tuple[int, float] | None:
-    """The index of the title the message names, by its words (fuzzy, shortlist only).
+def _qualifies_a_choice(rest: str) -> bool:
+    """Whether the words after an ordinal leave it pointing into the list: nothing, a
+    punctuation mark, or a word that goes with a choice ("one", "idée", "please", "me va");
+    "first time", "last week", "premier appartement" are ordinals of other things."""
+    m = re.match(r"\s*([a-z']+)", rest)
+    if m is None or re.match(r"\s*[^\w\s]", rest):
+        return True
+    return m[1] in _ORDINAL_FOLLOWERS or m[1].split("'")[0] in _ORDINAL_FOLLOWERS
 
-    Each word of the message meets its closest title word; words found in fewer titles
-    weigh more, so a word shared by two titles does not hide the one that tells them apart.
-    Returns the index and the share of the message's words the title holds.
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the person can point at in a shortlisted gift: its title and the interests it
+    answers (canonical tags, as the candidate view lists them)."""
+
+    title: str
+    answers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Match:
+    """The candidates the message's words point at, best first, and how well."""
+
+    best: list[int]  # indexes tied for the best score, in shortlist order
+    share: float  # the share of the message's words the best candidate holds
+
+
+def title_match(text: str, candidates: list[Candidate]) -> Match | None:
+    """The candidates the message names, by the words of their titles or by what they are for
+    (fuzzy, shortlist only).
+
+    Each word of the message meets its closest title word (a typo, or a cognate such as
+    "harnais"/"harness") or, through the vocabulary, the tags of the title and of the
+    interests the candidate answers ("the knitting one", "celui pour le chien"). Words found
+    in fewer candidates weigh more, so a word shared by two titles does not hide the one that
+    tells them apart. ``text`` may keep its accents ("le thé" is tea, "the" is not).
     """
-    from rapidfuzz import fuzz, process
-
-    said = [w for w in re.findall(r"[a-z0-9]+", folded) if len(w) >= 3 and w not in _COMMON]
-    if not said or not titles:
+    said = [
+        w
+        for w in tokenize(text)
+        if canonical_tags(w) or (len(fold(w)) >= 3 and fold(w) not in _COMMON and not w.isdigit())
+    ]
+    if not said or not candidates:
         return None
     title_words = [
-        {w for w in re.findall(r"[a-z0-9]+", fold(t)) if len(w) >= 3 and w not in _COMMON}
-        for t in titles
+        {w for w in re.findall(r"[a-z0-9]+", fold(c.title)) if len(w) >= 3 and w not in _COMMON}
+        for c in candidates
     ]
-    scores = [0.0] * len(titles)
-    matched = [0] * len(titles)
+    tags = [_tags_of(c) for c in candidates]
+    scores = [0.0] * len(candidates)
+    matched = [0] * len(candidates)
     for word in said:
-        hits = []
-        for i, words in enumerate(title_words):
-            best = process.extractOne(word, words, scorer=fuzz.ratio, score_cutoff=82)
-            if best is not None:
-                hits.append(i)
+        word_tags = canonical_tags(word)
+        hits = [
+            i
+            for i in range(len(candidates))
+            if _spelled_in(fold(word), title_words[i]) or word_tags & tags[i]
+        ]
         for i in hits:
             scores[i] += 1.0 / len(hits)
             matched[i] += 1
-    ranked = sorted(range(len(titles)), key=lambda i: -scores[i])
-    top = ranked[0]
-    if scores[top] == 0 or (len(ranked) > 1 and scores[ranked[1]] == scores[top]):
+    top = max(scores)
+    if top == 0:
         return None
-    return top, matched[top] / len(said)
+    best = [i for i, score in enumerate(scores) if score == top]
+    return Match(best=best, share=matched[best[0]] / len(said))
+
+
+def _tags_of(candidate: Candidate) -> set[str]:
+    """The tags a person may name a candidate by: its title's (whole phrases and single
+    words: a "coffee mug" is a mug and is about coffee), the interests it answers, and the
+    tags inside their display words ("board games" → games too)."""
+    found = set(canonical_tags(candidate.title)) | set(candidate.answers)
+    found |= set(canonical_tags(candidate.title.split()))
+    for tag in list(found):
+        for language in ("en", "fr"):
+            for word in describe(tag, language).split():
+                found |= canonical_tags(word)
+    return found
+
+
+def _spelled_in(word: str, title_words: set[str]) -> bool:
+    """Whether a word of the message is one of the title's, typos and cognates allowed: a
+    close spelling, or for long words the same start and a looser one ("harnais"/"harness")."""
+    from rapidfuzz import fuzz, process
+
+    if process.extractOne(word, title_words, scorer=fuzz.ratio, score_cutoff=82) is not None:
+        return True
+    return len(word) >= 6 and any(
+        len(t) >= 6 and t[:3] == word[:3] and fuzz.ratio(word, t) >= 70 for t in title_words
+    )
 
 
 _COMMON = frozenset(
     """
-    the and for with les des une pour avec the one that this celui celle cela take let
+    the and for with les des une pour avec the one ones that this celui celle cela take let
     go going prends prend veux want like would i'll ill choose pick moi est c'est
     gift cadeau idea idee looks great nice super bien top yes oui
+    qui que quoi dont sur dans par son sa ses leur lui elle elles ils nous vous mon ma mes
+    she he her him his they them their it its what which about from into onto thing truc
+    please thanks merci stp svp plz pls sounds seems good just right really very tres
+    have has had got avoir aura sera peut puisse pourra could can will she'd he'd
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

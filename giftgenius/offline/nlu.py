@@ -194,10 +194,12 @@ def extract(
     candidate_titles: list[str] | None = None,
     locale: str | None = None,
     choosing: bool = False,
+    candidate_answers: list[list[str]] | None = None,
 ) -> Extraction:
     """Read one user message. ``profile`` is the current profile (for corrections);
     ``choosing`` says a shortlist is on show, ``candidate_titles`` its titles when known
-    (choices are read only then, and titles only over them)."""
+    (choices are read only then, and titles only over them), ``candidate_answers`` the
+    interests each of them answers, in the same order (to choose one by what it is for)."""
     profile = profile or {}
     raw = text.replace("’", "'").replace("‘", "'")
     lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
@@ -210,7 +212,10 @@ def extract(
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
     if (choosing or candidate_titles) and not out.load:
-        out.choice = _choice(folded, candidate_titles or [])
+        titles = candidate_titles or []
+        answers = candidate_answers or [[] for _ in titles]
+        shortlist = [intents.Candidate(t, tuple(a)) for t, a in zip(titles, answers, strict=False)]
+        out.choice = _choice(raw, folded, shortlist)
         if out.choice is not None:
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
     # A labelled save names no one ("save her profile as Laura"); one under the person's name
@@ -238,7 +243,7 @@ def _blank_save(raw: str, folded: str) -> str:
     return raw[:start] + " " * (end - start) + raw[end:]
 
 
-def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
+def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intents.Choice | None:
     """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
@@ -246,19 +251,36 @@ def _choice(folded: str, titles: list[str]) -> intents.Choice | None:
     if cues:
         last = max(m.end() for m in cues)
         if folded[last:].strip():
-            folded, whole = folded[last:], False
+            raw, folded, whole = raw[last:], folded[last:], False
     found = intents.choice(folded, whole=whole)
     if found is not None:
         return found
-    found_title = intents.title_match(folded, titles)
-    if found_title is None:
+    match = intents.title_match(raw, shortlist)
+    if match is None:
         return None
-    index, share = found_title
-    # Without a choosing word ("let's go with", "je prends"), the message must be mostly the
-    # title's words and refuse nothing: "il déteste les mugs" is not a choice of the mug.
-    if intents.CHOICE_CUE.search(folded) is None and (share < 0.5 or _negated(folded)):
+    cue = intents.CHOICE_CUE.search(folded) is not None
+    # Without a choosing word ("let's go with", "je prends", "the … one", "celui qui"), the
+    # message must be mostly the gift's words (half of them when it points at one: "la
+    # laisse pour le chien"), refuse nothing and ask nothing: "il déteste les mugs" is no
+    # choice of the mug, "what about a tea set?" asks for more.
+    pointing = _POINTING.match(folded.strip()) is not None
+    enough = match.share >= 0.5 if pointing else match.share > 0.5
+    if not cue and (not enough or _negated(folded) or folded.rstrip().endswith("?")):
         return None
-    return intents.Choice(words=titles[index])
+    best = match.best
+    if len(best) > 1:
+        # Words that fit several gifts pick one only when the message points at one ("the
+        # chess one", "le carnet"); "a board game" asks for more, it picks nothing. The one
+        # answering more of the stated interests goes first, then the list's order.
+        if not cue and not _POINTING.search(folded):
+            return None
+        best = sorted(best, key=lambda i: (-len(shortlist[i].answers), i))
+    titles = [shortlist[i].title for i in best]
+    return intents.Choice(words=titles[0], also=tuple(titles[1:]))
+
+
+# A definite reference to one thing: "the grinder", "le harnais", "that notebook".
+_POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")
 
 
 def _facts(

@@ -114,14 +114,16 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     locale = detect_locale(user_text, default=state.get("locale") or "en", settled=settled)
     today = _today(state)
     ids = start_state.get("candidate_ids") or []
-    shown = [c.get("title", "") for c in seen if c.get("id") in ids]
-    titles = shown if start_state.get("step") == "finalizing" and len(shown) == len(ids) else []
+    shown = [c for c in seen if c.get("id") in ids]
+    if start_state.get("step") != "finalizing" or len(shown) != len(ids):
+        shown = []
     ext = extract(
         user_text,
         today=today,
         dollar=dollar,
         profile=start_state.get("profile") or {},
-        candidate_titles=titles,
+        candidate_titles=[str(c.get("title", "")) for c in shown],
+        candidate_answers=[[str(a) for a in c.get("answers") or []] for c in shown],
         locale=locale,
         choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
@@ -169,7 +171,9 @@ def _first_call(turn: Turn) -> Decision | None:
         return Decision(content=r.say("goodbye", turn.locale))
     if not turn.state.get("missing") and turn.step == "generating_candidates":
         return _call("search_candidates")
-    if turn.step == "filtering" and turn.state.get("candidate_ids"):
+    if turn.step == "filtering":
+        # Also after a dead end: filtering again brings back what to relax, and a yes to it
+        # applies the first change (``_relax``) instead of asking for more facts.
         return _call("filter_candidates")
     return None
 
@@ -195,17 +199,20 @@ def _pending(turn: Turn) -> Decision | None:
     ext = turn.ext
     funnel_ran = any(turn.called(name) for name in _FUNNEL)
     if turn.step == "finalizing" and not funnel_ran:
-        if not turn.called("select_gift"):
-            gift_id = _chosen_id(turn)
-            if gift_id is not None and gift_id != turn.state.get("selected_gift_id"):
-                return _call("select_gift", {"gift_id": gift_id})
-        # Every choice is confirmed by an explicit yes: a later "yes", or "confirm it" in
-        # the message that chose ("let's go with the tripod" alone only selects it).
-        chose = ext.choice is not None
+        selected = turn.state.get("selected_gift_id")
+        gift_id = _chosen_id(turn)
+        if not turn.called("select_gift") and gift_id is not None and gift_id != selected:
+            return _call("select_gift", {"gift_id": gift_id})
+        # Every choice is confirmed by an explicit yes: a later "yes" (one that names the
+        # gift already selected too: "yes, the second one"), or "confirm it" in the message
+        # that chose ("let's go with the tripod" alone only selects it).
+        chose = (ext.choice is not None or gift_id is not None) and not (
+            gift_id == selected and not turn.called("select_gift")
+        )
         if (
             ext.confirm
             and (not chose or ext.explicit_confirm)
-            and turn.state.get("selected_gift_id")
+            and selected
             and not turn.called("confirm_choice")
         ):
             return _call("confirm_choice")
@@ -229,15 +236,21 @@ def _chosen_id(turn: Turn) -> str | None:
     """The shortlist id the message picks (by position, price end or title), if any."""
     ids: list[str] = list(turn.state.get("candidate_ids") or [])
     choice = turn.ext.choice
+    if choice is None and len(ids) == 1 and turn.ext.confirm and not turn.ext.decline:
+        return ids[0]  # "yes" to the one idea shown ("Would you like it?") chooses it
     if choice is None or not ids:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]
     if choice.position is not None:
-        if choice.position == -1:
-            return ids[-1]
+        if choice.position < 0:
+            return ids[choice.position] if -choice.position <= len(ids) else None
         return ids[choice.position - 1] if 1 <= choice.position <= len(ids) else None
     if choice.price is not None and shown:
         pick = min if choice.price == "min" else max
+        if choice.among is not None:  # "the cheaper of the first two"
+            order = {gift_id: i for i, gift_id in enumerate(ids)}
+            shown = sorted(shown, key=lambda c: order[c["id"]])
+            shown = shown[: choice.among] if choice.among > 0 else shown[choice.among :]
         best = pick(shown, key=lambda c: c.get("price_in_budget_currency") or c.get("price", 0))
         return str(best["id"])
     for c in shown:
@@ -278,7 +291,29 @@ def _next_call(turn: Turn) -> Decision | None:
         return _advance(turn)
     if last.name == "search_candidates":
         return _call("filter_candidates")
+    if last.name == "filter_candidates" and not last.result.get("candidates"):
+        return _relax(turn, last)
     return _pending(turn)
+
+
+def _relax(turn: Turn, filtered: ToolResult) -> Decision | None:
+    """A yes after a dead end ("ok", "d'accord, vas-y") applies the first change the filters
+    offered: the budget they named, the date the first gift can arrive, no delivery country,
+    or a dislike taken back."""
+    offers = filtered.result.get("relax") or []
+    if not offers or not turn.ext.confirm or turn.ext.has_facts or turn.called("update_profile"):
+        return None
+    first = offers[0]
+    kind = first.get("constraint")
+    if kind == "budget":
+        args: dict[str, Any] = {"budget_max": first["budget_max"]}
+    elif kind == "deadline":
+        args = {"deadline": first["deadline"]}
+    elif kind == "country":
+        args = {"clear": ["country"]}
+    else:
+        args = {"remove_dislikes": [first["dislike"]]}
+    return _call("update_profile", args)
 
 
 def _advance(turn: Turn) -> Decision | None:
@@ -393,7 +428,7 @@ def compose_reply(turn: Turn) -> str:
         )
     size = _out_of_range(turn)
     if size is not None:
-        parts.append(r.say("choice.range", loc, n=size))
+        parts.append(r.count("choice.range", size, loc))
     parts.append(_main_reply(turn, by_name))
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
@@ -413,10 +448,11 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
     selected = by_name.get("select_gift")
     if selected and selected.ok:
         gift = selected.result.get("selected") or {}
-        return r.say(
+        text = r.say(
             "selected", loc, title=gift.get("title", state.get("selected_gift_id")),
             price=r.money(gift.get("price", 0), gift.get("currency", ""), loc),
         )  # fmt: skip
+        return _also(turn) + text
     filtered = by_name.get("filter_candidates")
     if filtered and filtered.ok:
         candidates = filtered.result.get("candidates") or []
@@ -428,10 +464,36 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
         rejected = filtered.result.get("rejected") or {}
         if unserved and not rejected:  # nothing was found at all: offer the alternatives
             return unserved + " " + r.say("unserved.ask", loc)
-        return note + r.say("none", loc, reasons=r.rejection_reasons(rejected, loc) or "—")
+        relax = filtered.result.get("relax") or []
+        if relax:  # what the filters removed is said with what would bring it back
+            absent = [u for u in filtered.result.get("unserved") or [] if not u.get("in_catalog")]
+            unserved = r.unserved_note(absent, loc)
+            note = unserved + "\n\n" if unserved else ""
+        return note + r.dead_end(rejected, relax, loc)
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)
+
+
+def _also(turn: Turn) -> str:
+    """When the words fitted several gifts, name the others by number before the choice."""
+    choice = turn.ext.choice
+    if choice is None or not choice.also:
+        return ""
+    ids = turn.state.get("candidate_ids") or []
+    numbers = {
+        c.get("title"): ids.index(c["id"]) + 1 for c in turn.seen_candidates if c.get("id") in ids
+    }
+    others = [
+        r.say("choice.number", turn.locale, i=numbers[t], title=t)
+        for t in choice.also
+        if t in numbers
+    ]
+    if not others:
+        return ""
+    return (
+        r.count("choice.also", len(others), turn.locale, others=r.join(others, turn.locale)) + " "
+    )
 
 
 def _noted(turn: Turn) -> str:

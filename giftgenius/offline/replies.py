@@ -40,6 +40,35 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Aucun candidat ne respecte tous vos critères ({reasons}). Vous pourriez augmenter "
         "le budget ou lever une contrainte (un refus, le pays de livraison ou la date limite).",
     },
+    "none.why": {
+        "en": "Nothing I found fits everything you asked ({reasons}).",
+        "fr": "Rien de ce que j'ai trouvé ne respecte tout ce que vous avez demandé ({reasons}).",
+    },
+    "relax.budget": {"en": "with a budget of {v}", "fr": "avec un budget de {v}"},
+    "relax.deadline": {"en": "with a delivery by {v}", "fr": "avec une livraison d'ici le {v}"},
+    "relax.country": {
+        "en": "if it need not be delivered to {v}",
+        "fr": "sans la livraison vers ce pays ({v})",
+    },
+    "relax.dislike": {"en": "without avoiding “{v}”", "fr": "sans écarter « {v} »"},
+    "relax.count.one": {"en": "{how}, {n} idea would fit", "fr": "{how}, {n} idée conviendrait"},
+    "relax.count.other": {
+        "en": "{how}, {n} ideas would fit",
+        "fr": "{how}, {n} idées conviendraient",
+    },
+    "relax.ask": {
+        "en": "Shall I make the first change? Say “ok”, or tell me what to change (for "
+        "example “{example}”).",
+        "fr": "Je fais la première modification ? Dites « d'accord », ou dites-moi quoi changer "
+        "(par exemple « {example} »).",
+    },
+    "relax.example.budget": {"en": "go up to {v}", "fr": "jusqu'à {v}"},
+    "relax.example.deadline": {"en": "it can arrive by {v}", "fr": "ça peut arriver le {v}"},
+    "relax.example.country": {
+        "en": "forget the delivery country",
+        "fr": "oublie le pays de livraison",
+    },
+    "relax.example.dislike": {"en": "{v} is fine after all", "fr": "finalement, {v} ça va"},
     "unserved.absent": {
         "en": "I have nothing for “{interest}” in the catalog.",
         "fr": "Je n'ai rien pour « {interest} » dans le catalogue.",
@@ -127,10 +156,23 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Vous avez dit environ {v} : j'ai pris {v} comme budget ; dites-le si vous "
         "préférez autre chose.",
     },
-    "choice.range": {
+    "choice.range.one": {
+        "en": "The list has only one idea; reply 1 to choose it.",
+        "fr": "La liste ne compte qu'une idée ; répondez 1 pour la choisir.",
+    },
+    "choice.range.other": {
         "en": "The list has only {n} ideas; pick one from 1 to {n}.",
         "fr": "La liste n'a que {n} idées ; choisissez-en une de 1 à {n}.",
     },
+    "choice.also.one": {
+        "en": "Your words also fit {others}: say its number if you meant that one.",
+        "fr": "Vos mots correspondent aussi au {others} : donnez son numéro si c'est celui-là.",
+    },
+    "choice.also.other": {
+        "en": "Your words also fit {others}: say a number if you meant one of those.",
+        "fr": "Vos mots correspondent aussi aux {others} : donnez un numéro si c'est l'un d'eux.",
+    },
+    "choice.number": {"en": "number {i} ({title})", "fr": "n° {i} ({title})"},
 }
 
 
@@ -204,3 +246,40 @@ def unserved_note(unserved: list[dict[str, Any]], locale: str) -> str:
         if names:
             sentences.append(say("unserved.closest", locale, names=join(names, locale)))
     return " ".join(sentences)
+
+
+def dead_end(rejected: dict[str, int], relax: list[dict[str, Any]], locale: str) -> str:
+    """Nothing passed: which constraint removed what, and what each change would bring back
+    ("with a budget of £24, 3 ideas would fit"), then how to say it. Without anything to
+    offer, the general advice."""
+    reasons = rejection_reasons(rejected, locale) or "—"
+    if not relax:
+        return say("none", locale, reasons=reasons)
+    options = [
+        count("relax.count", int(item.get("would_pass", 0)), locale, how=_relaxed(item, locale))
+        for item in relax
+    ]
+    first = relax[0]
+    example = say(f"relax.example.{first['constraint']}", locale, v=_relaxed_value(first, locale))
+    return " ".join(
+        [
+            say("none.why", locale, reasons=reasons),
+            *(option[:1].upper() + option[1:] + "." for option in options),
+            say("relax.ask", locale, example=example),
+        ]
+    )
+
+
+def _relaxed(item: dict[str, Any], locale: str) -> str:
+    return say(f"relax.{item['constraint']}", locale, v=_relaxed_value(item, locale))
+
+
+def _relaxed_value(item: dict[str, Any], locale: str) -> str:
+    kind = item["constraint"]
+    if kind == "budget":
+        return money(float(item["budget_max"]), str(item.get("currency") or ""), locale)
+    if kind == "deadline":
+        return formats.date(str(item["deadline"]), locale)
+    if kind == "country":
+        return phrasing.country(str(item.get("country") or ""), locale)
+    return describe(str(item.get("dislike") or ""), locale)

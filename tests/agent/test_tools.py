@@ -172,3 +172,18 @@ def test_an_unknown_interest_comes_back_unserved_with_alternatives(make_ctx) -> 
     assert [u["interest"] for u in filtered["unserved"]] == ["zorblaxian"]
     assert filtered["unserved"][0]["in_catalog"] is False
     assert filtered["unserved"][0]["suggestions"]
+
+
+def test_a_dead_end_says_what_to_relax_and_relaxing_it_moves_on(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx)
+    call(ctx, "update_profile", budget_max=3)
+    call(ctx, "search_candidates")
+    dead = call(ctx, "filter_candidates")
+    assert dead["ok"] and dead["candidates"] == [] and ctx.state.step == Step.filtering
+    budget = next(r for r in dead["relax"] if r["constraint"] == "budget")
+    assert budget["budget_max"] > 3 and budget["currency"] == "USD" and budget["would_pass"] >= 1
+    call(ctx, "update_profile", budget_max=budget["budget_max"])
+    passing = call(ctx, "filter_candidates")
+    assert passing["ok"] and len(passing["candidates"]) >= 1
+    assert ctx.state.step == Step.finalizing

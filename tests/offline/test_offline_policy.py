@@ -107,7 +107,13 @@ class FakeTools:
         self.state["candidate_ids"] = [c["id"] for c in passing]
         if passing:
             self.state["step"] = "finalizing"
-        return self.ok(candidates=[self._view(c) for c in passing], rejected={"over budget": 1})
+            return self.ok(candidates=[self._view(c) for c in passing], rejected={"over budget": 1})
+        over = sorted(c["price"] for c in CATALOG if c["price"] > budget)
+        relax = [
+            {"constraint": "budget", "would_pass": 1, "budget_max": over[0],
+             "currency": profile["budget"]["currency"]}
+        ] if over else []  # fmt: skip
+        return self.ok(candidates=[], rejected={"over budget": len(over)}, relax=relax)
 
     def select_gift(self, gift_id: str) -> dict[str, Any]:
         assert gift_id in self.state["candidate_ids"]
@@ -279,11 +285,31 @@ def test_leaving_says_progress_is_saved() -> None:
     assert "enregistrée" in reply
 
 
-def test_no_candidate_suggests_raising_the_budget() -> None:
+def test_no_candidate_offers_a_higher_budget_and_a_yes_applies_it() -> None:
     chat = Chat()
     reply = chat.say("A gift for my boss, max 5 USD, loves coffee")
     assert chat.names()[-1] == "filter_candidates"
-    assert "raise the budget" in reply
+    assert "With a budget of $14, 1 idea would fit." in reply and "go up to $14" in reply
+    reply = chat.say("ok, do that")
+    assert chat.calls[:2] == [("filter_candidates", {}), ("update_profile", {"budget_max": 14.0})]
+    assert chat.tools.state["step"] == "finalizing" and "Meeple coffee mug" in reply
+
+
+def test_after_a_dead_end_a_relaxing_answer_in_french_moves_on() -> None:
+    chat = Chat()
+    reply = chat.say("Un cadeau pour mon chef, 5 dollars max, il adore le café")
+    assert "Avec un budget de 14" in reply and "1 idée conviendrait" in reply
+    chat.say("d'accord, jusqu'à 30 dollars")
+    assert ("update_profile", {"budget_max": 30.0, "currency": "USD"}) in chat.calls
+    assert chat.tools.state["step"] == "finalizing"
+
+
+def test_after_a_dead_end_anything_else_says_the_dead_end_again() -> None:
+    chat = Chat()
+    chat.say("A gift for my boss, max 5 USD, loves coffee")
+    reply = chat.say("the first one!")
+    assert chat.names() == ["filter_candidates"]
+    assert "With a budget of $14" in reply
 
 
 def test_a_tool_error_is_explained() -> None:
@@ -425,6 +451,9 @@ def shortlist(
         ("the most expensive", "g-1"),
         ("the last one", "g-3"),
         ("le premeir", "g-1"),
+        ("the cheaper of the first two", "g-2"),
+        ("le plus cher des deux derniers", "g-3"),
+        ("whichever is pricier of the last two", "g-3"),
     ],
 )
 def test_every_choice_is_selected_then_confirmed_after_a_yes(choice: str, gift_id: str) -> None:
@@ -532,3 +561,43 @@ def test_a_budget_correction_while_choosing_is_no_choice() -> None:
     shortlist(chat)
     chat.say("Actually make it 70.")
     assert chat.calls[0] == ("update_profile", {"budget_max": 70})
+
+
+def test_a_yes_that_names_the_selected_gift_confirms_it() -> None:
+    for yes in ("yes, that's the one", "oui, c'est bien le troisième", "Yes, number 3"):
+        chat = Chat()
+        shortlist(chat)
+        chat.say("the third one")
+        chat.say(yes)
+        assert chat.names() == ["confirm_choice"], yes
+        assert chat.tools.state["selected_gift_id"] == "g-3"
+
+
+def test_words_fitting_two_gifts_take_the_first_and_name_the_other() -> None:
+    chat = Chat()
+    shortlist(chat)
+    reply = chat.say("I'll have the coffee one")
+    assert chat.calls == [("select_gift", {"gift_id": "g-2"})]
+    assert "number 3 (Ethiopian coffee sampler)" in reply
+    chat = Chat()
+    shortlist(chat, "Un cadeau pour mon frère, 50 dollars, il adore le café")
+    reply = chat.say("celui avec du café")
+    assert "n° 3 (Ethiopian coffee sampler)" in reply
+
+
+def test_a_yes_to_the_only_idea_selects_it_and_a_second_yes_confirms() -> None:
+    chat = Chat()
+    shortlist(chat, "A gift for my sister, max 20 USD, she loves coffee")
+    assert chat.tools.state["candidate_ids"] == ["g-2"]
+    reply = chat.say("yes please")
+    assert chat.calls == [("select_gift", {"gift_id": "g-2"})]
+    assert "Shall I confirm" in reply
+    chat.say("yes")
+    assert chat.names() == ["confirm_choice"]
+
+
+def test_a_place_the_only_idea_lacks_is_said_in_the_singular() -> None:
+    chat = Chat()
+    shortlist(chat, "A gift for my sister, max 20 USD, she loves coffee")
+    reply = chat.say("the second one")
+    assert "The list has only one idea; reply 1 to choose it." in reply

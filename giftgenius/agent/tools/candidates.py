@@ -8,7 +8,16 @@ from pydantic import Field
 
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
-from giftgenius.catalog import Product, check, price_in, search_pool, shortlist, unserved
+from giftgenius.catalog import (
+    Product,
+    answers,
+    check,
+    price_in,
+    search_pool,
+    shortlist,
+    unserved,
+)
+from giftgenius.catalog.relaxing import relaxations
 from giftgenius.catalog.search import reserve
 from giftgenius.domain import MAX_CANDIDATES, MAX_FACTS, Step
 from giftgenius.errors import ToolError
@@ -109,12 +118,20 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     missing = [u.model_dump() for u in gaps]
     if not chosen:
         ctx.state.candidate_ids = []
+        # Only gifts that answer a stated interest can reach a shortlist, so only they count.
+        pool = [
+            products[i]
+            for i in ctx.state.search_pool
+            if i in products and (not interests or answers(products[i], interests))
+        ]
         return ok(
             ctx,
             candidates=[],
             rejected=_reason_counts(rejected),
             unserved=missing,
-            hint="No candidate passes; suggest a higher budget or fewer constraints.",
+            relax=[r.model_dump(mode="json") for r in relaxations(pool, spec, ctx.rates)],
+            hint="No candidate passes: tell the user which constraint removed what and offer "
+            "the changes in `relax` (each with how many ideas it would bring back).",
         )
     ctx.state.candidate_ids = [p.id for p in chosen]
     ctx.move_to(Step.finalizing)

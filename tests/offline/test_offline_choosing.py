@@ -1,0 +1,142 @@
+"""Choosing in words over a shortlist: by place, by description, and yes-phrases.
+
+Sentences are our own (not the dialogue corpus'), in English and French, with cases that
+must not be read as a choice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from giftgenius.offline.intents import Choice
+from giftgenius.offline.nlu import Extraction, extract
+
+TODAY = dt.date(2026, 11, 29)
+SHORTLIST = [
+    ("Merino Sock Yarn Bundle", ["knitting"]),
+    ("Oolong Tasting Set", ["tea"]),
+    ("Trail Running Cap", ["hiking"]),
+    ("Pocket Guide to Alpine Trails", ["hiking", "books"]),
+    ("Leather Dog Hiking Harness", ["dog", "hiking"]),
+]
+
+
+def read(text: str) -> Extraction:
+    return extract(
+        text,
+        today=TODAY,
+        choosing=True,
+        candidate_titles=[title for title, _ in SHORTLIST],
+        candidate_answers=[answers for _, answers in SHORTLIST],
+    )
+
+
+def chosen(text: str) -> Choice | None:
+    return read(text).choice
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("the one at the bottom", -1),
+        ("the bottom one please", -1),
+        ("whichever is at the very end", -1),
+        ("celui tout en bas", -1),
+        ("celle de la fin", -1),
+        ("le tout dernier", -1),
+        ("the top one", 1),
+        ("celui du haut, merci", 1),
+        ("second one's lovely", 2),
+        ("Le troisième me va bien", 3),
+        ("the 4th, cheers", 4),
+        ("second to last one", -2),
+        ("the last but one", -2),
+        ("l'avant-dernier", -2),
+        ("Celle juste avant la dernière", -2),
+    ],
+)
+def test_a_place_in_the_list_is_a_position(text: str, position: int) -> None:
+    found = chosen(text)
+    assert found is not None and found.position == position
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes, that's the one",
+        "Oui, c'est mon dernier mot",
+        "it's her first time living abroad",
+        "finally, yes",
+        "she moved there last week",
+        "c'est son premier appartement",
+        "the first two look nice",
+    ],
+)
+def test_no_position_in_yes_phrases_or_other_nouns_ordinals(text: str) -> None:
+    found = chosen(text)
+    assert found is None or found.position is None
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("the knitting one", "Merino Sock Yarn Bundle"),
+        ("celui pour le tricot", "Merino Sock Yarn Bundle"),
+        ("the tea one please", "Oolong Tasting Set"),
+        ("je prends le thé", "Oolong Tasting Set"),
+        ("le harnais", "Leather Dog Hiking Harness"),  # a cognate of the title's word
+        ("la laisse pour le chien", "Leather Dog Hiking Harness"),
+        ("the one for the dog", "Leather Dog Hiking Harness"),
+        ("let's go with the book", "Pocket Guide to Alpine Trails"),
+    ],
+)
+def test_a_gift_described_by_what_it_is_for(text: str, title: str) -> None:
+    found = chosen(text)
+    assert found is not None and found.words == title and found.also == ()
+
+
+def test_words_fitting_several_take_the_one_answering_more_and_name_the_others() -> None:
+    for text in ("the hiking one", "celui pour la randonnée"):
+        found = chosen(text)
+        assert found is not None
+        assert found.words == "Pocket Guide to Alpine Trails"  # hiking and books
+        assert set(found.also) == {"Trail Running Cap", "Leather Dog Hiking Harness"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a hiking thing maybe",  # asks for more, points at none
+        "she already has a dog harness",
+        "il n'aime pas le thé",
+        "what about something for tea?",
+        "she'd like some knitting stuff too",
+    ],
+)
+def test_not_a_choice_by_description(text: str) -> None:
+    assert chosen(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        ("sorted, cheers", True),
+        ("lock it in", True),
+        ("yessir", True),
+        ("go on then", True),
+        ("fine by me", True),
+        ("that works for me", True),
+        ("Bon pour moi.", True),
+        ("Ça me convient tout à fait", True),
+        ("Adjugé !", True),
+        ("marché conclu", True),
+        ("not for me, sorry", False),
+        ("ça ne me convient pas", False),
+        ("pas pour moi", False),
+        ("hold on, does it ship to Spain?", False),
+    ],
+)
+def test_assent_in_many_registers(text: str, confirm: bool) -> None:
+    assert extract(text, today=TODAY).confirm is confirm
