@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from giftgenius.agent.tools import TurnContext, execute
 from giftgenius.catalog import load_rates, price_in
 from giftgenius.domain import CheckpointStep, Step
@@ -172,3 +174,16 @@ def test_an_unknown_interest_comes_back_unserved_with_alternatives(make_ctx) -> 
     assert [u["interest"] for u in filtered["unserved"]] == ["zorblaxian"]
     assert filtered["unserved"][0]["in_catalog"] is False
     assert filtered["unserved"][0]["suggestions"]
+
+
+@pytest.mark.parametrize(
+    ("label", "why"),
+    [(" ", "nothing"), ("\x1b[31m", "nothing"), ("a@b.co " * 5 + "bosss", "longer than 40")],
+)
+def test_a_label_that_cleans_to_nothing_or_too_long_is_refused_plainly(make_ctx, label, why):
+    """Found by the fuzz suite: such a label raised a ValidationError out of the turn."""
+    ctx = make_ctx()
+    complete_profile(ctx)
+    result = call(ctx, "save_recipient_profile", label=label)
+    assert result["ok"] is False and why in result["error"]
+    assert ctx.staged == []
