@@ -31,10 +31,22 @@ from pathlib import Path
 
 import pytest
 import redis
+from hypothesis import HealthCheck, settings
 
 from giftgenius.cli.main import main
 from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
+
+FUZZ_EXAMPLES = 2000
+settings.register_profile(
+    "fuzz",
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize=True,  # a fixed set of examples: the same every run, in CI as here
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+"""The fuzz tests' settings (``settings.get_profile("fuzz")``): a fixed count of examples."""
 
 REQUIRE_SERVICES = (
     os.environ.get("CI", "").lower() == "true"

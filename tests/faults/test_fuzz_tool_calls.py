@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from giftgenius.agent import tools
@@ -56,14 +56,7 @@ from giftgenius.workflow import check_transition
 
 pytestmark = pytest.mark.slow
 
-EXAMPLES = 2000
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FUZZ = settings.get_profile("fuzz")  # tests/faults/conftest.py: 2,000 examples, fixed
 # Through the whole run-cycle each example costs about four times a dispatch one, so fewer:
 # the payloads are covered by the dispatch test; this one is for the loop cap and the
 # turn's consistency whatever the model sends.

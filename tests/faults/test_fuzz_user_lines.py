@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
@@ -39,14 +39,7 @@ from giftgenius.settings import load_settings
 
 pytestmark = pytest.mark.slow
 
-EXAMPLES = 2000
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FUZZ = settings.get_profile("fuzz")  # tests/faults/conftest.py: 2,000 examples, fixed
 USER = "typist"
 MAX_CHARS = 4000  # GIFTGENIUS_MAX_INPUT_CHARS' default
 
