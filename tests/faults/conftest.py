@@ -318,15 +318,24 @@ class Stopped:
             self.proc.wait()
 
 
+SETUP = "Gift for my colleague, he loves board games and coffee, budget 50 dollars"
+
+
 @dataclass
 class Env:
-    """The variables that point chat processes at this test's stores, and what it started."""
+    """The variables that point chat processes at this test's stores, and what it started.
+
+    ``setup`` is the first line of every conversation here; the model script answers it
+    with a whole profile (a colleague who loves board games and coffee, 50 USD), a search
+    and the filters, so the run reaches ``finalizing`` in one turn.
+    """
 
     vars: dict[str, str]
     redis: OwnRedis
     db: Database
     home: Path
     started: list[Stopped] = field(default_factory=list)
+    setup: str = SETUP
 
     def run(self, *argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Done:
         done = subprocess.run(
@@ -378,8 +387,16 @@ class Env:
 
 @contextlib.contextmanager
 def _env(
-    database_url: str, own: OwnRedis, home: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, own: OwnRedis, home: Path, monkeypatch: pytest.MonkeyPatch, script
 ) -> Iterator[Env]:
+    script.shortlist(
+        SETUP,
+        reply="Here are gifts that fit.",
+        recipient="colleague",
+        interests=["board games", "coffee"],
+        budget_max=50,
+        currency="USD",
+    )
     variables = {
         "GIFTGENIUS_DATABASE_URL": database_url,
         "GIFTGENIUS_REDIS_URL": own.url,
@@ -399,10 +416,14 @@ def _env(
 
 @pytest.fixture
 def env(
-    postgres_url: str, own_redis: OwnRedis, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    postgres_url: str,
+    own_redis: OwnRedis,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    script,
 ) -> Iterator[Env]:
     """The shared Postgres server (a fresh database, ``db upgrade``d) and a Redis of our own."""
-    with _env(postgres_url, own_redis, tmp_path / "home", monkeypatch) as made:
+    with _env(postgres_url, own_redis, tmp_path / "home", monkeypatch, script) as made:
         upgraded = made.run("db", "upgrade")
         assert upgraded.code == 0, upgraded.err
         yield made
@@ -414,6 +435,7 @@ def pg_env(
     own_redis: OwnRedis,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    script,
 ) -> Iterator[tuple[Env, OwnPostgres]]:
     """A Postgres cluster and a Redis server of our own: both may be taken away mid-turn.
 
@@ -421,7 +443,7 @@ def pg_env(
     the test's rows by its user ids being unique (the cluster is the session's).
     """
     own_postgres.ensure_running()
-    with _env(own_postgres.url, own_redis, tmp_path / "home", monkeypatch) as made:
+    with _env(own_postgres.url, own_redis, tmp_path / "home", monkeypatch, script) as made:
         try:
             yield made, own_postgres
         finally:

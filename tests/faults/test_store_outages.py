@@ -29,7 +29,6 @@ POINTS = sorted(FAULT_POINTS)
 # Points a turn reaches only after its commit: an outage there cannot undo the turn.
 COMMITTED_BY = {"after_commit", "before_session_save"}
 
-SETUP = "Gift for my colleague, he loves board games and coffee, budget 50 dollars"
 PICK = "the first one"
 NEXT = "what do you think?"
 PICKED = "Shall I confirm it?"
@@ -39,13 +38,6 @@ DB_DOWN = "Cannot reach the database"
 
 @pytest.fixture(autouse=True)
 def _scripted(script) -> None:
-    script.shortlist(
-        SETUP,
-        recipient="colleague",
-        interests=["board games", "coffee"],
-        budget_max=50,
-        currency="USD",
-    )
     script.pick(PICK, reply=PICKED).says(NEXT, NEXT_REPLY)
 
 
@@ -111,7 +103,7 @@ def test_redis_outage_mid_turn(point: str, outage: str, pg_env) -> None:
     """
     env, _ = pg_env
     user = _user("redis", point, outage)
-    _answered(env.chat_here(user, SETUP), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     take_away: dict[str, Callable[[], None]] = {
         "killed": env.redis.kill,
@@ -123,7 +115,7 @@ def test_redis_outage_mid_turn(point: str, outage: str, pg_env) -> None:
     if outage == "killed":
         env.redis.start()  # empty, as after any restart without persistence
     _answered(env.chat_here(user, NEXT), NEXT_REPLY)
-    assert _settled(env, user, [SETUP, PICK, NEXT]) == 3
+    assert _settled(env, user, [env.setup, PICK, NEXT]) == 3
 
 
 @pytest.mark.parametrize("mode", ["fast", "immediate"])
@@ -137,7 +129,7 @@ def test_postgres_down_mid_turn(point: str, mode: str, pg_env) -> None:
     """
     env, cluster = pg_env
     user = _user("pg-down", point, mode)
-    _answered(env.chat_here(user, SETUP), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     cluster.stop(mode)
     went_on = stopped.resume()
@@ -154,7 +146,7 @@ def test_postgres_down_mid_turn(point: str, mode: str, pg_env) -> None:
     _answered(later, NEXT_REPLY)
     if point not in COMMITTED_BY:  # told that the message in the failed turn got no answer
         assert "was interrupted" in later.err and PICK in later.err
-    committed = _settled(env, user, [SETUP, PICK, NEXT])
+    committed = _settled(env, user, [env.setup, PICK, NEXT])
     assert committed == (3 if point in COMMITTED_BY else 2)
 
 
@@ -168,10 +160,10 @@ def test_postgres_restarted_mid_turn(point: str, mode: str, pg_env) -> None:
     """
     env, cluster = pg_env
     user = _user("pg-restart", point, mode)
-    _answered(env.chat_here(user, SETUP), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     cluster.stop(mode)
     cluster.start()
     _answered(stopped.resume(), PICKED)
     _answered(env.chat_here(user, NEXT), NEXT_REPLY)
-    assert _settled(env, user, [SETUP, PICK, NEXT]) == 3
+    assert _settled(env, user, [env.setup, PICK, NEXT]) == 3

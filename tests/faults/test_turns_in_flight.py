@@ -19,7 +19,6 @@ import pytest
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
-SETUP = "Gift for my colleague, he loves board games and coffee, budget 50 dollars"
 PICK = "the first one"
 CONFIRM = "yes, confirm it"
 ANOTHER = "another gift please"
@@ -29,13 +28,6 @@ LONG_LEASE = {"GIFTGENIUS_LEASE_TTL": "60"}  # a stopped holder keeps its lease 
 @pytest.fixture(autouse=True)
 def _scripted(script) -> None:
     """Every chat process plays this script (the conftest's ``script`` sets GIFTGENIUS_MODEL)."""
-    script.shortlist(
-        SETUP,
-        recipient="colleague",
-        interests=["board games", "coffee"],
-        budget_max=50,
-        currency="USD",
-    )
     script.pick(PICK).confirm(CONFIRM).says(ANOTHER, "This search is finished.")
 
 
@@ -46,7 +38,7 @@ def _runs(env, user: str) -> list:
 
 def test_forget_wins_over_a_turn_that_is_running(env) -> None:
     """Defect 1: the stopped turn must not write the erased session back to Redis."""
-    stopped = env.stopped_chat("before_session_save", "--user", "erase-me").feed(SETUP)
+    stopped = env.stopped_chat("before_session_save", "--user", "erase-me").feed(env.setup)
     stopped.wait_stopped()
     forgot = env.run("forget", "--user", "erase-me")
     assert forgot.code == 0, forgot.err
@@ -63,7 +55,7 @@ def test_forget_wins_over_a_turn_that_is_running(env) -> None:
 
 def test_a_committed_turn_is_answered_when_redis_goes_away(env) -> None:
     """Defect 2: the lease cannot be released, but the turn is committed: answer it."""
-    stopped = env.stopped_chat("before_model", "--user", "no-redis").feed(SETUP)
+    stopped = env.stopped_chat("before_model", "--user", "no-redis").feed(env.setup)
     stopped.wait_stopped()
     env.redis.kill()
     went_on = stopped.resume()
@@ -81,12 +73,12 @@ def test_a_committed_turn_is_answered_when_redis_goes_away(env) -> None:
 
 def test_a_window_whose_run_was_abandoned_by_new_is_refused(env) -> None:
     """Defect 3: ``--new`` elsewhere abandons the run; this window's turns are refused."""
-    first = env.run("chat", "--user", "two-windows", stdin=SETUP + "\n")
+    first = env.run("chat", "--user", "two-windows", stdin=env.setup + "\n")
     assert first.code == 0, first.err
     (old,) = _runs(env, "two-windows")
     window_a = env.stopped_chat("before_model", "--user", "two-windows").feed(PICK, CONFIRM)
     window_a.wait_stopped()
-    window_b = env.run("chat", "--user", "two-windows", "--new", stdin=SETUP + "\n")
+    window_b = env.run("chat", "--user", "two-windows", "--new", stdin=env.setup + "\n")
     assert window_b.code == 0, window_b.err
     went_on = window_a.resume()
     assert "Traceback" not in went_on.err
@@ -103,7 +95,7 @@ def test_a_window_whose_run_was_abandoned_by_new_is_refused(env) -> None:
 
 def test_a_failed_chat_with_redis_down_leaves_no_empty_run(env) -> None:
     """Defect 8: with Redis unreachable, ``chat`` fails before creating a run."""
-    done = env.run("chat", "--user", "finished", stdin=f"{SETUP}\n{PICK}\n{CONFIRM}\n")
+    done = env.run("chat", "--user", "finished", stdin=f"{env.setup}\n{PICK}\n{CONFIRM}\n")
     assert done.code == 0, done.err
     (finished,) = _runs(env, "finished")
     assert str(finished.status) == "done"
@@ -121,7 +113,7 @@ def test_a_failed_chat_with_redis_down_leaves_no_empty_run(env) -> None:
 
 def test_a_second_window_does_not_call_a_turn_in_flight_interrupted(env) -> None:
     """Defect 8: another process mid-turn is not an interrupted message."""
-    first = env.run("chat", "--user", "in-flight", stdin=SETUP + "\n")
+    first = env.run("chat", "--user", "in-flight", stdin=env.setup + "\n")
     assert first.code == 0, first.err
     busy = env.stopped_chat("before_model", "--user", "in-flight", env=LONG_LEASE).feed(PICK)
     busy.wait_stopped()
