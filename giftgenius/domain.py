@@ -25,6 +25,7 @@ CHECKPOINT_FORMAT_VERSION = 3
 MAX_CANDIDATES = 20
 MAX_FACTS = 12  # interests, dislikes
 MAX_FACT_CHARS = 40
+MAX_LABEL_CHARS = 40  # a saved recipient profile's label, as stored
 MAX_SUMMARY_CHARS = 2400
 
 # The currencies a budget or a product price can be in: the catalog's conversion table
@@ -298,7 +299,7 @@ class RecipientProfile(BaseModel):
 
     id: str = Field(default_factory=new_id)
     user_id: str
-    label: str = Field(min_length=1, max_length=40)
+    label: str = Field(min_length=1, max_length=MAX_LABEL_CHARS)
     profile: ProfileDraft
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -166,6 +166,7 @@ _NOT_NAMES = frozenset(
 )
 _SPACES = re.compile(r"\s+")
 _MAX_SAID = 60  # as ProfileDraft.recipient
+_MAX_NAME = 60  # as ProfileDraft.recipient_name: a longer "name" is not one
 
 
 class Relation(BaseModel):
@@ -176,7 +177,7 @@ class Relation(BaseModel):
     said: str | None = Field(
         None, max_length=_MAX_SAID, description='The relation in the person\'s words: "uncle"'
     )
-    name: str | None = Field(None, max_length=60, description='A name they gave: "Dave"')
+    name: str | None = Field(None, max_length=_MAX_NAME, description='A name they gave: "Dave"')
     audience: str = Field("anyone", description="One of the catalog's recipients values")
     gender: Gender | None = Field(None, description="Only when the relation word implies it")
     known: bool = Field(True, description="False when the lexicon does not hold the word")
@@ -324,7 +325,7 @@ def _name_at(words: list[Token], text: str, index: int, *, any_case: bool) -> st
             break
         parts.append(word)
         index += 1
-    if not parts:
+    if not parts or parts[-1].end - parts[0].start > _MAX_NAME:
         return None
     return text[parts[0].start : parts[-1].end]  # as typed: "Jean-Pierre", "Mary Jane"
 
@@ -364,6 +365,8 @@ def _fallback(words: list[Token], text: str) -> Relation | None:
                     known=False,
                 )
     if len(words) == 1 and words[0].text.isalpha() and words[0].folded not in _NOT_NAMES:
+        if len(words[0].text) > _MAX_NAME:
+            return None  # a word of 80 letters names nobody
         if words[0].capitalized:
             return Relation(name=words[0].text, known=False)
         return Relation(said=words[0].text[:_MAX_SAID], known=False)

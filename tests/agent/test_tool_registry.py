@@ -74,3 +74,23 @@ def test_unknown_tools_are_named_with_the_available_ones(make_ctx) -> None:
     result = TOOLS.execute(make_ctx(), "buy_now", "{}")
     assert result["ok"] is False
     assert result["error"] == f"Unknown tool 'buy_now'. Available: {', '.join(TOOLS)}."
+
+
+def test_a_value_the_domain_refuses_inside_a_tool_is_a_refused_call(make_ctx) -> None:
+    """Found by the fuzz suite: a tool whose arguments passed their schema but made a value
+    the domain refuses raised pydantic's ValidationError out of the turn (a traceback)."""
+    from giftgenius.domain import Budget
+
+    @tool
+    def shrink_budget(ctx: TurnContext, args: EchoArgs) -> dict[str, Any]:
+        """Record a budget of zero (which a Budget refuses)."""
+        ctx.state.profile.recipient = "changed before the failure"
+        Budget(amount=0)
+        return {"ok": True}
+
+    ctx = make_ctx()
+    before = ctx.state.model_copy(deep=True)
+    result = Registry(shrink_budget).execute(ctx, "shrink_budget", '{"word": "x"}')
+    assert result["ok"] is False
+    assert result["error"].startswith("shrink_budget could not use these arguments: amount:")
+    assert ctx.state == before  # rolled back like any refused call

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from giftgenius.agent.tools import TurnContext, execute
 from giftgenius.catalog import load_rates, price_in
 from giftgenius.domain import CheckpointStep, Step
@@ -187,3 +189,16 @@ def test_a_dead_end_says_what_to_relax_and_relaxing_it_moves_on(make_ctx) -> Non
     passing = call(ctx, "filter_candidates")
     assert passing["ok"] and len(passing["candidates"]) >= 1
     assert ctx.state.step == Step.finalizing
+
+
+@pytest.mark.parametrize(
+    ("label", "why"),
+    [(" ", "nothing"), ("\x1b[31m", "nothing"), ("a@b.co " * 5 + "bosss", "longer than 40")],
+)
+def test_a_label_that_cleans_to_nothing_or_too_long_is_refused_plainly(make_ctx, label, why):
+    """Found by the fuzz suite: such a label raised a ValidationError out of the turn."""
+    ctx = make_ctx()
+    complete_profile(ctx)
+    result = call(ctx, "save_recipient_profile", label=label)
+    assert result["ok"] is False and why in result["error"]
+    assert ctx.staged == []

@@ -209,3 +209,13 @@ def test_every_audience_is_one_the_catalog_uses():
 def test_an_audience_outside_the_catalog_is_refused():
     with pytest.raises(ValidationError, match="audience must be one of"):
         Relation(said="uncle", audience="uncle")
+
+
+@pytest.mark.parametrize(
+    "text", ["my uncle " + "Bartholomew" * 8, "Hello" * 20, "Karen" * 15 + ", my boss"]
+)
+def test_a_word_too_long_for_a_name_is_not_taken_as_one(text):
+    """Found by the fuzz suite: a capitalised word over 60 letters broke the Relation model
+    (a ValidationError out of update_profile, an HTTP 500 out of the offline model)."""
+    relation = resolve_relation(text, "en")
+    assert relation is None or relation.name is None

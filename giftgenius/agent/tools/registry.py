@@ -106,6 +106,7 @@ class Registry(Mapping[str, Tool]):
         """Run one tool call; any bad call becomes ``{"ok": false, "error": ...}`` for the model.
 
         State changes of a failed call are rolled back so a half-applied tool never leaks.
+        The fuzz suite (``tests/faults/test_fuzz_tool_calls.py``) holds this to any payload.
         """
         item = self._tools.get(name)
         if item is None:
@@ -121,10 +122,19 @@ class Registry(Mapping[str, Tool]):
         before = (ctx.state.model_copy(deep=True), len(ctx.staged), len(ctx.checkpoints))
         try:
             return item(ctx, args)
-        except ToolError as exc:
+        except (ToolError, ValidationError) as exc:
+            # A ValidationError here is a value the arguments passed their schema with but
+            # the domain refuses once worked out (a "name" of 80 letters): the model's call
+            # is refused like any other, never a traceback out of the turn.
             ctx.state, staged, checkpoints = before
             del ctx.staged[staged:]
             del ctx.checkpoints[checkpoints:]
+            if isinstance(exc, ValidationError):
+                return {
+                    "ok": False,
+                    "error": f"{name} could not use these arguments: {_problems(exc)}. "
+                    "Send shorter or plainer values.",
+                }
             return {"ok": False, "error": str(exc)}
 
 

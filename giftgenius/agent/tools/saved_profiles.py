@@ -9,14 +9,16 @@ from pydantic import Field
 from giftgenius.agent.tools.profile import settle_step
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
-from giftgenius.domain import RecipientProfile
+from giftgenius.domain import MAX_LABEL_CHARS, RecipientProfile
 from giftgenius.errors import ToolError
 from giftgenius.privacy import scrub
 from giftgenius.storage.repositories import normalize_label
 
 
 class ProfileLabelArgs(ToolArgs):
-    label: str = Field(min_length=1, max_length=40, description="e.g. 'sister', 'boss'.")
+    label: str = Field(
+        min_length=1, max_length=MAX_LABEL_CHARS, description="e.g. 'sister', 'boss'."
+    )
 
 
 @tool
@@ -34,11 +36,22 @@ def list_recipient_profiles(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
 def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
     """Save the current recipient profile under a label for later runs.
 
-    The label is scrubbed (a model may echo an address or a phone number into it).
+    The label is scrubbed (a model may echo an address or a phone number into it) and
+    cleaned of control characters; what is left must still be a label.
     """
     if not ctx.state.profile.recipient:
         raise ToolError("Nothing to save yet: record who the gift is for first.")
     label = normalize_label(scrub(args.label))
+    if not label:
+        raise ToolError(
+            "That label is nothing once spaces and control characters are removed: save the "
+            "profile under a plain word, such as 'sister' or 'boss'."
+        )
+    if len(label) > MAX_LABEL_CHARS:
+        raise ToolError(
+            f"That label is longer than {MAX_LABEL_CHARS} characters once personal details "
+            "in it are replaced by placeholders: use a short word, such as 'sister' or 'boss'."
+        )
     profile = RecipientProfile(user_id=ctx.user_id, label=label, profile=ctx.state.profile)
     ctx.staged.append(lambda repos: repos.profiles.upsert(profile))
     return ok(ctx, saved_label=label)
