@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from giftgenius.agent import tools
 from giftgenius.agent.runner import CONTEXT_TOO_LARGE, TOOL_ROUNDS_EXHAUSTED, Agent
-from giftgenius.catalog import Product, load_rates
+from giftgenius.catalog import load_rates
 from giftgenius.domain import (
     Message,
     OrderDraft,
@@ -95,10 +95,9 @@ SOME_GIFTS = ["g-0001", "g-0002", "g-0100", "g-0831"]
 class World:
     """What every example shares (a plain class: hypothesis reports it by its short repr)."""
 
-    def __init__(self, db: Database, victim: Victim, products: dict[str, Product]) -> None:
+    def __init__(self, db: Database, victim: Victim, catalog_ids: list[str]) -> None:
         self.db, self.victim = db, victim
-        self.products = products  # the catalog as a turn reads it, read once for all
-        self.catalog_ids = list(products)
+        self.catalog_ids = catalog_ids
 
     def __repr__(self) -> str:
         return "World(...)"
@@ -122,7 +121,8 @@ def world(tmp_path_factory: pytest.TempPathFactory, seeded_db_file: Path) -> Ite
     with db.write() as repos:
         repos.users.ensure(VICTIM)
         repos.runs.start(VICTIM, victim.run_id)
-        gift = repos.catalog.all()[0]
+        gift = repos.catalog.get(SOME_GIFTS[0])
+        assert gift is not None
         repos.profiles.upsert(
             RecipientProfile(
                 id=victim.profile_id, user_id=VICTIM, label=victim.label, profile=profile
@@ -139,10 +139,10 @@ def world(tmp_path_factory: pytest.TempPathFactory, seeded_db_file: Path) -> Ite
             )
         )
         repos.users.ensure(ATTACKER)
-        products = {p.id: p for p in repos.catalog.all()}
-    assert set(SOME_GIFTS) <= set(products)
+        catalog_ids = [p.id for page in repos.catalog.pages() for p in page]
+    assert set(SOME_GIFTS) <= set(catalog_ids)
     try:
-        yield World(db, victim, products)
+        yield World(db, victim, catalog_ids)
     finally:
         db.dispose()
 
@@ -318,7 +318,6 @@ def test_tool_dispatch_survives_any_payload(world, data: st.DataObject) -> None:
         rates=RATES,
         today=TODAY,
         default_currency="USD",
-        _products=world.products,
     )
     calls = data.draw(st.lists(TOOL_CALLS, min_size=1, max_size=8))
     for name, raw in calls:
@@ -369,21 +368,6 @@ class Cycle:
         return iter((self.agent, self.victim, self.catalog_ids))
 
 
-class CatalogReadOnce(Agent):
-    """The real run-cycle, its catalog read once for all examples instead of once a turn.
-
-    Reading 800 products costs more than the rest of a turn, and the catalog never changes
-    here; everything else — lease, accept, tools, commit with its fence, publish — runs as is.
-    """
-
-    products: dict[str, Product] = {}
-
-    def _turn_context(self, run: Any, session: Any, text: str) -> tools.TurnContext:
-        ctx = super()._turn_context(run, session, text)
-        ctx._products = self.products
-        return ctx
-
-
 class LooseFunctionModel(FunctionModel):
     """A ``FunctionModel`` that sends what a misbehaving endpoint may: unknown tools,
     arguments that are not a JSON object. The request is still checked (protocol valid:
@@ -398,13 +382,12 @@ class LooseFunctionModel(FunctionModel):
 def cycle(world, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """An agent on the fuzz database and an embedded session store; its model is swapped in."""
     db, victim, catalog_ids = world
-    CatalogReadOnce.products = world.products
     folder = tmp_path_factory.mktemp("fuzz-cycle")
     config = load_settings(home=folder).model_copy(update={"max_tool_rounds": MAX_TOOL_ROUNDS})
     sessions = SqliteSessionStore(
         folder / "sessions.db", session_ttl=1800, max_lifetime=604800, lease_ttl=8
     )
-    agent = CatalogReadOnce(
+    agent = Agent(
         settings=config,
         db=db,
         sessions=sessions,
