@@ -175,6 +175,7 @@ _NOT_NAMES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _SPACES = re.compile(r"\s+")
+_NAME_GAP = re.compile(r"[\s,:()'’-]*")  # "my uncle Dave", "my manager, Priya": no ";" or "."
 _MAX_SAID = 60  # as ProfileDraft.recipient
 
 
@@ -340,6 +341,8 @@ def _name_at(words: list[Token], text: str, index: int, *, any_case: bool) -> st
         if not (word.capitalized or (any_case and not parts)):
             break
         if any(_lookup(word.folded, lang) for lang in ("en", "fr")):
+            break
+        if index and not _NAME_GAP.fullmatch(text[words[index - 1].end : word.start]):
             break
         if parts and word.start - parts[-1].end > 1:
             break

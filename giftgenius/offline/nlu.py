@@ -561,7 +561,9 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
-        positive = " ".join(s.text for s in segments(body) if s.positive)
+        # the parts are kept apart, so a relation is not named by a word after a cut-out
+        # marker ("mon beauf est fan de BBQ" does not name him BBQ)
+        positive = " ; ".join(s.text for s in segments(body) if s.positive)
         said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
