@@ -260,7 +260,7 @@ def _facts(
     clauses = [c for c in split(text) if not is_leaving(c.text, lang)]
     folded_all = fold(text, keep_length=True)
     correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
-    _budget(clauses, lang, dollar, profile, facts, out, correcting)
+    home: str | None = None  # where the speaker lives, said in this message
     for clause in clauses:
         deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
         occasion = _OCCASION_DATE.search(clause.folded)
@@ -279,6 +279,10 @@ def _facts(
         country = _place(clause, lang, short)
         if country is not None:
             facts["country"] = country
+            if _SPEAKER_LIVES.search(clause.folded):
+                home = country
+    # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
+    _budget(clauses, lang, dollar, profile, facts, out, correcting, home)
     age = _age(clauses, lang)
     if age is not None:
         facts["age"] = age
@@ -303,14 +307,19 @@ def _budget(
     facts: dict[str, Any],
     out: Extraction,
     correcting: bool,
+    home: str | None = None,
 ) -> None:
     """The last amount named wins; a currency said earlier in the message carries over."""
     known = profile.get("budget") or {}
     currency: str | None = None
-    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs.
-    dollar = _LOCAL_DOLLAR.get(str(profile.get("country") or ""), dollar)
+    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs: where
+    # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
+    # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
+    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
+        if "GB" in (home, facts.get("country"), profile.get("country")):
+            text = _POUNDS.sub(" livres sterling", text)
         amount = parse_amount(text, lang, dollar) or parse_amount(
             text, "fr" if lang == "en" else "en", dollar
         )  # a short line may be misjudged ("quatre-vingts euros max")
@@ -338,8 +347,13 @@ def _budget(
 
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
 _CANADIAN = re.compile(
-    r"(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|canadian dollars?", re.IGNORECASE
+    r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
 )
+_SPEAKER_LIVES = re.compile(
+    r"(?<![\w'])(?:je|j'|moi|on|nous|i|we)\s*(?:vis|habite|suis|reste|vit|habitons|vivons|"
+    r"sommes|live|am|'m|are)(?![\w'])"
+)
+_POUNDS = re.compile(r"\s*\blivres?\b(?!\s*sterling)", re.IGNORECASE)
 _MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
 _NOT_A_COUNT = frozenset(
