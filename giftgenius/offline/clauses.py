@@ -93,7 +93,9 @@ _POS = (
     r"(?:de|d'|du|des)|"
     rf"passe (?:ses|son|sa|des|tout son|toute sa|tous ses|toutes ses) {_FR_TIME} "
     r"(?:a|au|aux|sur|dans|devant|avec)|carbure (?:a|au|aux)|vit pour|"
-    r"(?:a fond|a donf|full) (?:dans|sur)|(?:est )?dans (?:sa|son|une|un) "
+    r"(?:a fond|a donf|full) (?:dans|sur)|(?:d')?adopt\w*|"
+    r"(?:a|has|have|just) (?:got|gotten|eu) (?:a|an|un|une|des|deux|two) (?:new )?|"
+    r"(?:est )?dans (?:sa|son|une|un) "
     r"(?:phase|periode|trip|delire|vibe)|"
     r"trip+e (?:sur|ben gros sur)|capote (?:sur|pour)|craque (?:pour|sur)|"
     r"s'eclate (?:a|au|aux|avec|en|dans)|est (?:calee?|douee?) en|"
@@ -113,6 +115,13 @@ _POS = (
 MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")
 
 
+_HABIT = re.compile(
+    r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
+    r"chaque (?:jour|matin|soir|semaine|week-end|weekend|dimanche|samedi|ete)|"
+    r"every (?:day|morning|evening|night|weekend|week|summer|sunday|saturday)|"
+    r"toute la (?:journee|semaine|soiree)|all day long|sans arret|non-stop|religieusement)"
+    r"(?![\w'])"
+)
 # "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".
 _THING_IS = re.compile(r"(?<![\w'])(?:le|la|les|l'|un|une|du|des|ce|cet|cette|ces)\s*[\w-]+\s+$")
 
@@ -173,7 +182,9 @@ def split(text: str) -> list[Clause]:
 def segments(clause: Clause) -> list[Segment]:
     """The clause cut at its polarity markers; a clause starts positive and uncued."""
     out: list[Segment] = []
-    positive, cued, cursor, marker = True, False, 0, ""
+    # a habit describes the person's tastes: "il fait son café à la V60 tous les matins"
+    habit = _HABIT.search(clause.folded) is not None
+    positive, cued, cursor, marker = True, habit, 0, ""
     for m in MARKER.finditer(clause.folded):
         if _THING_IS.search(clause.folded[: m.start()]) and m[0] in ("est", "etait"):
             continue  # "la livraison est à Lyon": a thing, not the person, is described

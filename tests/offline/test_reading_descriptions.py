@@ -37,6 +37,13 @@ def interests(text: str, locale: str, **kwargs: Any) -> list[str]:
         ("she spends her weekends gardening", "en", "gardening"),
         ("he is hooked on chess these days", "en", "chess"),
         ("my niece is going through a dinosaur phase", "en", "dinosaur"),
+        # a habit describes the person
+        ("il fait son café à l'italienne tous les matins", "fr", "coffee"),
+        ("mon père sort son télescope chaque soir", "fr", "astronomy"),
+        ("my aunt walks her dog every morning", "en", "dog"),
+        ("ma tante vient d'adopter un chiot", "fr", "dog"),
+        ("my brother just adopted a kitten", "en", "cat"),
+        ("mon neveu est fan de foot", "fr", "football"),
         # what someone is or does for a living
         ("mon beau-frère est développeur", "fr", "developer"),
         ("Julien est chef dans une brasserie", "fr", "cooking"),
@@ -63,7 +70,12 @@ def test_tastes_in_descriptions(text: str, locale: str, tag: str) -> None:
         ("le premier est très bien", "fr"),
         ("the office is closed on Mondays", "en"),
         ("she's in Paris until June", "en"),
+        ("elle fait sa valise ce soir", "fr"),
     ],
 )
 def test_things_and_places_described_are_no_tastes(text: str, locale: str) -> None:
     assert interests(text, locale) == []
+
+
+def test_a_foot_massager_is_no_football() -> None:
+    assert "football" not in interests("she would love a foot massager", "en")
