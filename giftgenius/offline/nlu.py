@@ -527,7 +527,7 @@ _THIRD_PERSON_RELATIVE = re.compile(
 )
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
-    r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
+    r"(?<![\w'])(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
     r"vos|leur|le|la|les|l'|un|une|du|de|d'|des)\s*$"
 )
 
