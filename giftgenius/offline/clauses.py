@@ -109,6 +109,9 @@ _POS = (
     r"(?:lui |leur )?(?:envoyer|acheter|trouver|denicher)|"
     r"(?:voudrai[st]?|veux|veut|aimerai[st]?|souhaite\w*) (?:un|une|des|du|de la|quelque)|"
     r"(?:un|une) (?:truc|chose|objet|cadeau|kdo|idee)|quelque chose|"
+    r"(?:pour )?qu'(?:il|elle|iel)s? (?:puisse\w*|peu\w*)|so (?:that )?(?:she|he|they) can|"
+    r"(?:vous )?(?:avez|auriez)(?:-vous)? (?:des|un|une|du|quelque)|do you (?:have|sell)|"
+    r"have you got|"
     r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
     r"something"
 )

@@ -54,6 +54,10 @@ def interests(text: str, locale: str, **kwargs: Any) -> list[str]:
         ("je cherche un truc drôle pour mon collègue", "fr", "humor"),
         ("on voudrait une peluche pour le bébé", "fr", "plush"),
         ("something funny for my brother", "en", "humor"),
+        ("on aimerait qu'il puisse écouter ses vinyles", "fr", "vinyl"),
+        ("a gift so she can listen to her vinyl records", "en", "vinyl"),
+        ("avez-vous des puzzles pour adultes ?", "fr", "puzzle"),
+        ("do you have chess sets?", "en", "chess"),
     ],
 )
 def test_tastes_in_descriptions(text: str, locale: str, tag: str) -> None:
