@@ -106,7 +106,7 @@ _POS = (
     r"est|etait|bosse (?:comme|en tant que)|travaille (?:comme|en tant que)|"
     r"works as(?: an?)?|(?:he|she|who)(?:'s| is| was) an?|"
     # the gift wished for: "lui envoyer un bijou", "je voudrais une peluche", "un truc rigolo"
-    r"(?:lui |leur )?(?:envoyer|acheter|trouver|denicher)|"
+    r"(?:lui |leur )?(?:envoyer|acheter)|"
     r"(?:voudrai[st]?|veux|veut|aimerai[st]?|souhaite\w*) (?:un|une|des|du|de la|quelque)|"
     r"(?:un|une) (?:truc|chose|objet|cadeau|kdo|idee)|quelque chose|"
     r"(?:pour )?qu'(?:il|elle|iel)s? (?:puisse\w*|peu\w*)|so (?:that )?(?:she|he|they) can|"
