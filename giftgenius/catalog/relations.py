@@ -35,7 +35,10 @@ Gender = Literal["female", "male"]
 
 # "audience gender = term|term|…": the gender is f, m or - (the word does not say); an indented
 # line continues the terms above. Terms are compared folded, so one spelling of each will do
-# for accents and hyphens ("belle-mère" also reads "belle mere").
+# for accents and hyphens ("belle-mère" also reads "belle mere"). A term marked * is an
+# everyday word that names a relation only after a possessive ("ma blonde" in Québec is a
+# girlfriend, "une bière blonde" is not; "mon homme", not "un cadeau pour homme"); one marked
+# + only after a determiner ("un monsieur que j'aide", not "Bonjour monsieur").
 _EN = """
 mother f = mother|mom|mum|mommy|mummy|mama|momma|mother-in-law|mom-in-law|stepmother|stepmom|
     step-mom|stepmum
@@ -85,12 +88,12 @@ anyone - = ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend
 """
 
 _FR = """
-mother f = mère|maman|belle-mère|marâtre|môman|mamounette
-father m = père|papa|beau-père|paternel|papounet
-anyone - = parents|beaux-parents|parent
+mother f = mère|maman|belle-mère|marâtre|môman|mamounette|daronne|reum|moman|belle-doche
+father m = père|papa|beau-père|paternel|papounet|daron|reup|pôpa|paps|pater
+anyone - = parents|beaux-parents|parent|darons
 sister f = sœur|soeur|frangine|demi-sœur|demi-soeur|belle-sœur|belle-soeur|sœur jumelle|
-    sœurette|soeurette
-brother m = frère|frangin|demi-frère|beau-frère|frère jumeau|frérot
+    sœurette|soeurette|reus|sista
+brother m = frère|frangin|demi-frère|beau-frère|frère jumeau|frérot|frr|frero|reuf|beauf|bro
 child m = fils|petit-fils|neveu|filleul|garçon|petit garçon|beau-fils
 child f = fille|petite-fille|nièce|filleule|fillette
 child - = enfant|enfants|gamin|gamine|gosse|bébé|petits-enfants|marmot|bambin|loulou|minot
@@ -98,21 +101,23 @@ teen - = ado|adolescent|adolescente|ados
 anyone m = gendre
 anyone f = bru|belle-fille
 grandparent f = grand-mère|mamie|mamy|mémé|mamie gâteau|grand-maman|mamita|arrière-grand-mère|
-    bonne-maman
-grandparent m = grand-père|papi|papy|pépé|grand-papa|papet|arrière-grand-père|bon-papa
+    bonne-maman|mémère|mamina
+grandparent m = grand-père|papi|papy|pépé|grand-papa|papet|arrière-grand-père|bon-papa|pépère
 grandparent - = grands-parents|grand-parent|aïeul
-anyone m = oncle|tonton|grand-oncle|parrain
-anyone f = tante|tata|tatie|tantine|grand-tante|marraine
+anyone m = oncle|tonton|grand-oncle|parrain|mononcle|götti|getti
+anyone f = tante|tata|tatie|tantine|grand-tante|marraine|matante|gotte
 friend m = cousin|cousins
 friend f = cousine|cousines
 partner f = femme|épouse|compagne|copine|petite amie|petite copine|fiancée|chérie|meuf|nana|
-    amoureuse|bien-aimée
+    amoureuse|bien-aimée|dulcinée|*blonde|*douce|*régulière
 partner m = mari|époux|compagnon|copain|petit ami|petit copain|fiancé|chéri|mec|jules|amoureux|
-    bien-aimé
+    bien-aimé|chum|keum|*homme|zhom
 partner - = conjoint|conjointe|partenaire|moitié|douce moitié|valentin|valentine|amour
-friend m = ami|pote|meilleur ami|ami d'enfance|camarade|copain d'enfance|poto
+friend m = ami|pote|meilleur ami|ami d'enfance|camarade|copain d'enfance|poto|meilleur chum|
+    chum d'enfance|pote d'enfance
 friend - = amie|meilleure amie|amie d'enfance|copine d'enfance|bff|bestie|coloc|colocataire|
-    colloc|correspondant|correspondante|camarade de classe
+    colloc|correspondant|correspondante|camarade de classe|meilleure chum|copinette|
+    camarade de promo|pote de promo|potes|amis|amies|copains|copines
 neighbor m = voisin
 neighbor f = voisine
 neighbor - = voisins|voisinage
@@ -132,6 +137,8 @@ anyone f = infirmière|nounou|sage-femme|aide-soignante|logeuse|gardienne|factri
     femme de ménage|coiffeuse|hôtesse
 anyone m = infirmier|aide-soignant|logeur|gardien|facteur|coiffeur|curé|pasteur|hôte
 anyone - = ex|ex-femme|ex-mari|ex-copine|ex-copain
+anyone m = +monsieur|+gars|+bonhomme|+jeune homme
+anyone f = +dame|+madame|+jeune femme|+demoiselle|+mademoiselle
 """
 
 # Words before a term that belong to how the person said it ("little sister", "grand frère").
@@ -153,6 +160,9 @@ _POSSESSIVES = frozenset(
     leurs the a an le la les l un une
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+_OWNERS = _POSSESSIVES - {"the", "a", "an", "le", "la", "les", "l", "un", "une"}
+_DETERMINERS = _POSSESSIVES | {"ce", "cet", "cette", "this", "that"}
+_AFTER = {"*": _OWNERS, "+": _DETERMINERS}
 _NAMING = ("named", "called", "nomme", "nommee", "prenomme", "prenommee", "appele", "appelee")
 # Capitalised words that are not names ("For my boss", "Mon oncle", "I").
 _NOT_NAMES = frozenset(
@@ -165,6 +175,7 @@ _NOT_NAMES = frozenset(
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _SPACES = re.compile(r"\s+")
+_NAME_GAP = re.compile(r"[\s,:()'’-]*")  # "my uncle Dave", "my manager, Priya": no ";" or "."
 _MAX_SAID = 60  # as ProfileDraft.recipient
 _MAX_NAME = 60  # as ProfileDraft.recipient_name: a longer "name" is not one
 
@@ -194,6 +205,7 @@ class Relation(BaseModel):
 class _Term:
     audience: str
     gender: Gender | None
+    after: frozenset[str] | None = None  # a relation only right after one of these words
 
 
 def _parse_lexicon(table: str) -> dict[str, _Term]:
@@ -209,9 +221,9 @@ def _parse_lexicon(table: str) -> dict[str, _Term]:
             entries.append((meaning, words))
     for meaning, words in entries:
         audience, gender = meaning.split()
-        term = _Term(audience, genders[gender])
         for word in words.split("|"):
-            k = key(word)
+            term = _Term(audience, genders[gender], _AFTER.get(word[0]))
+            k = key(word.lstrip("*+"))
             if terms.get(k, term) != term:
                 raise ValueError(f"The relation lexicon gives {word!r} two meanings.")
             terms[k] = term
@@ -256,6 +268,14 @@ def _lookup(phrase: str, locale: Locale) -> _Term | None:
     return None
 
 
+def _follows(words: list[Token], index: int, before: frozenset[str]) -> bool:
+    """Whether one of ``before`` precedes word ``index``, adjectives aside ("la vieille dame")."""
+    i = index - 1
+    while i >= 0 and words[i].folded in _QUALIFIERS:
+        i -= 1
+    return i >= 0 and words[i].folded in before
+
+
 def _matches(words: list[Token], locale: Locale) -> list[_Match]:
     """Every lexicon term in the text, longest first, left to right."""
     found: list[_Match] = []
@@ -263,6 +283,8 @@ def _matches(words: list[Token], locale: Locale) -> list[_Match]:
     while i < len(words):
         for size in range(min(5, len(words) - i), 0, -1):
             term = _lookup(" ".join(t.folded for t in words[i : i + size]), locale)
+            if term is not None and term.after and not _follows(words, i, term.after):
+                term = None  # "une bière blonde" is no girlfriend, "Bonjour monsieur" no gift
             if term is not None:
                 found.append(_Match(i, i + size, term))
                 i += size
@@ -321,6 +343,8 @@ def _name_at(words: list[Token], text: str, index: int, *, any_case: bool) -> st
             break
         if any(_lookup(word.folded, lang) for lang in ("en", "fr")):
             break
+        if index and not _NAME_GAP.fullmatch(text[words[index - 1].end : word.start]):
+            break
         if parts and word.start - parts[-1].end > 1:
             break
         parts.append(word)
@@ -335,8 +359,12 @@ def _name_before(words: list[Token], index: int, text: str) -> str | None:
     i = index - 1
     while i >= 0 and words[i].folded in _POSSESSIVES | _QUALIFIERS:
         i -= 1
-    if i < 0 or (
-        i == index - 1 and not re.search(r"[,(]", text[words[i].end : words[i + 1].start])
+    # A name stands right before its relation's determiner ("Léa la coloc") or across a comma
+    # or a bracket ("Léa, ma nièce"); "Kdo pour un collègue" or "Idée pour mon frère" name no one.
+    if (
+        i < 0
+        or not words[i].capitalized
+        or (i == index - 1 and not re.search(r"[,(]", text[words[i].end : words[i + 1].start]))
     ):
         return None
     start = i
@@ -356,7 +384,7 @@ def _said(words: list[Token], text: str, first: int, last: int) -> str:
 def _fallback(words: list[Token], text: str) -> Relation | None:
     """No lexicon term: "my hairdresser" → hairdresser, audience anyone; "Dave" → a name."""
     for n, word in enumerate(words[:-1]):
-        if word.folded in _POSSESSIVES - {"the", "a", "an", "le", "la", "les", "l", "un", "une"}:
+        if word.folded in _OWNERS:
             noun = words[n + 1]
             if noun.text.isalpha() and noun.folded not in _NOT_NAMES:
                 return Relation(

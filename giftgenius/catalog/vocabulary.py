@@ -601,7 +601,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "football",
         "football",
         "soccer|footballer|footballeur|footballeuse|premier league|ligue 1|world cup|"
-        "coupe du monde",
+        "coupe du monde|foot|ballon rond|futsal",
     ),
     "tennis": (
         "tennis",
@@ -855,7 +855,12 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "wellbeing|well-being|bien être|self-care|prendre soin de soi|relaxation|détente|relax|"
         "relaxing|relaxant|stress relief|anti-stress|antistress",
     ),
-    "spa": ("spa", "spa", "spa day|massage|hammam|sauna|journée spa|soin en institut"),
+    "spa": (
+        "spa",
+        "spa",
+        "spa day|massage|hammam|sauna|journée spa|soin en institut|foot massage|foot massager|"
+        "foot spa|foot bath|massage des pieds",
+    ),
     "bath": (
         "bath",
         "bain",

@@ -64,6 +64,16 @@ _NEG = (
     r"ni|nor|neither|"
     r"no|not|pas"
 )
+# Stretches of time someone spends on what they love ("passe ses soirées à", "spends her
+# weekends"), as the liking cues below read them.
+_FR_TIME = (
+    r"(?:journees?|soirees?|nuits?|matinees?|aprems?|apres-midis?|week-ends?|weekends?|we|"
+    r"vacances|dimanches|samedis|heures|temps(?: libre)?|loisirs|vie|retraite)"
+)
+_EN_TIME = (
+    r"(?:free time|spare time|time|days|evenings|nights|mornings|afternoons|weekends|"
+    r"summers|holidays|life|retirement)"
+)
 # Liking cues: what follows them is an interest.
 _POS = (
     r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
@@ -76,9 +86,47 @@ _POS = (
     r"(?:lui |leur )?offrir|give (?:her|him|them)|get (?:her|him|them)|looking for|"
     r"(?:je )?cherche\w*|pensais a|thinking of|besoin d(?:e|')|needs? (?:some|a|an)|"
     r"(?:ne )?boit(?: que)?|drinks?|(?:ne )?jure que par|swears by|ne vit que pour|"
-    r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead"
+    r"c'est(?! pour)|it'?s(?! for)|plutot|rather|instead|"
+    # passion and habit, as people say it: "fou de", "passe ses journées à", "carbure au café",
+    # "dans sa phase maquillage", "tripe sur" (Québec); "mad about", "spends her weekends"
+    r"(?:fou|folle|fous|folles|fana|fanas|mordue?s?|toquee?|gaga|raffole\w*|entichee?) "
+    r"(?:de|d'|du|des)|"
+    rf"passe (?:ses|son|sa|des|tout son|toute sa|tous ses|toutes ses) {_FR_TIME} "
+    r"(?:a|au|aux|sur|dans|devant|avec)|carbure (?:a|au|aux)|vit pour|"
+    r"(?:a fond|a donf|full) (?:dans|sur)|(?:d')?adopt\w*|"
+    r"(?:a|has|have|just) (?:got|gotten|eu) (?:a|an|un|une|des|deux|two) (?:new )?|"
+    r"(?:est )?dans (?:sa|son|une|un) "
+    r"(?:phase|periode|trip|delire|vibe)|"
+    r"trip+e (?:sur|ben gros sur)|capote (?:sur|pour)|craque (?:pour|sur)|"
+    r"s'eclate (?:a|au|aux|avec|en|dans)|est (?:calee?|douee?) en|"
+    r"(?:crazy|mad|nuts|wild|gaga) (?:about|for|over)|hooked on|can'?t get enough of|"
+    rf"lives for|big on|spends (?:his|her|their|all (?:his|her|their)) {_EN_TIME}|"
+    r"(?:in|through) (?:a|an|her|his|their)(?= [\w-]+ phase)|"
+    # what someone is or does for a living says what they care for: "il est chef", "is a dev"
+    r"est|etait|bosse (?:comme|en tant que)|travaille (?:comme|en tant que)|"
+    r"works as(?: an?)?|(?:he|she|who)(?:'s| is| was) an?|"
+    # the gift wished for: "lui envoyer un bijou", "je voudrais une peluche", "un truc rigolo"
+    r"(?:lui |leur )?(?:envoyer|acheter)|"
+    r"(?:voudrai[st]?|veux|veut|aimerai[st]?|souhaite\w*) (?:un|une|des|du|de la|quelque)|"
+    r"(?:un|une) (?:truc|chose|objet|cadeau|kdo|idee)|quelque chose|"
+    r"(?:pour )?qu'(?:il|elle|iel)s? (?:puisse\w*|peu\w*)|so (?:that )?(?:she|he|they) can|"
+    r"(?:vous )?(?:avez|auriez)(?:-vous)? (?:des|un|une|du|quelque)|do you (?:have|sell)|"
+    r"have you got|"
+    r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
+    r"something"
 )
 MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")
+
+
+_HABIT = re.compile(
+    r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
+    r"chaque (?:jour|matin|soir|semaine|week-end|weekend|dimanche|samedi|ete)|"
+    r"every (?:day|morning|evening|night|weekend|week|summer|sunday|saturday)|"
+    r"toute la (?:journee|semaine|soiree)|all day long|sans arret|non-stop|religieusement)"
+    r"(?![\w'])"
+)
+# "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".
+_THING_IS = re.compile(r"(?<![\w'])(?:le|la|les|l'|un|une|du|des|ce|cet|cette|ces)\s*[\w-]+\s+$")
 
 
 @dataclass(frozen=True)
@@ -137,8 +185,12 @@ def split(text: str) -> list[Clause]:
 def segments(clause: Clause) -> list[Segment]:
     """The clause cut at its polarity markers; a clause starts positive and uncued."""
     out: list[Segment] = []
-    positive, cued, cursor, marker = True, False, 0, ""
+    # a habit describes the person's tastes: "il fait son café à la V60 tous les matins"
+    habit = _HABIT.search(clause.folded) is not None
+    positive, cued, cursor, marker = True, habit, 0, ""
     for m in MARKER.finditer(clause.folded):
+        if _THING_IS.search(clause.folded[: m.start()]) and m[0] in ("est", "etait"):
+            continue  # "la livraison est à Lyon": a thing, not the person, is described
         if m.start() > cursor:
             out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
         positive = m.group("pos") is not None

@@ -33,6 +33,7 @@ from giftgenius.offline.clauses import (
     split,
 )
 from giftgenius.offline.interests import free_words, segment_tags
+from giftgenius.offline.typos import repair
 from giftgenius.text import fold
 
 
@@ -223,7 +224,7 @@ def extract(
     readable = _blank_save(raw, folded) if out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    out.facts = _facts(readable, lang, today, dollar, profile, out)
+    out.facts = _facts(repair(readable, lang), lang, today, dollar, profile, out)
     return out
 
 
@@ -296,7 +297,7 @@ def _facts(
     clauses = [c for c in split(text) if not is_leaving(c.text, lang)]
     folded_all = fold(text, keep_length=True)
     correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
-    _budget(clauses, lang, dollar, profile, facts, out, correcting)
+    home: str | None = None  # where the speaker lives, said in this message
     for clause in clauses:
         deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
         occasion = _OCCASION_DATE.search(clause.folded)
@@ -315,6 +316,10 @@ def _facts(
         country = _place(clause, lang, short) or _listed_country(clause, lang)
         if country is not None:
             facts["country"] = country
+            if _SPEAKER_LIVES.search(clause.folded):
+                home = country
+    # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
+    _budget(clauses, lang, dollar, profile, facts, out, correcting, home)
     age = _age(clauses, lang)
     if age is not None:
         facts["age"] = age
@@ -339,14 +344,19 @@ def _budget(
     facts: dict[str, Any],
     out: Extraction,
     correcting: bool,
+    home: str | None = None,
 ) -> None:
     """The last amount named wins; a currency said earlier in the message carries over."""
     known = profile.get("budget") or {}
     currency: str | None = None
-    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs.
-    dollar = _LOCAL_DOLLAR.get(str(profile.get("country") or ""), dollar)
+    # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs: where
+    # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
+    # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
+    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
+        if "GB" in (home, facts.get("country"), profile.get("country")):
+            text = _POUNDS.sub(" livres sterling", text)
         amount = parse_amount(text, lang, dollar) or parse_amount(
             text, "fr" if lang == "en" else "en", dollar
         )  # a short line may be misjudged ("quatre-vingts euros max")
@@ -374,8 +384,13 @@ def _budget(
 
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
 _CANADIAN = re.compile(
-    r"(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|canadian dollars?", re.IGNORECASE
+    r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
 )
+_SPEAKER_LIVES = re.compile(
+    r"(?<![\w'])(?:je|j'|moi|on|nous|i|we)\s*(?:vis|habite|suis|reste|vit|habitons|vivons|"
+    r"sommes|live|am|'m|are)(?![\w'])"
+)
+_POUNDS = re.compile(r"\s*\blivres?\b(?!\s*sterling)", re.IGNORECASE)
 _MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
 _NOT_A_COUNT = frozenset(
@@ -548,7 +563,7 @@ _THIRD_PERSON_RELATIVE = re.compile(
 )
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
-    r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
+    r"(?<![\w'])(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
     r"vos|leur|le|la|les|l'|un|une|du|de|d'|des)\s*$"
 )
 
@@ -597,7 +612,9 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
-        positive = " ".join(s.text for s in segments(body) if s.positive)
+        # the parts are kept apart, so a relation is not named by a word after a cut-out
+        # marker ("mon beauf est fan de BBQ" does not name him BBQ)
+        positive = " ; ".join(s.text for s in segments(body) if s.positive)
         said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
