@@ -131,8 +131,22 @@ def test_walkers_and_the_kind_of_thing_wished_for(text: str, expected: set[str])
     assert interests(text) == expected
 
 
-def test_a_refused_kind_of_thing_is_not_wished_for() -> None:
-    assert "sport" not in interests("pas quelque chose de trop sportif")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pas quelque chose de trop sportif",
+        "surtout pas un truc sportif, elle aime lire",
+        "not something sporty, she reads a lot",
+        "he doesn't want something for the gym",
+    ],
+)
+def test_a_refused_kind_of_thing_is_not_wished_for(text: str) -> None:
+    """A wish cue right after a negation stays refused (the negation governs it)."""
+    assert "sport" not in interests(text) and "fitness" not in interests(text)
+
+
+def test_a_wish_after_a_refusal_elsewhere_still_counts() -> None:
+    assert "sport" in interests("pas de bougies, plutôt quelque chose de sportif")
 
 
 @pytest.mark.parametrize(
