@@ -191,9 +191,9 @@ def segments(clause: Clause) -> list[Segment]:
     for m in MARKER.finditer(clause.folded):
         if _THING_IS.search(clause.folded[: m.start()]) and m[0] in ("est", "etait"):
             continue  # "la livraison est à Lyon": a thing, not the person, is described
-        if m.group("pos") is not None and marker and not positive:
-            if not clause.folded[cursor : m.start()].strip():
-                continue  # "pas quelque chose de sportif", "not something loud": still refused
+        refused = marker and not positive and not clause.folded[cursor : m.start()].strip()
+        if m.group("pos") is not None and refused:
+            continue  # "pas quelque chose de sportif", "not something loud": still refused
         if m.start() > cursor:
             out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
         positive = m.group("pos") is not None
