@@ -318,6 +318,9 @@ class Cli:
         agent = self.reader()
         try:
             current = agent.inspect(self.args.user)
+            if current is not None and self.args.json:
+                with agent.db.read() as repos:
+                    reached = repos.checkpoints.list(self.args.user, current.run.id)
         finally:
             agent.close()
         if current is None:
@@ -337,6 +340,8 @@ class Cli:
                     "session_version": session.version,
                     "state": session.state.model_dump(mode="json"),
                     "summary": session.summary.text,
+                    # the key steps this run has durably reached, oldest first
+                    "checkpoints": [str(c.step) for c in reached],
                 }
             )
         else:
