@@ -1,26 +1,53 @@
-"""Wire the parts together from settings: the one place that knows every backend."""
+"""Wire the parts together from settings: the one place that knows every backend.
+
+``build_reader`` opens the stores only; ``build_agent`` adds the model (and with it the
+tokenizer). Commands that only read or erase stored runs take the reader, so they start
+without importing a model client.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from giftgenius.agent.runner import Agent
 from giftgenius.domain import utcnow
-from giftgenius.llm.factory import make_model, model_context_window
 from giftgenius.settings import Settings
-from giftgenius.storage.db import Database
-from giftgenius.storage.sessions import make_session_store
+
+if TYPE_CHECKING:
+    from giftgenius.agent.reader import RunReader
+    from giftgenius.agent.runner import Agent
+    from giftgenius.storage.db import Database
+    from giftgenius.storage.session_store import SessionStore
 
 
-def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] = utcnow) -> Agent:
+def _stores(settings: Settings) -> tuple[Database, SessionStore]:
+    from giftgenius.storage.db import Database
+    from giftgenius.storage.sessions import make_session_store
+
     settings.home.mkdir(parents=True, exist_ok=True)
     db = Database.from_settings(settings)
     db.ensure_catalog()
+    return db, make_session_store(settings)
+
+
+def build_reader(settings: Settings, *, clock: Callable[[], dt.datetime] = utcnow) -> RunReader:
+    """The stores and what reading runs needs — no model, no tokenizer."""
+    from giftgenius.agent.reader import RunReader
+
+    db, sessions = _stores(settings)
+    return RunReader(settings=settings, db=db, sessions=sessions, clock=clock)
+
+
+def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] = utcnow) -> Agent:
+    from giftgenius.agent.runner import Agent
+    from giftgenius.llm.factory import make_model, model_context_window
+
+    db, sessions = _stores(settings)
     return Agent(
         settings=settings,
         db=db,
-        sessions=make_session_store(settings),
+        sessions=sessions,
         model=make_model(settings),
         window=model_context_window(settings),
         clock=clock,

@@ -28,6 +28,9 @@ from giftgenius.privacy import DEFAULT_PHONE_REGIONS
 from giftgenius.resources import resource_dir
 from giftgenius.tokens import window_too_small
 
+DATABASE_FILE = "giftgenius.db"
+"""The embedded database's file in ``GIFTGENIUS_HOME`` (when no database URL is set)."""
+
 
 def _config_file() -> Path | None:
     named = os.environ.get("GIFTGENIUS_CONFIG")
@@ -125,7 +128,7 @@ class Settings(BaseSettings):
 
     @property
     def effective_database_url(self) -> str:
-        return self.database_url or f"sqlite:///{self.home / 'giftgenius.db'}"
+        return self.database_url or f"sqlite:///{self.home / DATABASE_FILE}"
 
     @property
     def sessions_path(self) -> Path:

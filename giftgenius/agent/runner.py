@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 
 from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
+from giftgenius.agent.reader import Opened, RunReader
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
 from giftgenius.agent.timings import TimedModel, TurnTimings
-from giftgenius.catalog import load_rates
 from giftgenius.domain import (
     CheckpointStep,
     Message,
@@ -61,7 +61,6 @@ from giftgenius.errors import (
     VersionConflict,
 )
 from giftgenius.faults import fault
-from giftgenius.lang import detect_locale
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block
@@ -89,18 +88,6 @@ CONTEXT_TOO_LARGE = {
 
 
 @dataclass
-class Opened:
-    run: RunInfo
-    loaded: Loaded
-    continued: bool  # an unfinished run was picked up rather than a new one started
-    notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
-    # For the "welcome back" recap: the shortlist as today's catalog still allows it, and
-    # the gift chosen (pending confirmation, or confirmed when the run is done).
-    shortlist: list[CandidateView] = field(default_factory=list)
-    selected: CandidateView | None = None
-
-
-@dataclass
 class Thought:
     """What ``_think`` produced: the reply and the turn's messages, the user's first."""
 
@@ -122,7 +109,9 @@ class TurnResult:
     timings: TurnTimings = field(default_factory=TurnTimings)  # where the turn's time went
 
 
-class Agent:
+class Agent(RunReader):
+    """Opens, resumes and plays runs: a ``RunReader`` with a model, a tokenizer and tools."""
+
     def __init__(
         self,
         *,
@@ -133,23 +122,15 @@ class Agent:
         window: int,
         clock: Callable[[], dt.datetime] = utcnow,
     ) -> None:
-        self.settings = settings
-        self.db = db
-        self.sessions = sessions
+        super().__init__(settings=settings, db=db, sessions=sessions, clock=clock)
         self.model = model
         self.counter = TokenCounter.for_model(model.name)
         self.budget = context_budget(
             model.name, context_window=window, completion_reserve=settings.completion_reserve_tokens
         )
-        self.clock = clock
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id()[:8]}"
         self.system_prompt = prompt_text("system.md")
         self.tool_specs = tools.tool_specs()
-        self.rates = load_rates()
-
-    def close(self) -> None:
-        self.sessions.close()
-        self.db.dispose()
 
     # -- opening runs -------------------------------------------------------------------
 
@@ -212,21 +193,6 @@ class Agent:
             loaded = load_session(run, self.sessions, self.db)
             loaded.interrupted = None
             return loaded
-
-    def inspect(self, user_id: str) -> Opened | None:
-        """The unfinished run (else the latest) and its state, without taking the lease.
-
-        ``selected`` is filled in, so a finished search can say which gift it ended with.
-        """
-        check_user_id(user_id)
-        with self.db.read() as repos:
-            run = repos.runs.active_for(user_id) or repos.runs.latest_for(user_id)
-        if run is None:
-            return None
-        loaded = load_session(run, self.sessions, self.db)
-        opened = Opened(run, loaded, True)
-        opened.selected = self._selected(self._turn_context(run, loaded.session, ""))
-        return opened
 
     # -- one turn -----------------------------------------------------------------------
 
@@ -332,23 +298,6 @@ class Agent:
             session, model, self.counter, budget=self.budget, settings=self.settings
         )
         return bool(outcome and outcome.folded)
-
-    def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
-        """What the tools of this turn work on: a copy of the state, in the message's language."""
-        state = session.state.model_copy(deep=True)
-        settled = bool(session.summary.text) or any(m.role == "user" for m in session.messages)
-        state.locale = detect_locale(text, default=state.locale, settled=settled)
-        return tools.TurnContext(
-            user_id=run.user_id,
-            run_id=run.id,
-            state=state,
-            db=self.db,
-            rates=self.rates,
-            today=self.clock().date(),
-            default_currency=self.settings.currency,
-            summary=session.summary,
-            next_seq=session.next_seq,
-        )
 
     def _revalidate(self, ctx: tools.TurnContext) -> list[str]:
         """Drop shortlisted gifts today's catalog no longer allows; say which went."""
@@ -555,15 +504,6 @@ class Agent:
                 call.arguments = _scrubbed_arguments(call.arguments)
             return self._numbered(session, message)
         return None
-
-    def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
-        products = ctx.products(ctx.state.candidate_ids)
-        return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
-
-    def _selected(self, ctx: tools.TurnContext) -> CandidateView | None:
-        gift_id = ctx.state.selected_gift_id
-        product = ctx.product(gift_id) if gift_id else None
-        return ctx.candidate_view(product) if product is not None else None
 
 
 def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from giftgenius.agent.runner import Agent, Opened
+from giftgenius.agent.reader import Opened
+from giftgenius.agent.runner import Agent
 from giftgenius.cli import recap
 from giftgenius.cli.lines import clean_line
 from giftgenius.cli.render import ChatUI

@@ -3,6 +3,12 @@
 ``--json`` prints exactly one JSON document on stdout; human text, the offline-model
 notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to
 resume, 5 a demo's expectation failed (or, for ``eval``, a dialogue failed).
+
+Start-up time is part of the contract: this module imports only the standard library and
+the error tree, and each command imports what it needs when it runs — the stores for the
+commands that read them, the model (and the tokenizer) only for those that talk — so
+``--help`` and ``state`` never pay for an agent they do not use. A new command is a
+subparser here and a ``Cli`` method that imports its own code.
 """
 
 from __future__ import annotations
@@ -15,23 +21,19 @@ import sys
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from rich.console import Console
-from rich.prompt import Confirm
-
-from giftgenius.agent.runner import Agent
-from giftgenius.app import build_agent
-from giftgenius.catalog import Product, load_rates, prices_of, product_json
-from giftgenius.cli.chat import run_chat
-from giftgenius.cli.lines import piped_lines, terminal_lines
-from giftgenius.cli.recap import finished
-from giftgenius.cli.render import ChatUI, render_state
-from giftgenius.domain import RunStatus, check_user_id
+from giftgenius import __version__
 from giftgenius.errors import GiftGeniusError, NotFound, NothingToResume, UsageError
-from giftgenius.logs import configure_logging
-from giftgenius.privacy import configure_phone_regions
-from giftgenius.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from giftgenius.agent.reader import RunReader
+    from giftgenius.agent.runner import Agent
+    from giftgenius.catalog import Product
+    from giftgenius.cli.render import ChatUI
+    from giftgenius.settings import Settings
 
 EXIT_DEMO_FAILED = 5
 
@@ -52,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--model", default=argparse.SUPPRESS, help="offline | openai:MODEL")
 
     parser = _Parser(prog="giftgenius", parents=[common], description="A gift-choosing agent.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     chat = sub.add_parser("chat", parents=[common], help="talk to GiftGenius")
@@ -168,6 +171,10 @@ class Cli:
         self.stdin = stdin
         self.out = out
         self.err = err
+        from giftgenius.logs import configure_logging
+        from giftgenius.privacy import configure_phone_regions
+        from giftgenius.settings import load_settings
+
         self.settings: Settings = load_settings(
             home=getattr(args, "home", None),
             database_url=getattr(args, "database_url", None),
@@ -177,11 +184,18 @@ class Cli:
         configure_phone_regions(self.settings.phone_regions)
         configure_logging(self.settings)
 
-    def agent(self, *, talks: bool = False) -> Agent:
-        """Build the agent; ``talks`` commands (chat, resume, demo) announce the offline model."""
-        if talks:
-            self.announce_model()
+    def agent(self) -> Agent:
+        """The agent, model included, for the commands that talk (it announces the model)."""
+        from giftgenius.app import build_agent
+
+        self.announce_model()
         return build_agent(self.settings)
+
+    def reader(self) -> RunReader:
+        """The stores without a model, for the commands that only read or erase runs."""
+        from giftgenius.app import build_reader
+
+        return build_reader(self.settings)
 
     def announce_model(self) -> None:
         if self.settings.is_offline_model:
@@ -198,18 +212,25 @@ class Cli:
 
     def lines(self) -> Iterator[str]:
         """What the user types: prompted in a terminal, one message per line when piped."""
+        from giftgenius.cli.lines import piped_lines, terminal_lines
+
         if self.stdin.isatty():
             return terminal_lines(self.out, self.stdin)
         return piped_lines(self.stdin)
 
     def ui(self) -> ChatUI:
+        from giftgenius.cli.render import ChatUI
+
         return ChatUI(self.out, self.err, rich=self.stdin.isatty())
 
     # -- commands -------------------------------------------------------------------------
 
     def chat(self) -> int:
+        from giftgenius.cli.chat import run_chat
+        from giftgenius.domain import check_user_id
+
         check_user_id(self.args.user)
-        agent = self.agent(talks=True)
+        agent = self.agent()
         try:
             opened = agent.open(self.args.user, new=self.args.new)
             lines = self.lines()
@@ -220,8 +241,12 @@ class Cli:
     def resume(self) -> int:
         """Continue the unfinished search; after a finished one, say how it ended (exit 3,
         which scripts rely on, with words a person can act on)."""
+        from giftgenius.cli.chat import run_chat
+        from giftgenius.cli.recap import finished
+        from giftgenius.domain import RunStatus, check_user_id
+
         check_user_id(self.args.user)
-        agent = self.agent(talks=True)
+        agent = self.agent()
         try:
             try:
                 opened = agent.resume(self.args.user, self.args.run_id)
@@ -240,6 +265,7 @@ class Cli:
             agent.close()
 
     def demo(self) -> int:
+        from giftgenius.app import build_agent
         from giftgenius.demos import get_demo, list_demos, load_demo_file, report_json, run_demo
 
         if self.args.list:
@@ -275,8 +301,10 @@ class Cli:
         return 0 if report.passed else EXIT_DEMO_FAILED
 
     def checkpoints(self) -> int:
+        from giftgenius.domain import check_user_id
+
         check_user_id(self.args.user)
-        agent = self.agent()
+        agent = self.reader()
         try:
             with agent.db.read() as repos:
                 if self.args.run_id:
@@ -310,10 +338,15 @@ class Cli:
         return 0
 
     def state(self) -> int:
+        from giftgenius.domain import check_user_id
+
         check_user_id(self.args.user)
-        agent = self.agent()
+        agent = self.reader()
         try:
             current = agent.inspect(self.args.user)
+            if current is not None and self.args.json:
+                with agent.db.read() as repos:
+                    reached = repos.checkpoints.list(self.args.user, current.run.id)
         finally:
             agent.close()
         if current is None:
@@ -333,9 +366,13 @@ class Cli:
                     "session_version": session.version,
                     "state": session.state.model_dump(mode="json"),
                     "summary": session.summary.text,
+                    # the key steps this run has durably reached, oldest first
+                    "checkpoints": [str(c.step) for c in reached],
                 }
             )
         else:
+            from giftgenius.cli.render import render_state
+
             self.out.print(
                 render_state(
                     session.state, run_id=current.run.id, source=source, version=session.version
@@ -348,7 +385,7 @@ class Cli:
     def prune(self) -> int:
         from giftgenius.domain import utcnow
 
-        agent = self.agent()
+        agent = self.reader()
         try:
             with agent.db.write() as repos:
                 age = self.args.older_than
@@ -369,8 +406,10 @@ class Cli:
         saves its session and then looks for its run (``Agent._unless_erased``), so one of
         the two always removes what that turn wrote back.
         """
+        from giftgenius.domain import check_user_id
+
         user = check_user_id(self.args.user)
-        agent = self.agent()
+        agent = self.reader()
         try:
             with agent.db.read() as repos:
                 runs = repos.runs.list_for(user)
@@ -395,6 +434,8 @@ class Cli:
         return 0
 
     def _confirm_forget(self, user: str, runs: Sequence[object]) -> bool:
+        from rich.prompt import Confirm
+
         stream = None if self.stdin is sys.stdin else self.stdin
         question = (
             f"Erase everything stored for user {user} ({len(runs)} gift searches, their "
@@ -406,6 +447,7 @@ class Cli:
             return False
 
     def catalog(self) -> int:
+        from giftgenius.catalog import load_rates, product_json
         from giftgenius.catalog.search import words_query
 
         if self.args.catalog_command == "import":
@@ -418,7 +460,7 @@ class Cli:
             return generate_catalog(
                 self.settings, self.args.products, self.args.seed, self.out, self.err
             )
-        agent = self.agent()
+        agent = self.reader()
         try:
             with agent.db.read() as repos:
                 if self.args.catalog_command == "show":
@@ -454,6 +496,8 @@ class Cli:
         return 0
 
     def _print_product(self, p: Product) -> None:
+        from giftgenius.catalog import load_rates, prices_of
+
         prices = prices_of(p, load_rates())
         lines = [
             f"{p.id}  {p.title}",
@@ -517,24 +561,34 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     stdin = stdin or sys.stdin
-    out = Console(file=stdout or sys.stdout, soft_wrap=True)
-    err = Console(file=stderr or sys.stderr, soft_wrap=True)
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help and --version print and exit 0
         return int(exc.code or 0)
     except UsageError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
-        return exc.exit_code
+        return _report(exc, _console(stderr or sys.stderr))
+    out, err = _console(stdout or sys.stdout), _console(stderr or sys.stderr)
     try:
         cli = Cli(args, stdin, out, err)
         return getattr(cli, args.command)()
     except GiftGeniusError as exc:
-        err.print(f"error: {exc}", markup=False, highlight=False)
-        return exc.exit_code
+        return _report(exc, err)
     except KeyboardInterrupt:
         err.print("Interrupted. Everything accepted so far is saved.", markup=False)
         return 130
+
+
+def _console(file: TextIO) -> Console:
+    """A rich console, imported only once parsing is done: --help and --version need none."""
+    from rich.console import Console
+
+    return Console(file=file, soft_wrap=True)
+
+
+def _report(exc: GiftGeniusError, err: Console) -> int:
+    """Every error ends the same way: one ``error:`` line on stderr and its exit code."""
+    err.print(f"error: {exc}", markup=False, highlight=False)
+    return exc.exit_code
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from giftgenius import formats
-from giftgenius.agent.runner import Opened
+from giftgenius.agent.reader import Opened
 from giftgenius.catalog import phrasing
 from giftgenius.domain import Step
 from giftgenius.protocol import CandidateView

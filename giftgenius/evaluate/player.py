@@ -2,9 +2,13 @@
 
 Each run gets a fresh ``GIFTGENIUS_HOME`` on embedded defaults (SQLite, offline model) and
 one ``python -m giftgenius`` process per part, with the part's lines on stdin: exactly what
-a person piping a conversation would do. The verdict comes from ``state`` (which run is
-current, and which gift it chose), ``checkpoints`` (was ``final_choice_made`` written?) and
-the gift's own ``catalog show`` record.
+a person piping a conversation would do. The verdict comes from one ``state`` (which run is
+current, which gift it chose, and whether its ``final_choice_made`` checkpoint was written)
+and the gift's own ``catalog show`` record.
+
+A fresh home's first command would migrate the database and seed the catalog; the same
+code does it once per evaluation (``seeded_database``) and each run's home starts with a
+copy of that file, so the conversation itself is all a run's processes spend time on.
 """
 
 from __future__ import annotations
@@ -12,16 +16,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from giftgenius.evaluate.corpus import Script
 from giftgenius.evaluate.judge import judge
+from giftgenius.settings import DATABASE_FILE
 
 TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
 TAIL_CHARS = 1500
@@ -159,14 +166,40 @@ class Records:
         return known
 
 
+def seeded_database(folder: Path) -> Path:
+    """A fresh home's database as its first command leaves it: migrated, catalog seeded.
+
+    Made by the code every command runs at start (``Database.ensure_catalog``), so a copy
+    is the file a run would otherwise build itself.
+    """
+    from giftgenius.storage.db import Database
+
+    path = folder / DATABASE_FILE
+    db = Database(f"sqlite:///{path}")
+    try:
+        db.ensure_catalog()
+    finally:
+        db.dispose()  # the last connection folds the write-ahead log into the file
+    return path
+
+
 def play(
-    script: Script, user: str, today: dt.date | None = None, records: Records | None = None
+    script: Script,
+    user: str,
+    today: dt.date | None = None,
+    records: Records | None = None,
+    database: Path | None = None,
 ) -> RunResult:
-    """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run."""
+    """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run.
+
+    ``database`` (from ``seeded_database``) is copied into the home first.
+    """
     started = time.monotonic()
     today = today or dt.datetime.now(dt.UTC).date()
     result = RunResult(script.dialogue_id, script.replay, script.values, False, "")
     with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
+        if database is not None:
+            shutil.copyfile(database, Path(home) / DATABASE_FILE)
         cli = _Cli(clean_env(home), home)
         try:
             _play(cli, script, user, today, result, records or Records())
@@ -185,15 +218,12 @@ def _play(
         if index == 0 or not cli.talk("resume", user, part, may_be_finished=True):
             cli.talk("chat", user, part)  # first part, or the last search was finished
     state = cli.json(["state", "--user", user])
-    run_id = state.get("run_id")
     inner = state.get("state") or {}
     result.last_step = inner.get("step")
     if result.last_step != "done":  # done is the only step final_choice_made leads to
         result.reason = f"never reached final_choice_made (last step: {result.last_step})"
         return
-    found = cli.json(["checkpoints", "--user", user])
-    steps = [c["step"] for c in found.get("checkpoints", []) if c.get("run_id") == run_id]
-    if "final_choice_made" not in steps:
+    if "final_choice_made" not in state.get("checkpoints", []):
         result.reason = "the run is done but has no final_choice_made checkpoint"
         return
     gift = inner.get("selected_gift_id")

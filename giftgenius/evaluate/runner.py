@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -19,7 +20,7 @@ from typing import IO, Any
 
 from giftgenius.errors import UsageError
 from giftgenius.evaluate.corpus import Dialogue, Script, fill, load_corpus
-from giftgenius.evaluate.player import Records, RunResult, play
+from giftgenius.evaluate.player import Records, RunResult, play, seeded_database
 from giftgenius.evaluate.pools import base, draw
 
 EXIT_FAILED = 5  # as a failing demo
@@ -117,11 +118,13 @@ def evaluate(
     today = dt.datetime.now(dt.UTC).date()
     runs: dict[str, list[RunResult]] = {d.id: [] for d in dialogues}
     records = Records()
+    seed_folder = tempfile.TemporaryDirectory(prefix="giftgenius-eval-seed-")
+    database = seeded_database(Path(seed_folder.name))
     pool = ThreadPoolExecutor(max_workers=jobs)
 
     def submit(script: Script) -> Future[RunResult]:
         user = f"{script.dialogue_id[:56]}-r{script.replay}"
-        return pool.submit(play, script, user, today, records)
+        return pool.submit(play, script, user, today, records, database)
 
     planned = {d.id: scripts(d, replays, seed) for d in dialogues}
     try:
@@ -138,6 +141,7 @@ def evaluate(
     finally:
         # Interrupted (Ctrl-C, SIGTERM): start no new run; the ones under way end on their own.
         pool.shutdown(wait=False, cancel_futures=True)
+        seed_folder.cleanup()
     results = [DialogueResult(d, sorted(runs[d.id], key=lambda r: r.replay)) for d in dialogues]
     return Report(results, seed, replays, jobs, time.monotonic() - started, today)
 

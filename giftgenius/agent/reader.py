@@ -1,0 +1,98 @@
+"""Reading a user's runs without a model: what ``state``, ``checkpoints``, ``forget``… need.
+
+``Agent`` is a ``RunReader`` that can also talk. Commands that only look at stored runs (or
+erase them) build a ``RunReader`` (``app.build_reader``), so they never load the model
+client, the offline model or the tokenizer — at every process start those cost more than
+the command itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from giftgenius.agent import tools
+from giftgenius.agent.restore import Loaded, load_session
+from giftgenius.catalog import load_rates
+from giftgenius.domain import RunInfo, Session, check_user_id, utcnow
+from giftgenius.lang import detect_locale
+from giftgenius.protocol import CandidateView
+from giftgenius.settings import Settings
+from giftgenius.storage.db import Database
+from giftgenius.storage.session_store import SessionStore
+
+
+@dataclass
+class Opened:
+    run: RunInfo
+    loaded: Loaded
+    continued: bool  # an unfinished run was picked up rather than a new one started
+    notices: list[str] = field(default_factory=list)  # candidates today's catalog dropped
+    # For the "welcome back" recap: the shortlist as today's catalog still allows it, and
+    # the gift chosen (pending confirmation, or confirmed when the run is done).
+    shortlist: list[CandidateView] = field(default_factory=list)
+    selected: CandidateView | None = None
+
+
+class RunReader:
+    """The stores (database and session store) and what reading a run from them needs."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        db: Database,
+        sessions: SessionStore,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.sessions = sessions
+        self.clock = clock
+        self.rates = load_rates()
+
+    def close(self) -> None:
+        self.sessions.close()
+        self.db.dispose()
+
+    def inspect(self, user_id: str) -> Opened | None:
+        """The unfinished run (else the latest) and its state, without taking the lease.
+
+        ``selected`` is filled in, so a finished search can say which gift it ended with.
+        """
+        check_user_id(user_id)
+        with self.db.read() as repos:
+            run = repos.runs.active_for(user_id) or repos.runs.latest_for(user_id)
+        if run is None:
+            return None
+        loaded = load_session(run, self.sessions, self.db)
+        opened = Opened(run, loaded, True)
+        opened.selected = self._selected(self._turn_context(run, loaded.session, ""))
+        return opened
+
+    def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
+        """What the tools of this turn work on: a copy of the state, in the message's language."""
+        state = session.state.model_copy(deep=True)
+        settled = bool(session.summary.text) or any(m.role == "user" for m in session.messages)
+        state.locale = detect_locale(text, default=state.locale, settled=settled)
+        return tools.TurnContext(
+            user_id=run.user_id,
+            run_id=run.id,
+            state=state,
+            db=self.db,
+            rates=self.rates,
+            today=self.clock().date(),
+            default_currency=self.settings.currency,
+            summary=session.summary,
+            next_seq=session.next_seq,
+        )
+
+    def _candidates(self, ctx: tools.TurnContext) -> list[CandidateView]:
+        products = ctx.products(ctx.state.candidate_ids)
+        return [ctx.candidate_view(products[i]) for i in ctx.state.candidate_ids if i in products]
+
+    def _selected(self, ctx: tools.TurnContext) -> CandidateView | None:
+        gift_id = ctx.state.selected_gift_id
+        product = ctx.product(gift_id) if gift_id else None
+        return ctx.candidate_view(product) if product is not None else None
