@@ -26,7 +26,7 @@ def test_catalog_generate_writes_once_and_refuses_a_bad_count() -> None:
     db = Database.from_settings(load_settings())
     with db.read() as repos:
         assert repos.catalog.version() == "synthetic:250:4"
-        assert len(repos.catalog.all()) == 250
+        assert repos.catalog.count() == 250
     db.dispose()
     code, out, _ = run("catalog", "generate", "--products", "250", "--seed", "4")
     assert code == 0 and "already holds the catalog synthetic:250:4; nothing to do" in out
