@@ -18,7 +18,7 @@ from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.places import country_name, resolve_country
-from giftgenius.catalog.relations import resolve_relation
+from giftgenius.catalog.relations import resolve_relation, shared_tastes
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
@@ -61,7 +61,8 @@ class Extraction:
 _AGE = [
     re.compile(
         r"(?<![\w'])(?:turning|turns|turned|will turn|is turning|aged?|age of|"
-        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be)\s+"
+        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be|"
+        r"who is|who'?s|who will be)\s+"
         r"(\d{1,3})(?!\s*(?:[$€£%]|dollars?|euros?|bucks|pounds|days?|weeks?|months?|"
         r"times|x|\d))"
     ),
@@ -284,6 +285,13 @@ def _facts(
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
     recipient, out.labelled, known = _recipient(clauses, lang)
+    if recipient:  # "my chess coach", "mon élève de guitare": a taste they share
+        relation = resolve_relation(recipient, lang)
+        shared = shared_tastes(relation) if relation is not None else []
+        old = {*(profile.get("interests") or []), *(profile.get("dislikes") or [])}
+        new = [t for t in shared if t not in old and t not in facts.get("interests", [])]
+        if new:
+            facts["interests"] = [*facts.get("interests", []), *new]
     current = profile.get("recipient")
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
@@ -507,9 +515,12 @@ _QUALIFIER = re.compile(
     r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
     re.IGNORECASE,
 )
-_THIRD_PERSON_RELATIVE = re.compile(
-    r"(?<![\w'])(?:c'est|it'?s|is)?\s*(?:sa|son|ses|his|her|their|leur|leurs)\s+[\w-]+"
-)
+# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
+# message's language only: English "son" is a child, not French "son").
+_THIRD_PERSON_RELATIVE = {
+    "en": re.compile(r"(?<![\w'])(?:it'?s|is)?\s*(?:his|her|their)\s+[\w-]+"),
+    "fr": re.compile(r"(?<![\w'])(?:c'est)?\s*(?:sa|son|ses|leur|leurs)\s+[\w-]+"),
+}
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
     r"(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
@@ -562,7 +573,7 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
         positive = " ".join(s.text for s in segments(body) if s.positive)
-        said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
+        said_by_other = _THIRD_PERSON_RELATIVE[lang].search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
         relation = resolve_relation(positive, lang) if positive.strip() else None
