@@ -121,8 +121,86 @@ def verb_tags(folded: str) -> list[str]:
     return [tag for pattern, tag in _VERB if tag in TAGS and pattern.search(folded)]
 
 
+# "something relaxing", "quelque chose de gourmand": the kind of gift wanted is a taste.
+_SOMETHING = re.compile(
+    r"(?<![\w'])(?:something|a little something|quelque chose d(?:e |')|un (?:petit )?truc)"
+    r"\s*(?P<what>[^\W\d_]+)"
+)
+# "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
+_KIND_NOUN = re.compile(
+    r"(?<![\w'])(?:guy|gal|person|type|snob|junkie|freak|nut|fiend|aficionado|devotee|maniac|"
+    r"nerd|geek|buff|fiend)(?![\w'])"
+)
+_KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
+_CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
+# "a chocoholic", "a bookaholic": a taste with a suffix of craving.
+_HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
+# Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
+# minding one does not ("garde mon chat").
+_OWNS = {
+    "en": r"has|have|owns?|adopted|adopting|rescued|fosters?|got|gets",
+    "fr": r"a|ont|possede\w*|adopte\w*|vient d'adopter|viennent d'adopter",
+}
+_ANIMALS = frozenset({"cat", "dog", "horse", "bird", "pet", "aquarium"})
+
+
+def _owned_animals(folded: str, locale: str) -> list[str]:
+    owns = _OWNS["fr" if locale == "fr" else "en"]
+    pattern = rf"(?<![\w'])(?:{owns})\s+((?:[\w']+\s*){{1,4}})"
+    found: list[str] = []
+    for m in re.finditer(pattern, folded):
+        for word in m[1].split():
+            found.extend(t for t in sorted(analyze(word).tags & _ANIMALS) if t not in found)
+    return found
+
+
+def _kind_of_person(folded: str) -> list[str]:
+    found: list[str] = []
+    for m in _KIND_NOUN.finditer(folded):
+        before = _KIND_WORD.findall(folded[: m.start()])
+        words: list[str] = []
+        while before and (before[-1] in _CONNECTORS or analyze(before[-1]).tags):
+            words.insert(0, before.pop())
+        found.extend(t for t in sorted(analyze(" ".join(words)).tags) if t not in found)
+    for m in _HOLIC.finditer(folded):
+        found.extend(t for t in _stem_tags(m[1]) if t not in found)
+    for m in _SOMETHING.finditer(folded):
+        found.extend(t for t in sorted(analyze(m["what"]).tags) if t not in found)
+    return found
+
+
+def _stem_tags(stem: str) -> list[str]:
+    """The tag a cut word stands for: itself, or the one tag of the vocabulary's words it
+    starts ("choc" → chocolate)."""
+    tags = sorted(analyze(stem).tags)
+    if tags or len(stem) < 4:
+        return tags
+    starting = {tag for word, tag in vocabulary_words().items() if word.startswith(stem)}
+    return sorted(starting) if len(starting) == 1 else []
+
+
+@lru_cache(maxsize=1)
+def vocabulary_words() -> dict[str, str]:
+    """Each one-word synonym of the vocabulary (folded) → its tag."""
+    words: dict[str, str] = {}
+    for tag in TAGS:
+        for phrase in synonyms(tag):
+            parts = tokenize(phrase)
+            if len(parts) == 1:
+                words.setdefault(fold(parts[0]), tag)
+    return words
+
+
 def segment_tags(segment: Segment, locale: str) -> list[str]:
     """The tags a segment names, when it names them as tastes (see the module docstring)."""
+    tags = _segment_tags(segment, locale)
+    if segment.positive:
+        said = fold(segment.text)
+        tags = _merge(_merge(tags, _kind_of_person(said)), _owned_animals(said, locale))
+    return tags
+
+
+def _segment_tags(segment: Segment, locale: str) -> list[str]:
     text = _in_language(segment.text, locale)
     analysis = analyze(text)
     found = sorted(analysis.tags)

@@ -25,6 +25,7 @@ from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
     CORRECTION,
+    KEEN,
     MARKER,
     NOT_BUT,
     Clause,
@@ -424,7 +425,7 @@ _FREE_LIKE = re.compile(
     r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
-    r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?)$"
+    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN})$"
 )
 _MINE = re.compile(
     r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
