@@ -238,6 +238,7 @@ def _free(word: str) -> bool:
         and word.isalpha()
         and word not in _STOP
         and word not in _FILLER
+        and word not in NUMBER_WORDS
         and word not in _relation_words()
         and resolve_country(word.capitalize()) is None
     )
@@ -288,3 +289,17 @@ _STOP = frozenset(
     balle balles piasse piasses bucks quid
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+
+# Numbers in words (closed classes in both languages), never a taste ("like forty dollars").
+NUMBER_WORDS = frozenset(
+    """
+    one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+    hundred thousand  un une deux trois quatre cinq six sept huit neuf dix onze douze treize
+    quatorze quinze seize vingt trente quarante cinquante soixante septante huitante octante
+    nonante cent cents mille
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Words that never name a taste: a typo is mended into one of them rather than into a taste.
+GRAMMAR_WORDS = _STOP | _FILLER

@@ -34,6 +34,7 @@ from giftgenius.offline.clauses import (
     split,
 )
 from giftgenius.offline.interests import free_words, segment_tags
+from giftgenius.offline.spelling import mend
 from giftgenius.text import fold
 
 
@@ -206,7 +207,7 @@ def extract(
     readable = _blank_save(raw, folded) if out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    out.facts = _facts(readable, lang, today, dollar, profile, out)
+    out.facts = _facts(mend(readable), lang, today, dollar, profile, out)
     return out
 
 

@@ -1,0 +1,92 @@
+"""Typos mended before a message is read: "plnats and gardning", "my freind", "fourty dolars".
+
+People type fast on phones. A word is mended only when it is one or two edits (a swap counts
+as one) from a word the reader has a use for — a vocabulary or relation word, a number or
+money word, or a grammar word (so "thme" becomes "them", never a taste) — and when neither
+the English nor the French dictionary knows it as it is: "plans" is a word, so it never
+becomes "plants". Names are left alone (a capitalised word inside a sentence). The
+dictionaries (pyspellchecker's word lists) are loaded only when a near miss needs checking.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from giftgenius.catalog.relations import lexicon
+from giftgenius.currency import CURRENCY_WORDS
+from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
+from giftgenius.text import fold
+
+_MONEY = frozenset({"budget", "dollars", "euros", "pounds", "bucks", "maximum", "environ"})
+_WORD = re.compile(r"(?<![\w'’])[^\W\d_]{4,}(?![\w'’])")  # not part of "doesn't"
+# Text-speak "4" for "for" before whom it is for: "a gift 4 my sister".
+_FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|mon|ma|mes)\b)")
+
+
+@lru_cache(maxsize=1)
+def _targets() -> tuple[str, ...]:
+    """The words a typo may be mended into."""
+    relation_words = {w for table in lexicon().values() for k in table for w in k.split()}
+    currency = {fold(w) for w in CURRENCY_WORDS if w.isalpha() and len(w) >= 4}
+    words = {*vocabulary_words(), *relation_words, *NUMBER_WORDS, *_MONEY, *currency}
+    words |= GRAMMAR_WORDS
+    return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
+
+
+@lru_cache(maxsize=1)
+def _dictionaries() -> tuple[Any, Any]:
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1), SpellChecker(language="fr", distance=1)
+
+
+def _is_word(word: str) -> bool:
+    forms = {word.lower(), fold(word)}
+    return any(form in dictionary for dictionary in _dictionaries() for form in forms)
+
+
+def _slip(typed: str, meant: str) -> bool:
+    """A short word's typo changes no length, or only doubles or undoubles a letter
+    ("cofee"): "beauf" is slang, not "beau" mistyped."""
+    if len(typed) == len(meant) or len(typed) > 5:
+        return True
+    short, long_ = sorted((typed, meant), key=len)
+    return any(
+        long_[i] == long_[i - 1] and long_[:i] + long_[i + 1 :] == short
+        for i in range(1, len(long_))
+    )
+
+
+def _mended(word: str) -> str | None:
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    folded = fold(word)
+    targets = _targets()
+    if folded in targets or folded != word.lower():
+        return None  # known, or typed with accents: spelled with care
+    edits = 1 if len(folded) <= 5 else 2
+    best = process.extractOne(folded, targets, scorer=OSA.distance, score_cutoff=edits)
+    if best is None or best[0][0] != folded[0] or not _slip(folded, best[0]):
+        return None
+    return None if _is_word(word) else str(best[0])
+
+
+def mend(text: str) -> str:
+    """``text`` with its typos mended (see the module docstring)."""
+    text = _FOUR.sub("for", text)
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0]
+        before = text[: m.start()].rstrip()
+        inside = bool(before) and before[-1] not in ".!?"
+        if word[:1].isupper() and (inside or not word[1:].islower()):
+            return word  # a name ("Aoife"), or an acronym
+        mended = _mended(word)
+        if mended is None:
+            return word
+        return mended.capitalize() if word[:1].isupper() else mended
+
+    return _WORD.sub(fix, text)
