@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 
 from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import TAGS, analyze, synonyms, tokenize
+from giftgenius.catalog.vocabulary import TAGS, analyze, synonyms, tags_in_order, tokenize
 from giftgenius.offline.clauses import Segment
 from giftgenius.text import fold
 
@@ -161,11 +161,11 @@ def _kind_of_person(folded: str) -> list[str]:
         words: list[str] = []
         while before and (before[-1] in _CONNECTORS or analyze(before[-1]).tags):
             words.insert(0, before.pop())
-        found.extend(t for t in sorted(analyze(" ".join(words)).tags) if t not in found)
+        found.extend(t for t in tags_in_order(" ".join(words)) if t not in found)
     for m in _HOLIC.finditer(folded):
         found.extend(t for t in _stem_tags(m[1]) if t not in found)
     for m in _SOMETHING.finditer(folded):
-        found.extend(t for t in sorted(analyze(m["what"]).tags) if t not in found)
+        found.extend(t for t in tags_in_order(m["what"]) if t not in found)
     return found
 
 
@@ -203,7 +203,7 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
 def _segment_tags(segment: Segment, locale: str) -> list[str]:
     text = _in_language(segment.text, locale)
     analysis = analyze(text)
-    found = sorted(analysis.tags)
+    found = tags_in_order(text)  # as said: the first taste said is served first
     verbs = verb_tags(fold(segment.text))
     leftover = [
         w

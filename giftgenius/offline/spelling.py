@@ -28,7 +28,7 @@ _FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|
 @lru_cache(maxsize=1)
 def _targets() -> tuple[str, ...]:
     """The words a typo may be mended into."""
-    relation_words = {w for table in lexicon().values() for k in table for w in k.split()}
+    relation_words = {k for table in lexicon().values() for k in table if " " not in k}
     currency = {fold(w) for w in CURRENCY_WORDS if w.isalpha() and len(w) >= 4}
     words = {*vocabulary_words(), *relation_words, *NUMBER_WORDS, *_MONEY, *currency}
     words |= GRAMMAR_WORDS
@@ -68,10 +68,11 @@ def _mended(word: str) -> str | None:
     if folded in targets or folded != word.lower():
         return None  # known, or typed with accents: spelled with care
     edits = 1 if len(folded) <= 5 else 2
-    best = process.extractOne(folded, targets, scorer=OSA.distance, score_cutoff=edits)
-    if best is None or best[0][0] != folded[0] or not _slip(folded, best[0]):
+    near = process.extract(folded, targets, scorer=OSA.distance, score_cutoff=edits, limit=8)
+    fits = [m[0] for m in near if m[0][0] == folded[0] and _slip(folded, m[0])]
+    if not fits:
         return None
-    return None if _is_word(word) else str(best[0])
+    return None if _is_word(word) else str(fits[0])
 
 
 def mend(text: str) -> str:
