@@ -1,7 +1,7 @@
 """Typos mended before a message is read: "plnats and gardning", "my freind", "fourty dolars".
 
-People type fast on phones. A word is mended only when it is one or two edits (a swap counts
-as one) from a word the reader has a use for — a vocabulary or relation word, a number or
+People type fast on phones. A word is mended only when it is one slip (see ``_slip``) from a
+word the reader has a use for — a vocabulary or relation word, a number or
 money word, or a grammar word (so "thme" becomes "them", never a taste) — and when neither
 the English nor the French dictionary knows it as it is: "plans" is a word, so it never
 becomes "plants". Names are left alone (a capitalised word inside a sentence). The
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from giftgenius.catalog.relations import lexicon
 from giftgenius.currency import CURRENCY_WORDS
@@ -35,23 +34,40 @@ def _targets() -> tuple[str, ...]:
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 
-@lru_cache(maxsize=1)
-def _dictionaries() -> tuple[Any, Any]:
-    from spellchecker import SpellChecker
-
-    return SpellChecker(language="en", distance=1), SpellChecker(language="fr", distance=1)
-
-
 def _is_word(word: str) -> bool:
-    forms = {word.lower(), fold(word)}
-    return any(form in dictionary for dictionary in _dictionaries() for form in forms)
+    return fold(word) in _dictionary()
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    """The words of pyspellchecker's English and French lists, accents dropped (people type
+    "ecoute" for "écoute")."""
+    import gzip
+    import json
+    import unicodedata
+    from importlib.resources import files
+
+    words: set[str] = set()
+    for language in ("en", "fr"):
+        data = files("spellchecker").joinpath(f"resources/{language}.json.gz").read_bytes()
+        for word in json.loads(gzip.decompress(data)):
+            words.add(unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode())
+    return frozenset(words)
 
 
 def _slip(typed: str, meant: str) -> bool:
-    """A short word's typo changes no length, or only doubles or undoubles a letter
-    ("cofee"): "beauf" is slang, not "beau" mistyped."""
-    if len(typed) == len(meant) or len(typed) > 5:
+    """One slip of the fingers: two letters swapped, a letter doubled or undoubled
+    ("plnats", "cofee"), or — in a word of six letters or more — one letter wrong, missing
+    or extra ("gardning"). A short word with a letter changed is more often another word or
+    slang ("allo", "beauf") than a typo."""
+    from rapidfuzz.distance import OSA, Levenshtein
+
+    if OSA.distance(typed, meant) != 1:
+        return False
+    if len(typed) >= 6:
         return True
+    if len(typed) == len(meant):
+        return Levenshtein.distance(typed, meant) == 2  # a swap, not a changed letter
     short, long_ = sorted((typed, meant), key=len)
     return any(
         long_[i] == long_[i - 1] and long_[:i] + long_[i + 1 :] == short
@@ -67,8 +83,7 @@ def _mended(word: str) -> str | None:
     targets = _targets()
     if folded in targets or folded != word.lower():
         return None  # known, or typed with accents: spelled with care
-    edits = 1 if len(folded) <= 5 else 2
-    near = process.extract(folded, targets, scorer=OSA.distance, score_cutoff=edits, limit=8)
+    near = process.extract(folded, targets, scorer=OSA.distance, score_cutoff=1, limit=8)
     fits = [m[0] for m in near if m[0][0] == folded[0] and _slip(folded, m[0])]
     if not fits:
         return None

@@ -236,3 +236,18 @@ def test_save_in_other_words(text: str, label: str) -> None:
 @pytest.mark.parametrize("text", ["keep it under 40 quid", "store pickup is fine"])
 def test_not_a_save(text: str) -> None:
     assert extract(text, today=TODAY).save_label is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "il ecoute de la musique",  # a French word typed without its accent is still a word
+        "allo, oui cest bon",  # a short word with a letter changed is slang, not a typo
+        "mon beauf adore le barbecue",
+        "she has plans and loves Aoife's cooking",
+    ],
+)
+def test_words_that_are_not_typos_stay(text: str) -> None:
+    from giftgenius.offline.spelling import mend
+
+    assert mend(text) == text
