@@ -104,7 +104,7 @@ _PLACE_CUE = re.compile(
 )
 _STRONG_CUE = re.compile(
     r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
-    r"livr\w*|envo\w*|lives|living|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
+    r"livr\w*|envo\w*|lives?|living|resides?|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
     r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")

@@ -251,3 +251,16 @@ def test_words_that_are_not_typos_stay(text: str) -> None:
     from giftgenius.offline.spelling import mend
 
     assert mend(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [
+        ("we live in galway", "IE"),
+        ("my parents live in leeds", "GB"),
+        ("elle habite à rouen", "FR"),
+        ("I live in hope", None),
+    ],
+)
+def test_a_lowercase_town_after_living_words(text: str, country: str | None) -> None:
+    assert facts(text).get("country") == country
