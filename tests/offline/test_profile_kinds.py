@@ -45,6 +45,7 @@ def interests(text: str, **kwargs: Any) -> list[str]:
         ("he basically lives in his garden", ["gardening"]),
         ("something cosy for my mum", ["cozy"]),
         ("elle est folle de jardinage", ["gardening"]),
+        ("quelque chose de relaxant pour ma mère", ["wellness"]),
         ("il est dingue de randonnée", ["hiking"]),
     ],
 )
