@@ -188,7 +188,7 @@ def extract(
     ``choosing`` says a shortlist is on show, ``candidate_titles`` its titles when known
     (choices are read only then, and titles only over them)."""
     profile = profile or {}
-    raw = text.replace("’", "'").replace("‘", "'")
+    raw = mend(text.replace("’", "'").replace("‘", "'"))  # typos mended once, for all below
     lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
     folded = fold(raw, keep_length=True)
     out = Extraction(text=raw)
@@ -207,7 +207,7 @@ def extract(
     readable = _blank_save(raw, folded) if out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    out.facts = _facts(mend(readable), lang, today, dollar, profile, out)
+    out.facts = _facts(readable, lang, today, dollar, profile, out)
     return out
 
 

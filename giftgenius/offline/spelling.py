@@ -19,6 +19,10 @@ from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary
 from giftgenius.text import fold
 
 _MONEY = frozenset({"budget", "dollars", "euros", "pounds", "bucks", "maximum", "environ"})
+# Answers ("yess thats grand"), so a mended yes still confirms.
+_ANSWERS = frozenset(
+    "yes yeah yep yup sure okay confirm confirmed please thanks oui ouais merci".split()  # noqa: SIM905
+)
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]{4,}(?![\w'’])")  # not part of "doesn't"
 # Text-speak "4" for "for" before whom it is for: "a gift 4 my sister".
 _FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|mon|ma|mes)\b)")
@@ -29,7 +33,7 @@ def _targets() -> tuple[str, ...]:
     """The words a typo may be mended into."""
     relation_words = {k for table in lexicon().values() for k in table if " " not in k}
     currency = {fold(w) for w in CURRENCY_WORDS if w.isalpha() and len(w) >= 4}
-    words = {*vocabulary_words(), *relation_words, *NUMBER_WORDS, *_MONEY, *currency}
+    words = {*vocabulary_words(), *relation_words, *NUMBER_WORDS, *_MONEY, *_ANSWERS, *currency}
     words |= GRAMMAR_WORDS
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 

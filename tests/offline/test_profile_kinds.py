@@ -265,3 +265,7 @@ def test_words_that_are_not_typos_stay(text: str) -> None:
 )
 def test_a_lowercase_town_after_living_words(text: str, country: str | None) -> None:
     assert facts(text).get("country") == country
+
+
+def test_a_mistyped_yes_still_confirms() -> None:
+    assert extract("yess, thats perfect", today=TODAY).confirm
