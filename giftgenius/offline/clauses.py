@@ -71,15 +71,16 @@ KEEN = (
     r"(?:mad|crazy|nuts|wild|potty|bonkers|gaga|obsessed|passionate|hooked|besotted|smitten|"
     r"big|huge|serious|enthusiastic) (?:about|on|with|for)|can'?t get enough of|"
     r"(?:fou|folle|dingue|mordue?|gaga|accro) (?:de|d'|du|des)|raffole\w* (?:de|d'|du|des)|"
-    r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
-    r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
     r"lives for|spends (?:all )?(?:his|her|their) "
     r"(?:\w+ )?(?:time|weekends|evenings|days) (?:at|in|on|with|doing)|"
     r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)"
 )
-# What would be welcome, or the one thing left after a refusal ("no coffee, only tea"): a cue
-# for the tags it names, too weak to keep a word the vocabulary does not know.
+# What someone does, misses or is trying to, what would be welcome, or the one thing left
+# after a refusal ("no coffee, only tea"): a cue for the tags it names, too weak to keep a
+# word the vocabulary does not know ("how long does delivery take" names no taste).
 WELCOME = (
+    r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
+    r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
     r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|"
     r"only|seulement|uniquement|(?<=, )(?:just|juste)"
 )

@@ -94,8 +94,25 @@ def _accented() -> frozenset[str]:
     return frozenset(words)
 
 
+# A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
+# no tastes unless the whole run is a vocabulary phrase.
+_PROPER = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|de|du|des|la|le)\s+){0,2}[A-Z][\w'-]*)+"
+)
+
+
+def _names_blanked(text: str) -> str:
+    def blank(m: re.Match[str]) -> str:
+        analysis = analyze(m[0])
+        keep = analysis.tags and not [w for w in analysis.words if w not in _FILLER]
+        return m[0] if keep else " " * len(m[0])
+
+    return _PROPER.sub(blank, text)
+
+
 def _in_language(text: str, locale: str) -> str:
     """``text`` with the words that must not meet the vocabulary blanked out."""
+    text = _names_blanked(text)
     accented = _accented()
 
     def keep(m: re.Match[str]) -> str:

@@ -59,6 +59,7 @@ def test_keenness_in_other_words(text: str, expected: list[str]) -> None:
         "she lives in Lyon with her cat",  # a place, not a taste
         "I would love some help choosing",
         "he does not care much",
+        "how long does delivery take?",  # "does" in a question names no taste
     ],
 )
 def test_keenness_words_that_name_no_taste(text: str) -> None:
@@ -269,3 +270,15 @@ def test_a_lowercase_town_after_living_words(text: str, country: str | None) -> 
 
 def test_a_mistyped_yes_still_confirms() -> None:
     assert extract("yess, thats perfect", today=TODAY).confirm
+
+
+@pytest.mark.parametrize(
+    ("text", "absent", "present"),
+    [
+        ("my nephew loves Harry Potter and fantasy novels", "pottery", "fantasy"),
+        ("he's a big fan of The Lord of the Rings and of chess", "jewelry", "chess"),
+    ],
+)
+def test_a_title_or_name_is_no_taste(text: str, absent: str, present: str) -> None:
+    found = interests(text)
+    assert absent not in found and present in found, found
