@@ -16,9 +16,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import TAGS, analyze, synonyms, tags_in_order, tokenize
+from giftgenius.catalog.vocabulary import (
+    INTERESTS,
+    TAGS,
+    analyze,
+    synonyms,
+    tags_in_order,
+    tokenize,
+)
 from giftgenius.offline.clauses import Segment
 from giftgenius.text import fold
 
@@ -217,10 +225,24 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     return tags
 
 
+def _gift_forms(text: str) -> set[str]:
+    """Kinds of gift that only give a taste its form: "whisky tasting", "coffee mug" — the
+    word right after a taste names how it comes, not a second taste."""
+    words = tokenize(text)
+    forms: set[str] = set()
+    for first, second in pairwise(words):
+        kinds = set(tags_in_order(second)) - INTERESTS
+        if kinds and set(tags_in_order(first)) & INTERESTS:
+            forms |= kinds
+    return forms
+
+
 def _segment_tags(segment: Segment, locale: str) -> list[str]:
     text = _in_language(segment.text, locale)
     analysis = analyze(text)
-    found = tags_in_order(text)  # as said: the first taste said is served first
+    forms = _gift_forms(text)
+    # as said: the first taste said is served first
+    found = [t for t in tags_in_order(text) if t not in forms]
     verbs = verb_tags(fold(segment.text))
     leftover = [
         w

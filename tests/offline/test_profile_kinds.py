@@ -282,3 +282,15 @@ def test_a_mistyped_yes_still_confirms() -> None:
 def test_a_title_or_name_is_no_taste(text: str, absent: str, present: str) -> None:
     found = interests(text)
     assert absent not in found and present in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("he enjoys whisky tasting", ["whisky"]),  # a tasting of whisky, not any experience
+        ("she loves coffee mugs", ["coffee"]),
+        ("she loves yoga and candles", ["yoga", "candle"]),  # two tastes, not one's form
+    ],
+)
+def test_a_kind_of_gift_after_a_taste_is_its_form(text: str, expected: list[str]) -> None:
+    assert interests(text) == sorted(expected)
