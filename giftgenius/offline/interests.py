@@ -225,9 +225,12 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     return tags
 
 
-def _gift_forms(text: str) -> set[str]:
-    """Kinds of gift that only give a taste its form: "whisky tasting", "coffee mug" — the
-    word right after a taste names how it comes, not a second taste."""
+def _gift_forms(text: str, locale: str) -> set[str]:
+    """Kinds of gift that only give a taste its form: "whisky tasting", "coffee mug" — in
+    English the word right after a taste names how it comes, not a second taste. (In French
+    the word after the noun qualifies it: "jeux coopératifs" are both.)"""
+    if locale == "fr":
+        return set()
     words = tokenize(text)
     forms: set[str] = set()
     for first, second in pairwise(words):
@@ -240,7 +243,7 @@ def _gift_forms(text: str) -> set[str]:
 def _segment_tags(segment: Segment, locale: str) -> list[str]:
     text = _in_language(segment.text, locale)
     analysis = analyze(text)
-    forms = _gift_forms(text)
+    forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
     found = [t for t in tags_in_order(text) if t not in forms]
     verbs = verb_tags(fold(segment.text))

@@ -290,7 +290,9 @@ def test_a_title_or_name_is_no_taste(text: str, absent: str, present: str) -> No
         ("he enjoys whisky tasting", ["whisky"]),  # a tasting of whisky, not any experience
         ("she loves coffee mugs", ["coffee"]),
         ("she loves yoga and candles", ["yoga", "candle"]),  # two tastes, not one's form
+        ("il est fan de jeux coopératifs", ["cooperative"]),  # French: not dropped
     ],
 )
 def test_a_kind_of_gift_after_a_taste_is_its_form(text: str, expected: list[str]) -> None:
-    assert interests(text) == sorted(expected)
+    locale = "fr" if "fan de" in text else "en"
+    assert interests(text, locale=locale) == sorted(expected)
