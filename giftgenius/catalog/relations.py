@@ -28,8 +28,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from giftgenius.catalog.textkeys import Token, key, tokens
-from giftgenius.catalog.vocabulary import RECIPIENTS
+from giftgenius.catalog.vocabulary import RECIPIENTS, canonical_tags
 from giftgenius.domain import Locale
+from giftgenius.text import fold
 
 Gender = Literal["female", "male"]
 
@@ -85,6 +86,7 @@ anyone - = babysitter|nanny|childminder|au pair
 anyone - = landlord|landlady|host|hostess|housekeeper|cleaner|postman|mailman|mail carrier|
     doorman|concierge|hairdresser|barber|pastor|priest
 anyone - = ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend
+anyone - = student|pupil|learner|mentee|protégé|protégée
 """
 
 _FR = """
@@ -139,6 +141,7 @@ anyone m = infirmier|aide-soignant|logeur|gardien|facteur|coiffeur|curé|pasteur
 anyone - = ex|ex-femme|ex-mari|ex-copine|ex-copain
 anyone m = +monsieur|+gars|+bonhomme|+jeune homme
 anyone f = +dame|+madame|+jeune femme|+demoiselle|+mademoiselle
+anyone - = élève|étudiant|étudiante|apprenant|apprenante
 """
 
 # Words before a term that belong to how the person said it ("little sister", "grand frère").
@@ -381,8 +384,68 @@ def _said(words: list[Token], text: str, first: int, last: int) -> str:
     return _SPACES.sub(" ", text[words[first].start : words[last].end]).strip()
 
 
+def _taste(folded: str) -> bool:
+    """A word naming something people like ("chess" in "my chess coach"): it belongs to how
+    the person said who it is, and tells a taste they share."""
+    return (
+        len(folded) >= 3
+        and folded not in _POSSESSIVES | _QUALIFIERS
+        and not any(_lookup(folded, lang) for lang in ("en", "fr"))
+        and bool(canonical_tags(folded))
+    )
+
+
+def shared_tastes(relation: Relation) -> list[str]:
+    """The catalog tags the words of ``relation.said`` name besides the relation ("chess
+    coach" → chess), for the reader to take as interests."""
+    found: list[str] = []
+    for token in tokens(relation.said or ""):
+        if _taste(token.folded):
+            found.extend(t for t in sorted(canonical_tags(token.folded)) if t not in found)
+    return found
+
+
+# "an engineer on my team", "a designer at work", "une graphiste de mon équipe": the role is
+# a colleague's, whatever the noun (the lexicon cannot hold every job title).
+_WORKPLACE = re.compile(
+    r"^\s*(?:on|in|at|from|of|de|du|d'|dans|au|a|chez)\s*(?:(?:my|our|the|his|her|mon|ma|notre|"
+    r"la|le|l'|nos)\s*)?(?:team|office|work|job|company|firm|department|dept|workplace|"
+    r"accounting|accounts|finance|hr|sales|marketing|legal|engineering|equipe|bureau|boulot|"
+    r"travail|boite|service|taf|compta|comptabilite|entreprise|societe|agence|labo)(?![\w])"
+)
+_ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "l"})
+
+
+_FOR = frozenset({"for", "pour", "to", "a"})
+
+
+def _colleague(words: list[Token], text: str) -> Relation | None:
+    """The gift is for the noun ("for a designer at work"), not just near the workplace
+    ("a mug in the office kitchen")."""
+    folded = fold(text, keep_length=True)
+    for n, word in enumerate(words[2:], start=2):
+        article = n - 1
+        if words[article].folded in _QUALIFIERS and article > 1:
+            article -= 1
+        if (
+            word.text.isalpha()
+            and len(word.text) >= 3
+            and word.folded not in _NOT_NAMES
+            and words[article].folded in _ARTICLES
+            and article > 0
+            and words[article - 1].folded in _FOR
+            and _WORKPLACE.match(folded[word.end :])
+        ):
+            return Relation(said=word.text.lower()[:_MAX_SAID], audience="colleague")
+    return None
+
+
 def _fallback(words: list[Token], text: str) -> Relation | None:
-    """No lexicon term: "my hairdresser" → hairdresser, audience anyone; "Dave" → a name."""
+    """No lexicon term: "my hairdresser" → hairdresser, audience anyone; "Dave" → a name;
+    "a developer on my team" → developer, a colleague."""
+    colleague = _colleague(words, text)
+    if colleague is not None:
+        return colleague
     for n, word in enumerate(words[:-1]):
         if word.folded in _OWNERS:
             noun = words[n + 1]
@@ -428,9 +491,18 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         if between and between <= _POSSESSIVES | {"de", "d", "du", "des"}:
             last = following.end - 1
     while first > 0 and (
-        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS or words[first - 1].text.isdigit()
+        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS
+        or words[first - 1].text.isdigit()
+        or (locale != "fr" and _taste(words[first - 1].folded))
     ):
-        first -= 1  # "little sister", "12-year-old nephew"
+        first -= 1  # "little sister", "12-year-old nephew", "chess coach"
+    if (
+        locale == "fr"
+        and last + 2 < len(words)
+        and words[last + 1].folded in ("de", "d")
+        and _taste(words[last + 2].folded)
+    ):
+        last += 2  # "prof de yoga", "élève de guitare"
     audience, gender = head.term.audience, head.term.gender
     if last + 1 < len(words) and words[last + 1].folded in _TEEN_QUALIFIERS:
         last += 1  # "mon fils ado"

@@ -1353,3 +1353,13 @@ def synonyms(tag: str) -> list[str]:
 def interests() -> list[str]:
     """Every interest tag, sorted: what a recipient can love, as opposed to kinds of gift."""
     return sorted(INTERESTS)
+
+
+def tags_in_order(text: str) -> list[str]:
+    """The canonical tags of ``text`` in the order the text names them ("fishing and
+    camping" → fishing, camping): the first taste said is the first one served."""
+    found, _ = _TAGS.scan(text)
+    ordered: list[str] = []
+    for meaning in found:
+        ordered.extend(tag for tag in meaning if tag not in ordered)
+    return ordered

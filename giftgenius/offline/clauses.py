@@ -57,8 +57,8 @@ _NEG = (
     r"already (?:has|have|owns|got)(?: (?:too many|plenty of|lots of|a lot of|enough))?|"
     r"has too many|has enough|trop de|pas de|pas d'|pas les|pas des|pas la|pas le|pas un|"
     r"pas une|pas du|sans|rien en|rien de|rien avec|aucun|aucune|"
-    r"without|no more|doesn'?t (?:like|want|drink|eat|need|care for|wear)|"
-    r"does not (?:like|want|drink|need|wear)|don'?t (?:like|want|need|get)|do not (?:like|want)|"
+    r"without|no more|(?:doesn'?t|does not|don'?t|do not|didn'?t|never|won'?t) (?:like|want|"
+    r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
     r"ni|nor|neither|"
@@ -74,8 +74,29 @@ _EN_TIME = (
     r"(?:free time|spare time|time|days|evenings|nights|mornings|afternoons|weekends|"
     r"summers|holidays|life|retirement)"
 )
+# Keenness in more words than "loves": how people say someone is taken with something
+# ("mad about", "hooked on", "fou de"), would welcome it ("could use", "would love"), does or
+# practises it, is trying to, or lives for it. Shared with the free-word reading in ``nlu``.
+KEEN = (
+    r"(?:mad|crazy|nuts|wild|potty|bonkers|gaga|obsessed|passionate|hooked|besotted|smitten|"
+    r"big|huge|serious|enthusiastic) (?:about|on|with|for)|can'?t get enough of|"
+    r"(?:fou|folle|dingue|mordue?|gaga|accro) (?:de|d'|du|des)|raffole\w* (?:de|d'|du|des)|"
+    r"lives for|spends (?:all )?(?:his|her|their) "
+    r"(?:\w+ )?(?:time|weekends|evenings|days) (?:at|in|on|with|doing)|"
+    r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)"
+)
+# What someone does, misses or is trying to, what would be welcome, or the one thing left
+# after a refusal ("no coffee, only tea"): a cue for the tags it names, too weak to keep a
+# word the vocabulary does not know ("how long does delivery take" names no taste).
+WELCOME = (
+    r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
+    r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
+    r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|"
+    r"only|seulement|uniquement|(?<=, )(?:just|juste)"
+)
 # Liking cues: what follows them is an interest.
 _POS = (
+    rf"{KEEN}|{WELCOME}|"
     r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
     r"is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"

@@ -160,8 +160,11 @@ DECLINE = re.compile(
     r"|^\s*(?:no|non|nan)\s*(?:[,.!]|$)"
 )
 
+# Keeping words of both languages; a save needs its context too (a label, "profile", "for
+# next time"), so "keep it under 50" or "store pickup" save nothing.
 _SAVE_VERB = (
-    r"save|remember|keep (?:her|him|them|this|that|it) in mind|note|enregistre\w*|sauvegarde\w*|"
+    r"save|remember|keep|store|stash|bookmark|hang on to|hold on ?to|note|enregistre\w*|"
+    r"sauvegarde\w*|stocke\w*|conserve\w*|"
     r"memorise\w*|retiens|retenir|"
     r"garde\w*|note\w*|mets?\s+de\s+cote|appelle-(?:la|le|les)|"
     r"call (?:her|him|them)|file (?:her|him|them) under"
@@ -179,7 +182,8 @@ _NEXT_TIME = re.compile(
     r"please|pls|stp|svp|s'il (?:te|vous) plait|merci|thanks|thank you)\b.*$"
 )
 _SAVE_CONTEXT = re.compile(
-    r"profile|profil|next time|prochaine fois|for later|en memoire|en tete|(?:as|under|sous|"
+    r"profile|profil|details|info|infos|information|coordonnees|fiche|next time|"
+    r"prochaine fois|for later|en memoire|en tete|(?:as|under|sous|"
     r"comme)\s|['\"«“]|d'(?:elle|lui|eux)|of (?:her|him|them)"
 )
 _NAME_LABEL = re.compile(

@@ -19,9 +19,17 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import INTERESTS, TAGS, analyze, synonyms, tokenize
+from giftgenius.catalog.vocabulary import (
+    INTERESTS,
+    TAGS,
+    analyze,
+    synonyms,
+    tags_in_order,
+    tokenize,
+)
 from giftgenius.offline.clauses import Segment
 from giftgenius.text import fold
 
@@ -101,8 +109,25 @@ def _accented() -> frozenset[str]:
     return frozenset(words)
 
 
+# A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
+# no tastes unless the whole run is a vocabulary phrase.
+_PROPER = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|de|du|des|la|le)\s+){0,2}[A-Z][\w'-]*)+"
+)
+
+
+def _names_blanked(text: str) -> str:
+    def blank(m: re.Match[str]) -> str:
+        analysis = analyze(m[0])
+        keep = analysis.tags and not [w for w in analysis.words if w not in _FILLER]
+        return m[0] if keep else " " * len(m[0])
+
+    return _PROPER.sub(blank, text)
+
+
 def _in_language(text: str, locale: str) -> str:
     """``text`` with the words that must not meet the vocabulary blanked out."""
+    text = _names_blanked(text)
     accented = _accented()
 
     def keep(m: re.Match[str]) -> str:
@@ -170,12 +195,107 @@ def _without_speakers_things(text: str) -> str:
     return _SPEAKER_DOES.sub(blank_doing, _SPEAKERS.sub(blank, text))
 
 
+# "something relaxing", "quelque chose de gourmand": the kind of gift wanted is a taste.
+_SOMETHING = re.compile(
+    r"(?<![\w'])(?:something|a little something|quelque chose|un (?:petit )?truc)"
+    r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
+)
+# "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
+_KIND_NOUN = re.compile(
+    r"(?<![\w'])(?:guy|gal|person|type|snob|junkie|freak|nut|fiend|aficionado|devotee|maniac|"
+    r"nerd|geek|buff|fiend)(?![\w'])"
+)
+_KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
+_CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
+# "a chocoholic", "a bookaholic": a taste with a suffix of craving.
+_HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
+# Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
+# minding one does not ("garde mon chat").
+_OWNS = {
+    "en": r"has|have|owns?|adopted|adopting|rescued|fosters?|got|gets",
+    "fr": r"a|ont|possede\w*|adopte\w*|vient d'adopter|viennent d'adopter",
+}
+_ANIMALS = frozenset({"cat", "dog", "horse", "bird", "pet", "aquarium"})
+
+
+def _owned_animals(folded: str, locale: str) -> list[str]:
+    owns = _OWNS["fr" if locale == "fr" else "en"]
+    pattern = rf"(?<![\w'])(?:{owns})\s+((?:[\w']+\s*){{1,4}})"
+    found: list[str] = []
+    for m in re.finditer(pattern, folded):
+        for word in m[1].split():
+            found.extend(t for t in sorted(analyze(word).tags & _ANIMALS) if t not in found)
+    return found
+
+
+def _kind_of_person(folded: str) -> list[str]:
+    found: list[str] = []
+    for m in _KIND_NOUN.finditer(folded):
+        before = _KIND_WORD.findall(folded[: m.start()])
+        words: list[str] = []
+        while before and (before[-1] in _CONNECTORS or analyze(before[-1]).tags):
+            words.insert(0, before.pop())
+        found.extend(t for t in tags_in_order(" ".join(words)) if t not in found)
+    for m in _HOLIC.finditer(folded):
+        found.extend(t for t in _stem_tags(m[1]) if t not in found)
+    for m in _SOMETHING.finditer(folded):
+        found.extend(t for t in tags_in_order(m["what"]) if t not in found)
+    return found
+
+
+def _stem_tags(stem: str) -> list[str]:
+    """The tag a cut word stands for: itself, or the one tag of the vocabulary's words it
+    starts ("choc" → chocolate)."""
+    tags = sorted(analyze(stem).tags)
+    if tags or len(stem) < 4:
+        return tags
+    starting = {tag for word, tag in vocabulary_words().items() if word.startswith(stem)}
+    return sorted(starting) if len(starting) == 1 else []
+
+
+@lru_cache(maxsize=1)
+def vocabulary_words() -> dict[str, str]:
+    """Each one-word synonym of the vocabulary (folded) → its tag."""
+    words: dict[str, str] = {}
+    for tag in TAGS:
+        for phrase in synonyms(tag):
+            parts = tokenize(phrase)
+            if len(parts) == 1:
+                words.setdefault(fold(parts[0]), tag)
+    return words
+
+
 def segment_tags(segment: Segment, locale: str) -> list[str]:
     """The tags a segment names, when it names them as tastes (see the module docstring)."""
+    tags = _segment_tags(segment, locale)
+    if segment.positive:
+        said = fold(segment.text)
+        tags = _merge(_merge(tags, _kind_of_person(said)), _owned_animals(said, locale))
+    return tags
+
+
+def _gift_forms(text: str, locale: str) -> set[str]:
+    """Kinds of gift that only give a taste its form: "whisky tasting", "coffee mug" — in
+    English the word right after a taste names how it comes, not a second taste. (In French
+    the word after the noun qualifies it: "jeux coopératifs" are both.)"""
+    if locale == "fr":
+        return set()
+    words = tokenize(text)
+    forms: set[str] = set()
+    for first, second in pairwise(words):
+        kinds = set(tags_in_order(second)) - INTERESTS
+        if kinds and set(tags_in_order(first)) & INTERESTS:
+            forms |= kinds
+    return forms
+
+
+def _segment_tags(segment: Segment, locale: str) -> list[str]:
     own = _without_speakers_things(segment.text)
     text = _in_language(own, locale)
     analysis = analyze(text)
-    found = sorted(analysis.tags)
+    forms = _gift_forms(text, locale)
+    # as said: the first taste said is served first
+    found = [t for t in tags_in_order(text) if t not in forms]
     verbs = verb_tags(fold(own))
     leftover = [
         w
@@ -200,24 +320,7 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
         return found
     if extra:
         return _merge(found, extra)
-    return _wished(own, locale)
-
-
-# "something outdoorsy", "quelque chose de sportif": the words that say what kind of gift.
-_SOMETHING = re.compile(
-    r"(?<![\w'])(?:something\s+|quelque chose d(?:e\s+|')|un truc d(?:e\s+|'))"
-    r"((?:[^\W\d_]+[\s-]*){1,2})",
-    re.IGNORECASE,
-)
-
-
-def _wished(text: str, locale: str) -> list[str]:
-    """Tags of the gift asked for with "something …", from the one or two words that follow."""
-    found: list[str] = []
-    for m in _SOMETHING.finditer(text):
-        words = _in_language(m[1], locale)
-        found = _merge(_merge(found, sorted(analyze(words).tags)), verb_tags(fold(words)))
-    return found
+    return []  # a wish ("something outdoorsy") is read with the kind of person, above
 
 
 def _free(word: str) -> bool:
@@ -229,6 +332,7 @@ def _free(word: str) -> bool:
         and word.isalpha()
         and word not in _STOP
         and word not in _FILLER
+        and word not in NUMBER_WORDS
         and word not in _relation_words()
         and resolve_country(word.capitalize()) is None
     )
@@ -277,5 +381,21 @@ _STOP = frozenset(
     gens people someone quelqu'un personne gift present chez lui pour celui celle fini
     truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
     balle balles piasse piasses bucks quid
+    joie rage colere bonheur inquietude impatience tristesse joy anger worry happiness
+    excitement sadness
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+
+# Numbers in words (closed classes in both languages), never a taste ("like forty dollars").
+NUMBER_WORDS = frozenset(
+    """
+    one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+    hundred thousand  un une deux trois quatre cinq six sept huit neuf dix onze douze treize
+    quatorze quinze seize vingt trente quarante cinquante soixante septante huitante octante
+    nonante cent cents mille
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Words that never name a taste: a typo is mended into one of them rather than into a taste.
+GRAMMAR_WORDS = _STOP | _FILLER

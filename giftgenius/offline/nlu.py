@@ -18,13 +18,14 @@ from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.places import country_name, resolve_country
-from giftgenius.catalog.relations import resolve_relation
+from giftgenius.catalog.relations import resolve_relation, shared_tastes
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
     CORRECTION,
+    KEEN,
     MARKER,
     NOT_BUT,
     Clause,
@@ -33,6 +34,7 @@ from giftgenius.offline.clauses import (
     split,
 )
 from giftgenius.offline.interests import free_words, segment_tags
+from giftgenius.offline.spelling import mend
 from giftgenius.offline.typos import repair
 from giftgenius.text import fold
 
@@ -62,7 +64,8 @@ class Extraction:
 _AGE = [
     re.compile(
         r"(?<![\w'])(?:turning|turns|turned|will turn|is turning|aged?|age of|"
-        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be)\s+"
+        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be|"
+        r"who is|who'?s|who will be)\s+"
         r"(\d{1,3})(?!\s*(?:[$€£%]|dollars?|euros?|bucks|pounds|days?|weeks?|months?|"
         r"times|x|\d))"
     ),
@@ -102,7 +105,7 @@ _PLACE_CUE = re.compile(
 )
 _STRONG_CUE = re.compile(
     r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
-    r"livr\w*|envo\w*|lives|living|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
+    r"livr\w*|envo\w*|lives?|living|resides?|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
     r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
@@ -202,7 +205,7 @@ def extract(
     (choices are read only then, and titles only over them), ``candidate_answers`` the
     interests each of them answers, in the same order (to choose one by what it is for)."""
     profile = profile or {}
-    raw = text.replace("’", "'").replace("‘", "'")
+    raw = mend(text.replace("’", "'").replace("‘", "'"))  # typos mended once, for all below
     lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
     folded = fold(raw, keep_length=True)
     out = Extraction(text=raw)
@@ -325,6 +328,13 @@ def _facts(
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
     recipient, out.labelled, known = _recipient(clauses, lang)
+    if recipient:  # "my chess coach", "mon élève de guitare": a taste they share
+        relation = resolve_relation(recipient, lang)
+        shared = shared_tastes(relation) if relation is not None else []
+        old = {*(profile.get("interests") or []), *(profile.get("dislikes") or [])}
+        new = [t for t in shared if t not in old and t not in facts.get("interests", [])]
+        if new:
+            facts["interests"] = [*facts.get("interests", []), *new]
     current = profile.get("recipient")
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
@@ -467,7 +477,7 @@ _FREE_LIKE = re.compile(
     r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
-    r"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?)$"
+    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN})$"
 )
 _MINE = re.compile(
     r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
@@ -558,9 +568,12 @@ _QUALIFIER = re.compile(
     r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
     re.IGNORECASE,
 )
-_THIRD_PERSON_RELATIVE = re.compile(
-    r"(?<![\w'])(?:c'est|it'?s|is)?\s*(?:sa|son|ses|his|her|their|leur|leurs)\s+[\w-]+"
-)
+# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
+# message's language only: English "son" is a child, not French "son").
+_THIRD_PERSON_RELATIVE = {
+    "en": re.compile(r"(?<![\w'])(?:it'?s|is)?\s*(?:his|her|their)\s+[\w-]+"),
+    "fr": re.compile(r"(?<![\w'])(?:c'est)?\s*(?:sa|son|ses|leur|leurs)\s+[\w-]+"),
+}
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(
     r"(?<![\w'])(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
@@ -615,7 +628,7 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         # the parts are kept apart, so a relation is not named by a word after a cut-out
         # marker ("mon beauf est fan de BBQ" does not name him BBQ)
         positive = " ; ".join(s.text for s in segments(body) if s.positive)
-        said_by_other = _THIRD_PERSON_RELATIVE.search(fold(positive))
+        said_by_other = _THIRD_PERSON_RELATIVE[lang].search(fold(positive))
         if lang == "fr":  # "son écran" is a possessive, not an English "son"
             positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
         relation = resolve_relation(positive, lang) if positive.strip() else None

@@ -124,7 +124,7 @@ CASES = [
     ("la stagiaire", "fr", "stagiaire", None, "colleague", None),
     ("une cliente", "fr", "cliente", None, "colleague", None),
     ("la maîtresse", "fr", "maîtresse", None, "teacher", "female"),
-    ("le prof de maths", "fr", "prof", None, "teacher", None),
+    ("le prof de maths", "fr", "prof de maths", None, "teacher", None),
     ("la nounou", "fr", "nounou", None, "anyone", "female"),
     # French: the hard ones
     ("la sœur de ma femme", "fr", "sœur de ma femme", None, "sister", "female"),

@@ -1,0 +1,112 @@
+"""Typos mended before a message is read: "plnats and gardning", "my freind", "fourty dolars".
+
+People type fast on phones. A word is mended only when it is one slip (see ``_slip``) from a
+word the reader has a use for — a vocabulary or relation word, a number or
+money word, or a grammar word (so "thme" becomes "them", never a taste) — and when neither
+the English nor the French dictionary knows it as it is: "plans" is a word, so it never
+becomes "plants". Names are left alone (a capitalised word inside a sentence). The
+dictionaries (pyspellchecker's word lists) are loaded only when a near miss needs checking.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from giftgenius.catalog.relations import lexicon
+from giftgenius.currency import CURRENCY_WORDS
+from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
+from giftgenius.text import fold
+
+_MONEY = frozenset({"budget", "dollars", "euros", "pounds", "bucks", "maximum", "environ"})
+# Answers ("yess thats grand"), so a mended yes still confirms.
+_ANSWERS = frozenset(
+    "yes yeah yep yup sure okay confirm confirmed please thanks oui ouais merci".split()  # noqa: SIM905
+)
+_WORD = re.compile(r"(?<![\w'’])[^\W\d_]{4,}(?![\w'’])")  # not part of "doesn't"
+# Text-speak "4" for "for" before whom it is for: "a gift 4 my sister".
+_FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|mon|ma|mes)\b)")
+
+
+@lru_cache(maxsize=1)
+def _targets() -> tuple[str, ...]:
+    """The words a typo may be mended into."""
+    relation_words = {k for table in lexicon().values() for k in table if " " not in k}
+    currency = {fold(w) for w in CURRENCY_WORDS if w.isalpha() and len(w) >= 4}
+    words = {*vocabulary_words(), *relation_words, *NUMBER_WORDS, *_MONEY, *_ANSWERS, *currency}
+    words |= GRAMMAR_WORDS
+    return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
+
+
+def _is_word(word: str) -> bool:
+    return fold(word) in _dictionary()
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> frozenset[str]:
+    """The words of pyspellchecker's English and French lists, accents dropped (people type
+    "ecoute" for "écoute")."""
+    import gzip
+    import json
+    import unicodedata
+    from importlib.resources import files
+
+    words: set[str] = set()
+    for language in ("en", "fr"):
+        data = files("spellchecker").joinpath(f"resources/{language}.json.gz").read_bytes()
+        for word in json.loads(gzip.decompress(data)):
+            words.add(unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode())
+    return frozenset(words)
+
+
+def _slip(typed: str, meant: str) -> bool:
+    """One slip of the fingers: two letters swapped, a letter doubled or undoubled
+    ("plnats", "cofee"), or — in a word of six letters or more — one letter wrong, missing
+    or extra ("gardning"). A short word with a letter changed is more often another word or
+    slang ("allo", "beauf") than a typo."""
+    from rapidfuzz.distance import OSA, Levenshtein
+
+    if OSA.distance(typed, meant) != 1:
+        return False
+    if len(typed) >= 6:
+        return True
+    if len(typed) == len(meant):
+        return Levenshtein.distance(typed, meant) == 2  # a swap, not a changed letter
+    short, long_ = sorted((typed, meant), key=len)
+    return any(
+        long_[i] == long_[i - 1] and long_[:i] + long_[i + 1 :] == short
+        for i in range(1, len(long_))
+    )
+
+
+def _mended(word: str) -> str | None:
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    folded = fold(word)
+    targets = _targets()
+    if folded in targets or folded != word.lower():
+        return None  # known, or typed with accents: spelled with care
+    near = process.extract(folded, targets, scorer=OSA.distance, score_cutoff=1, limit=8)
+    fits = [m[0] for m in near if m[0][0] == folded[0] and _slip(folded, m[0])]
+    if not fits:
+        return None
+    return None if _is_word(word) else str(fits[0])
+
+
+def mend(text: str) -> str:
+    """``text`` with its typos mended (see the module docstring)."""
+    text = _FOUR.sub("for", text)
+
+    def fix(m: re.Match[str]) -> str:
+        word = m[0]
+        before = text[: m.start()].rstrip()
+        inside = bool(before) and before[-1] not in ".!?"
+        if word[:1].isupper() and (inside or not word[1:].islower()):
+            return word  # a name ("Aoife"), or an acronym
+        mended = _mended(word)
+        if mended is None:
+            return word
+        return mended.capitalize() if word[:1].isupper() else mended
+
+    return _WORD.sub(fix, text)
