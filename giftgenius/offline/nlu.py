@@ -35,7 +35,6 @@ from giftgenius.offline.clauses import (
 )
 from giftgenius.offline.interests import free_words, segment_tags
 from giftgenius.offline.spelling import mend
-from giftgenius.offline.typos import repair
 from giftgenius.text import fold
 
 
@@ -227,7 +226,7 @@ def extract(
     readable = _blank_save(raw, folded) if out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    out.facts = _facts(repair(readable, lang), lang, today, dollar, profile, out)
+    out.facts = _facts(readable, lang, today, dollar, profile, out)
     return out
 
 

@@ -85,8 +85,8 @@ def _mended(word: str) -> str | None:
 
     folded = fold(word)
     targets = _targets()
-    if folded in targets or folded != word.lower():
-        return None  # known, or typed with accents: spelled with care
+    if folded in targets:
+        return None  # known (accents are folded: "randonée" is one slip from "randonnée")
     near = process.extract(folded, targets, scorer=OSA.distance, score_cutoff=1, limit=8)
     fits = [m[0] for m in near if m[0][0] == folded[0] and _slip(folded, m[0])]
     if not fits:

@@ -1,4 +1,4 @@
-"""Typos repaired toward known words, and real words left alone (see ``offline/typos.py``)."""
+"""Typos repaired toward known words, and real words left alone (see ``offline/spelling.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from giftgenius.offline.nlu import extract
-from giftgenius.offline.typos import repair
+from giftgenius.offline.spelling import mend
 
 TODAY = dt.date(2026, 11, 29)
 
@@ -41,14 +41,14 @@ def test_a_slip_in_a_taste_or_a_liking_word_is_repaired(text: str, locale: str, 
     ],
 )
 def test_real_words_and_names_are_left_alone(text: str, locale: str) -> None:
-    assert repair(text, locale) == text  # type: ignore[arg-type]
+    assert mend(text) == text
 
 
 def test_the_dictionary_loads_only_for_a_near_miss() -> None:
     code = (
         "import sys\n"
-        "from giftgenius.offline.typos import repair\n"
-        "repair('mon frère adore les échecs et le thé', 'fr')\n"
+        "from giftgenius.offline.spelling import mend\n"
+        "mend('mon frère adore les échecs et le thé')\n"
         "print('spellchecker' in sys.modules)\n"
     )
     result = subprocess.run(
