@@ -62,16 +62,23 @@ _AT_TOP = re.compile(
     r"(?:at|on) the top|(?:tout )?en haut(?: de la liste)?|(?:celui|celle) du haut|"
     r"(?:tout )?en premier)(?![\w'])"
 )
-# Nouns an ordinal may qualify in a choice; any other word after it makes it another thing's
-# ordinal ("her first time abroad", "last week", "son premier appartement").
-_ORDINAL_FOLLOWERS = frozenset(
+# What else an ordinal counts in what people write about the person: times and occasions,
+# steps of a life, words, and a number of items ("the first two"); an ordinal before any
+# other word ("first works", "le premier proposé", "le deuxième m'intéresse") points into
+# the list, since a verb, an adjective or a pronoun follows the choice itself.
+_OTHER_THINGS = frozenset(
     """
-    one ones option options idea ideas item items gift gifts choice pick suggestion thing
-    product on of in from for please pls plz then looks look sounds seems is was would will
-    could i'll i'd i and or but it that thanks thank cheers ta mate
-    un une idee idees choix cadeau cadeaux option proposition suggestion article produit truc
-    de du des sur dans pour me te nous vous est sera serait ira irait me va merci stp svp alors
-    et ou mais c'est ca cela celui celle qui que
+    time times week weeks weekend month months year years day days night nights morning
+    evening date dates birthday birthdays anniversary christmas visit trip trips holiday
+    holidays vacation job jobs home house flat apartment car baby babies child children kid
+    kids grandchild grandchildren grandson granddaughter place round step word words name
+    half quarter class grade semester term season episode chapter book love marriage
+    wedding dance kiss two three four five six
+    fois semaine semaines week-end mois annee annees an ans jour jours nuit nuits soir soiree
+    matin rendez-vous anniversaire noel visite voyage voyages vacances emploi boulot poste
+    maison appartement appart voiture bebe enfant enfants petit-enfant petit-fils
+    petite-fille place tour etape mot mots nom prenom moitie classe saison episode chapitre
+    livre amour mariage danse bisou deux trois quatre cinq six
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
@@ -288,13 +295,13 @@ def _near_enough(word: str, ordinal: str) -> bool:
 
 
 def _qualifies_a_choice(rest: str) -> bool:
-    """Whether the words after an ordinal leave it pointing into the list: nothing, a
-    punctuation mark, or a word that goes with a choice ("one", "idée", "please", "me va");
-    "first time", "last week", "premier appartement" are ordinals of other things."""
-    m = re.match(r"\s*([a-z']+)", rest)
+    """Whether the words after an ordinal leave it pointing into the list: anything but a
+    word for another thing it could count ("first time", "last week", "premier
+    appartement", "the first two")."""
+    m = re.match(r"\s*([a-z'-]+)", rest)
     if m is None or re.match(r"\s*[^\w\s]", rest):
         return True
-    return m[1] in _ORDINAL_FOLLOWERS or m[1].split("'")[0] in _ORDINAL_FOLLOWERS
+    return m[1] not in _OTHER_THINGS and m[1].split("'")[0] not in _OTHER_THINGS
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,14 @@ def chosen(text: str) -> Choice | None:
         ("the last but one", -2),
         ("l'avant-dernier", -2),
         ("Celle juste avant la dernière", -2),
+        # a verb, an adjective or a pronoun after the ordinal: still a place in the list
+        ("third works for me", 3),
+        ("the fifth seems right", 5),
+        ("second is nice", 2),
+        ("Le quatrième proposé", 4),
+        ("le deuxième m'intéresse", 2),
+        ("le cinquième il est top", 5),
+        ("la troisième idée proposée", 3),
     ],
 )
 def test_a_place_in_the_list_is_a_position(text: str, position: int) -> None:
