@@ -117,3 +117,29 @@ def test_forget_just_after_the_save_leaves_nothing_when_the_check_fails(
     result = agent.turn(run.id, USER, PICK)  # answered: the failed check is only logged
     assert result.reply
     assert _left_behind(settings, run.id) is None
+
+
+def test_forget_cut_off_after_the_tombstones_says_to_run_it_again(
+    agent: Agent, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails between the tombstones and the rows: say so; a second run ends it."""
+    run = agent.open(USER).run
+    agent.turn(run.id, USER, SETUP)
+    reader = build_reader(settings)
+    try:
+
+        def unreachable():
+            raise StorageError("Cannot reach the database (test)")
+
+        write = reader.db.write
+        monkeypatch.setattr(reader.db, "write", unreachable)
+        with pytest.raises(StorageError, match=r"erased, but not the stored data.*forget --user"):
+            reader.forget(USER)
+        monkeypatch.setattr(reader.db, "write", write)  # the database answers again
+        assert reader.sessions.load(run.id) is None
+        with reader.db.read() as repos:
+            assert [r.id for r in repos.runs.list_for(USER)] == [run.id]  # nothing lost
+        assert reader.forget(USER)["runs"] == 1
+    finally:
+        reader.close()
+    assert _left_behind(settings, run.id) is None
