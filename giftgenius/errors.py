@@ -53,6 +53,11 @@ class RunClosed(VersionConflict):
     while this window still used it: its turns are refused, never committed to it."""
 
 
+class RunErased(RunClosed):
+    """The session store refused to save a session: ``forget`` erased its run and left a
+    tombstone, so no turn in flight can write the erased session back."""
+
+
 class SessionBusy(StorageError):
     """Another process holds the session lease (it is mid-turn on this run)."""
 

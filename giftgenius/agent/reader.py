@@ -16,6 +16,7 @@ from giftgenius.agent import tools
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.catalog import load_rates
 from giftgenius.domain import RunInfo, Session, check_user_id, utcnow
+from giftgenius.errors import StorageError
 from giftgenius.lang import detect_locale
 from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
@@ -55,6 +56,34 @@ class RunReader:
     def close(self) -> None:
         self.sessions.close()
         self.db.dispose()
+
+    def forget(self, user_id: str) -> dict[str, int]:
+        """Erase a user everywhere; what was deleted, per table. Erasure wins over any turn.
+
+        Each run's session is erased with a tombstone (``SessionStore.erase``) before the
+        rows go, so a session store that is down stops it before anything is erased, and a
+        turn in flight can never save the session back (its save is refused, atomically).
+        Runs started meanwhile are erased from the session store once the rows are gone.
+        """
+        check_user_id(user_id)
+        with self.db.read() as repos:
+            runs = repos.runs.list_for(user_id)
+        for run in runs:
+            self.sessions.erase(run.id)
+        erased = {run.id for run in runs}
+        try:
+            with self.db.write() as repos:
+                late = [r for r in repos.runs.list_for(user_id) if r.id not in erased]
+                counts = repos.forget_user(user_id)
+        except StorageError as exc:
+            raise StorageError(
+                f"The live sessions of user {user_id} were erased, but not the stored data: "
+                f"{exc} Run `giftgenius forget --user {user_id}` again once the database "
+                "answers."
+            ) from exc
+        for run in late:
+            self.sessions.erase(run.id)
+        return counts
 
     def inspect(self, user_id: str) -> Opened | None:
         """The unfinished run (else the latest) and its state, without taking the lease.

@@ -13,8 +13,8 @@ A turn is its steps, each a method of ``Agent`` named for what it does:
 5. ``_commit`` writes the turn's changes, transcript, checkpoints and the fence in one
    short transaction — fenced on the run's version *and* status, so nothing is committed
    to a run another window abandoned (``--new``, ``/restart``) or ``forget`` erased;
-6. ``_publish`` saves the live session last, with check-and-set, then makes sure its run
-   still exists (erasure wins over a turn in flight).
+6. ``_publish`` saves the live session last, with check-and-set — refused for a run
+   ``forget`` erased (its tombstone) — then makes sure its run still exists.
 
 A crash at any point leaves a state ``resume`` can rebuild.
 """
@@ -55,6 +55,7 @@ from giftgenius.errors import (
     ContextLengthExceeded,
     NothingToResume,
     RunClosed,
+    RunErased,
     SessionBusy,
     StorageError,
     UsageError,
@@ -403,6 +404,8 @@ class Agent(RunReader):
 
         The turn is already committed and the database is the truth: a live copy that
         cannot be saved (expired meanwhile, store unreachable) is rebuilt on the next load.
+        A save the store refuses because ``forget`` erased the run meanwhile ends the turn
+        like an erased run: nothing is written back, and the window is told why.
         """
         session = loaded.session
         session.version = new_version
@@ -412,6 +415,12 @@ class Agent(RunReader):
         fault("before_session_save")
         try:
             self.sessions.save(session, expected_version=loaded.stored_version)
+        except RunErased as exc:
+            log.info(
+                "session of an erased run not written back",
+                extra={"event": "erased_session_refused", "run_id": session.run_id},
+            )
+            raise RunClosed(_erased(session.user_id)) from exc
         except StorageError as exc:
             log.warning(
                 "live session not saved; it will be rebuilt from the database",
@@ -421,12 +430,14 @@ class Agent(RunReader):
         self._unless_erased(session)
 
     def _unless_erased(self, session: Session) -> None:
-        """Take the saved session back out if ``forget`` erased its run meanwhile.
+        """Take the saved session back out if its run is gone from the database.
 
-        Erasure wins over a turn in flight: ``forget`` deletes the database rows and then
-        the live sessions, and a turn saves its session and then looks for its run. Either
-        forget's deletion comes after this save, or this look comes after forget's
-        commit and finds the run gone — so no erased session outlives both.
+        The tombstone ``forget`` leaves (``SessionStore.erase``) is what stops a turn in
+        flight from writing an erased session back, killed or not. This look is the second
+        line, for a tombstone that is no longer there when the save comes: a turn stalled
+        between its commit and its save for longer than the max lifetime, a Redis restarted
+        without persistence, a deleted ``sessions.db``. It also tells a window whose run was
+        erased just after its save, rather than answering as if nothing happened.
         """
         try:
             with self.db.read() as repos:

@@ -225,7 +225,5 @@ class Player:
 
     def forget(self, sessions: list[Played]) -> None:
         """Erase the benchmark's users, rows and live sessions."""
-        for played in sessions:
-            self.agent.sessions.delete(played.run_id)
-            with self.agent.db.write() as repos:
-                repos.forget_user(played.user_id)
+        for user_id in dict.fromkeys(played.user_id for played in sessions):
+            self.agent.forget(user_id)

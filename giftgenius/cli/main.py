@@ -401,10 +401,7 @@ class Cli:
         """Erase a user; in a terminal, only once they say yes (``--yes`` skips the question).
 
         Piped or scripted (stdin not a terminal) it does not ask: nobody could answer.
-        Live sessions are deleted before the database rows (so a session store that is
-        down stops it before anything is erased) and again after them: a turn in flight
-        saves its session and then looks for its run (``Agent._unless_erased``), so one of
-        the two always removes what that turn wrote back.
+        How the erasure wins over a turn in flight is ``RunReader.forget``'s.
         """
         from giftgenius.domain import check_user_id
 
@@ -420,13 +417,7 @@ class Cli:
             if self.stdin.isatty() and not self.args.yes and not self._confirm_forget(user, runs):
                 self.err.print("Nothing was erased.", markup=False)
                 return 1
-            for run in runs:
-                agent.sessions.delete(run.id)
-            with agent.db.write() as repos:
-                runs = repos.runs.list_for(user)  # and any run started meanwhile
-                counts = repos.forget_user(user)
-            for run in runs:
-                agent.sessions.delete(run.id)
+            counts = agent.forget(user)
         finally:
             agent.close()
         detail = ", ".join(f"{n} {table}" for table, n in counts.items())

@@ -1,10 +1,12 @@
 """The production session store on Redis (standalone or Cluster).
 
 A session is three keys — state (a hash: version, creation cap, the session minus its
-messages and summary), messages and summary — plus its lease. All four share ONE hash tag
-(the run id), so they live in one Cluster slot and a Lua script may touch them together:
-save is a single check-and-set script that writes all three and their TTL, and load is a
-single script that reads them and slides their TTL, so no reader ever sees half a save.
+messages and summary), messages and summary — plus its lease, and after ``forget`` the
+run's tombstone. All five share ONE hash tag (the run id), so they live in one Cluster slot
+and a Lua script may touch them together: save is a single check-and-set script that looks
+for the tombstone and writes all three and their TTL, erase is one script that sets the
+tombstone and deletes the rest, and load is a single script that reads them and slides
+their TTL, so no reader ever sees half a save and no save lands after an erase.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError, VersionConflict
 from giftgenius.storage.checkpoint_codec import decode_session
-from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
+from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease, run_erased
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +47,13 @@ for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
 return {row[1], messages, summary}
 """
 
-# KEYS: state, messages, summary.
+# KEYS: state, messages, summary, tombstone.
 # ARGV: expected version ('' = must not exist), new version, state data, messages, summary,
 #       now_ms, ttl_ms, cap_ms for a new session.
-# Returns {1, ''} when written, {0, stored version or ''} on a conflict.
+# Returns {1, ''} when written, {0, stored version or ''} on a conflict, {-1, ''} when the
+# run was erased (its tombstone lives).
 _SAVE = """
+if redis.call('EXISTS', KEYS[4]) == 1 then return {-1, ''} end
 local current = redis.call('HGET', KEYS[1], 'version')
 local cap
 if ARGV[1] == '' then
@@ -72,6 +76,13 @@ redis.call('SET', KEYS[3], ARGV[5], 'PX', ttl)
 return {1, ''}
 """
 
+# KEYS: tombstone, state, messages, summary, lease. ARGV: tombstone ttl_ms.
+_ERASE = """
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
+"""
+
 # KEYS: lease. ARGV: owner, ttl_ms.
 _RENEW = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -91,12 +102,16 @@ return 0
 
 @dataclass(frozen=True)
 class SessionKeys:
-    """The keys of one session; ``{run_id}`` is the Cluster hash tag they share."""
+    """The keys of one session; ``{run_id}`` is the Cluster hash tag they share.
+
+    The tombstone is named outside ``…:session:…`` so a scan for sessions never counts it.
+    """
 
     state: str
     messages: str
     summary: str
     lease: str
+    tombstone: str
 
     def all(self) -> list[str]:
         return [self.state, self.messages, self.summary, self.lease]
@@ -131,6 +146,7 @@ class RedisSessionStore:
         self._where = _describe(client)
         self._load_script = client.register_script(_LOAD)
         self._save_script = client.register_script(_SAVE)
+        self._erase_script = client.register_script(_ERASE)
         self._renew_script = client.register_script(_RENEW)
         self._release_script = client.register_script(_RELEASE)
 
@@ -171,8 +187,15 @@ class RedisSessionStore:
         )
 
     def keys(self, run_id: str) -> SessionKeys:
-        base = f"{self.prefix}:session:{{{check_run_id(run_id)}}}"
-        return SessionKeys(f"{base}:state", f"{base}:messages", f"{base}:summary", f"{base}:lease")
+        tag = f"{{{check_run_id(run_id)}}}"
+        base = f"{self.prefix}:session:{tag}"
+        return SessionKeys(
+            f"{base}:state",
+            f"{base}:messages",
+            f"{base}:summary",
+            f"{base}:lease",
+            f"{self.prefix}:erased:{tag}",
+        )
 
     # -- SessionStore ------------------------------------------------------------------
 
@@ -205,7 +228,7 @@ class RedisSessionStore:
         messages = _MESSAGES.dump_json(session.messages).decode()
         with self._errors():
             written, stored = self._save_script(
-                keys=[keys.state, keys.messages, keys.summary],
+                keys=[keys.state, keys.messages, keys.summary, keys.tombstone],
                 args=[
                     "" if expected_version is None else str(expected_version),
                     str(session.version),
@@ -217,6 +240,8 @@ class RedisSessionStore:
                     now_ms + _ms(self.max_lifetime),
                 ],
             )
+        if written == -1:
+            raise run_erased(session.run_id)
         if written != 1:
             want = "no session yet" if expected_version is None else f"version {expected_version}"
             stored_text = _text(stored)
@@ -229,6 +254,11 @@ class RedisSessionStore:
     def delete(self, run_id: str) -> None:
         with self._errors():
             self._client.delete(*self.keys(run_id).all())
+
+    def erase(self, run_id: str) -> None:
+        keys = self.keys(run_id)
+        with self._errors():
+            self._erase_script(keys=[keys.tombstone, *keys.all()], args=[_ms(self.max_lifetime)])
 
     def ping(self) -> None:
         with self._errors():

@@ -20,11 +20,22 @@ class SessionStore(Protocol):
         """Check-and-set: write iff the stored version equals ``expected_version``.
 
         ``None`` means "must not exist yet". Raises ``VersionConflict`` otherwise. The
-        stored TTL restarts (sliding), never beyond the session's max lifetime.
+        stored TTL restarts (sliding), never beyond the session's max lifetime. Raises
+        ``RunErased`` (and writes nothing) while the run has a tombstone (``erase``) — in
+        the same atomic step as the version check, so no interleaving writes one back.
         """
 
     def delete(self, run_id: str) -> None:
-        """Remove the live session and its lease (used by /restart and forget)."""
+        """Remove the live session and its lease (used by /restart and demos)."""
+
+    def erase(self, run_id: str) -> None:
+        """Leave a tombstone for the run and remove its live session and lease, atomically.
+
+        Used by ``forget``. The tombstone outlives any session (its TTL is the max
+        lifetime), and every ``save`` of the run is refused while it lives: a turn that
+        was in flight when its run was erased cannot put the session back, even if it is
+        killed or loses the database right after its save.
+        """
 
     def ping(self) -> None:
         """Raise ``StorageError`` unless the store answers (checked before a run is made)."""

@@ -28,7 +28,7 @@ from tenacity import (
 )
 
 from giftgenius.domain import Session, utcnow
-from giftgenius.errors import SessionBusy, StorageError, UsageError, VersionConflict
+from giftgenius.errors import RunErased, SessionBusy, StorageError, UsageError, VersionConflict
 
 if TYPE_CHECKING:
     from giftgenius.settings import Settings
@@ -118,6 +118,13 @@ def check_run_id(run_id: str) -> str:
     if not run_id or "{" in run_id or "}" in run_id or any(c.isspace() for c in run_id):
         raise UsageError(f"Invalid run id {run_id!r}: use a non-empty id without braces or spaces.")
     return run_id
+
+
+def run_erased(run_id: str) -> RunErased:
+    """What a backend raises for a save refused by the run's tombstone (``erase``)."""
+    return RunErased(
+        f"Run {run_id} was erased (giftgenius forget); its live session is not written back."
+    )
 
 
 class LeaseOps(Protocol):

@@ -4,8 +4,10 @@ The file is opened like the database's (``sqlite_file``: WAL, so readers run bes
 writer, switched on with retries when many processes open a new file at once). Every write
 (and every load, which slides the TTL) is one short ``BEGIN IMMEDIATE`` transaction, so
 check-and-set is a plain ``UPDATE ... WHERE version = ?`` and other processes queue on
-``busy_timeout`` instead of failing. The file is a cache of live sessions, not durable
-data, so it creates its own two tables instead of going through Alembic.
+``busy_timeout`` instead of failing. ``erase`` (forget) leaves a row in ``erased`` in the
+same transaction as it deletes the session, and ``save`` looks for it in its own, so no turn
+in flight writes an erased run's session back. The file is a cache of live sessions, not
+durable data, so it creates its own tables instead of going through Alembic.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError, VersionConflict
 from giftgenius.storage.checkpoint_codec import decode_session
-from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease
+from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease, run_erased
 from giftgenius.storage.sqlite_file import configure_file_connection
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,11 @@ _SCHEMA = (
         owner TEXT NOT NULL,
         expires_at REAL NOT NULL
     )""",
+    """CREATE TABLE IF NOT EXISTS erased (
+        run_id TEXT PRIMARY KEY,
+        expires_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS erased_expires_at ON erased (expires_at)",
 )
 
 
@@ -112,6 +119,11 @@ class SqliteSessionStore:
         data = session.dump()
         with self._write() as tx:
             now = self._clock()
+            tombstone = tx.execute(
+                "SELECT 1 FROM erased WHERE run_id = ? AND expires_at > ?", (run_id, now)
+            ).fetchone()
+            if tombstone is not None:
+                raise run_erased(run_id)
             row = tx.execute(
                 "SELECT version, created_at, expires_at FROM sessions WHERE run_id = ?",
                 (run_id,),
@@ -146,6 +158,16 @@ class SqliteSessionStore:
     def delete(self, run_id: str) -> None:
         check_run_id(run_id)
         with self._write() as tx:
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
+
+    def erase(self, run_id: str) -> None:
+        check_run_id(run_id)
+        with self._write() as tx:
+            tx.execute(
+                "INSERT OR REPLACE INTO erased (run_id, expires_at) VALUES (?, ?)",
+                (run_id, self._clock() + self.max_lifetime),
+            )
             tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
             tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
 
@@ -198,6 +220,7 @@ class SqliteSessionStore:
     def _purge_expired(tx: sqlite3.Connection, now: float) -> None:
         tx.execute("DELETE FROM sessions WHERE expires_at <= ?", (now,))
         tx.execute("DELETE FROM leases WHERE expires_at <= ?", (now,))
+        tx.execute("DELETE FROM erased WHERE expires_at <= ?", (now,))
 
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:

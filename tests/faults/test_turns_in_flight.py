@@ -1,8 +1,8 @@
 """Issue 9, defects 1-3 and part of 8: what a turn in flight meets and must not undo.
 
 Each test stops a real chat process at a fault point (``GIFTGENIUS_FAULT_SIGNAL=STOP``),
-does something to it from outside (forget the user, kill Redis, ``--new`` in another
-window, start a second window), then lets it go on. The set-up is the issue's: a fresh
+does something to it from outside (forget the user, kill Redis or Postgres, ``--new`` in
+another window, start a second window), then lets it go on. The set-up is the issue's: a fresh
 Postgres database after ``giftgenius db upgrade`` and a Redis server of the test's own on a
 free port, which the test may kill and restart without disturbing anyone else (both
 from ``conftest.py`` here, shared with the store-outage tests).
@@ -51,6 +51,26 @@ def test_forget_wins_over_a_turn_that_is_running(env) -> None:
     again = env.run("forget", "--user", "erase-me")
     assert again.code == 0 and "Nothing is stored for user erase-me" in again.out
     assert env.redis.session_keys() == []
+
+
+def test_forget_wins_when_the_turn_cannot_reach_postgres_after_its_save(pg_env) -> None:
+    """Defect 1's follow-up: the turn's look for its run after the save fails (Postgres is
+    down), so only forget's tombstone in Redis keeps the erased session from coming back."""
+    env, cluster = pg_env
+    user = "erase-me-pg-down"
+    stopped = env.stopped_chat("before_session_save", "--user", user).feed(env.setup)
+    stopped.wait_stopped()
+    forgot = env.run("forget", "--user", user)
+    assert forgot.code == 0, forgot.err
+    cluster.stop("immediate")
+    went_on = stopped.resume()
+    assert "Traceback" not in went_on.err
+    assert "erased" in went_on.err  # told by the refused save, without the database
+    assert env.redis.session_keys() == []  # nothing written back
+    assert len(list(env.redis.client().scan_iter(match="*:erased:*"))) == 1  # the tombstone
+    assert "erased_session_refused" in env.log_events()
+    cluster.start()
+    assert _runs(env, user) == []
 
 
 def test_a_committed_turn_is_answered_when_redis_goes_away(env) -> None:

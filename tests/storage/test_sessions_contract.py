@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from giftgenius.domain import Message, ProfileDraft, Session, SessionState, Step, Summary, ToolCall
-from giftgenius.errors import SessionBusy, UsageError, VersionConflict
+from giftgenius.errors import RunErased, SessionBusy, UsageError, VersionConflict
 from giftgenius.settings import Settings
 from giftgenius.storage.session_store import SessionStore
 from giftgenius.storage.sessions import make_session_store, update_session
@@ -92,7 +92,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
         def age_keys(run_id: str, seconds: float) -> None:
             base = f"{prefix}:session:{{{run_id}}}"
-            for key in (f"{base}:{part}" for part in ("state", "messages", "summary", "lease")):
+            parts = ("state", "messages", "summary", "lease")
+            for key in [*(f"{base}:{part}" for part in parts), f"{prefix}:erased:{{{run_id}}}"]:
                 left = raw.pttl(key)
                 assert left != -1, f"{key} has no TTL: it would never expire"
                 if left == -2:
@@ -290,6 +291,57 @@ def test_delete_removes_session_and_lease(store: SessionStore) -> None:
         with store.lease(session.run_id, "turn-b", wait=0) as lease:  # no wait: it was freed
             assert lease.owner == "turn-b"
     store.delete(session.run_id)  # deleting nothing is fine
+
+
+# -- erasure (forget) ---------------------------------------------------------------------
+
+
+def test_erase_removes_the_session_and_refuses_every_later_save(
+    backend: Backend, store: SessionStore
+) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+    stale = session.model_copy(deep=True)
+    with store.lease(session.run_id, "turn-a", wait=0):
+        store.erase(session.run_id)
+
+        assert store.load(session.run_id) is None
+        with store.lease(session.run_id, "turn-b", wait=0):  # the lease went with it
+            pass
+    # A turn in flight saves what it loaded (version 0), or a rebuilt session (no version).
+    stale.version = 1
+    with pytest.raises(RunErased, match="erased"):
+        store.save(stale, expected_version=0)
+    with pytest.raises(RunErased, match="erased"):
+        backend.make().save(stale, expected_version=None)  # another process: the same
+    assert store.load(session.run_id) is None
+    other = new_session()
+    store.save(other, expected_version=None)  # other runs are untouched
+    assert store.load(other.run_id) == other
+
+
+def test_erase_of_a_run_without_a_live_session_still_refuses_its_save(
+    store: SessionStore,
+) -> None:
+    session = new_session()
+    store.erase(session.run_id)
+    store.erase(session.run_id)  # twice is fine
+    with pytest.raises(RunErased):
+        store.save(session, expected_version=None)
+    assert store.load(session.run_id) is None
+
+
+def test_the_tombstone_lasts_the_max_lifetime_then_expires(backend: Backend) -> None:
+    store = backend.make(session_ttl=60, max_lifetime=100)
+    session = new_session()
+    store.erase(session.run_id)
+
+    backend.age(session.run_id, 95)  # past the session TTL, inside the max lifetime
+    with pytest.raises(RunErased):
+        store.save(session, expected_version=None)
+    backend.age(session.run_id, 10)  # t=105: the tombstone is gone, like any session
+    store.save(session, expected_version=None)
+    assert store.load(session.run_id) == session
 
 
 # -- leases ------------------------------------------------------------------------------

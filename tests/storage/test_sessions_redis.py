@@ -43,7 +43,7 @@ def test_crc16_slot_matches_the_cluster_spec_vector() -> None:
     assert key_slot(b"123456789") == 12739
 
 
-def test_all_keys_of_a_session_share_one_slot_named_by_the_run_id() -> None:
+def test_all_keys_of_a_session_and_its_tombstone_share_one_slot_named_by_the_run_id() -> None:
     store = RedisSessionStore(redis.Redis(), prefix="gg", **OPTIONS)
     run_ids = [uuid.uuid4().hex for _ in range(20)]
 
@@ -54,8 +54,10 @@ def test_all_keys_of_a_session_share_one_slot_named_by_the_run_id() -> None:
         "gg:session:{r1}:summary",
         "gg:session:{r1}:lease",
     ]
+    assert keys.tombstone == "gg:erased:{r1}"  # outside ``:session:``, same slot (erase, save)
     for run_id in run_ids:
-        slots = {key_slot(k.encode()) for k in store.keys(run_id).all()}
+        run_keys = store.keys(run_id)
+        slots = {key_slot(k.encode()) for k in [*run_keys.all(), run_keys.tombstone]}
         assert slots == {key_slot(run_id.encode())}
     # The tag is the run id, not the prefix: sessions spread over the cluster.
     assert len({key_slot(r.encode()) for r in run_ids}) > 10
