@@ -45,13 +45,18 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
             total = repos.catalog.count()
     finally:
         db.dispose()
+    from giftgenius.formats import plural
+
+    def products_(n: int) -> str:
+        return plural(n, "en", "{n} product", "{n} products")
+
     if not changed:
-        out.print(f"The catalog already is {path.name} ({total:,} products).", markup=False)
+        out.print(f"The catalog already is {path.name} ({products_(total)}).", markup=False)
         return 0
     how = "replaced the catalog" if replace else "added or updated by id"
     out.print(
-        f"Imported {len(products):,} products from {path.name} ({how}); the catalog now holds "
-        f"{total:,} products, version {version}.",
+        f"Imported {products_(len(products))} from {path.name} ({how}); the catalog now holds "
+        f"{products_(total)}, version {version}.",
         markup=False,
         highlight=False,
     )
