@@ -22,6 +22,10 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
     products, data = read_catalog_file(path)
     version = import_version(data)
     db = Database.from_settings(settings)
+    if not replace:
+        # adding to the catalog in use: on a new database that is the shipped one, seeded
+        # first as any command would (an imported catalog is left as it is)
+        db.ensure_catalog()
     bar = Progress(
         TextColumn("importing"),
         BarColumn(),

@@ -55,6 +55,15 @@ def test_import_adds_by_id_and_the_shipped_catalog_is_never_reseeded_over_it(cli
     assert _catalog() == (version, ids)  # commands that seed did not reseed it
 
 
+def test_import_into_a_new_database_adds_to_the_shipped_catalog(cli, tmp_path):
+    """Without --replace, a first import adds to the catalog a new install would use."""
+    ran = cli("catalog", "import", str(_jsonl(tmp_path / "mine.jsonl", [_row("g-900002")])))
+    assert ran.code == 0, ran.err
+    assert "Imported 1 product from" in ran.out
+    _, ids = _catalog()
+    assert len(ids) == len(load_products()) + 1 and "g-900002" in ids
+
+
 def test_import_replace_makes_the_catalog_the_file_from_csv(cli, tmp_path):
     csv = tmp_path / "shop.csv"
     csv.write_text(
