@@ -50,6 +50,10 @@ def _run(*argv: str, watched: tuple[str, ...]) -> tuple[subprocess.CompletedProc
     return done, set(report[-1].split()[1:])
 
 
+# Fresh interpreters, one per command: multi-process, so out of the fast lane.
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture
 def a_run(cli, script) -> str:
     """A user with a run that reached a shortlist (three checkpoints), on embedded stores."""
