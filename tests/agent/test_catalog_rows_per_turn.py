@@ -13,11 +13,11 @@ from sqlalchemy import event
 from giftgenius.agent.runner import Agent
 from giftgenius.agent.tools.candidates import MAX_PRODUCT_ROWS_PER_TURN
 from giftgenius.app import build_agent
+from giftgenius.catalog.synthetic import catalog_version, synthetic_products
 from giftgenius.domain import Step
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.tables import ProductRow
-from tests.catalog.synthetic import synthetic_catalog
 
 USER = "rows"
 SIZE = 10_000
@@ -41,7 +41,7 @@ def agent(tmp_path: Path, script) -> Iterator[Agent]:
     settings = load_settings(home=tmp_path / "home")
     settings.home.mkdir(parents=True)
     db = Database.from_settings(settings)
-    db.ensure_catalog(synthetic_catalog(SIZE), f"synthetic:{SIZE}:1")
+    db.ensure_catalog(list(synthetic_products(SIZE, seed=1)), catalog_version(SIZE, 1))
     db.dispose()
     script.profile("a gift for my grandmother", "What does she enjoy?", recipient="grandmother")
     script.turn(
