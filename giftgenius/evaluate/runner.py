@@ -20,7 +20,13 @@ from typing import IO, Any
 
 from giftgenius.errors import UsageError
 from giftgenius.evaluate.corpus import Dialogue, Script, fill, load_corpus
-from giftgenius.evaluate.player import Records, RunResult, play, seeded_database
+from giftgenius.evaluate.player import (
+    Records,
+    RunResult,
+    bytecode_folder,
+    play,
+    seeded_database,
+)
 from giftgenius.evaluate.pools import base, draw
 
 EXIT_FAILED = 5  # as a failing demo
@@ -120,11 +126,12 @@ def evaluate(
     records = Records()
     seed_folder = tempfile.TemporaryDirectory(prefix="giftgenius-eval-seed-")
     database = seeded_database(Path(seed_folder.name))
+    bytecode = bytecode_folder(Path(seed_folder.name))
     pool = ThreadPoolExecutor(max_workers=jobs)
 
     def submit(script: Script) -> Future[RunResult]:
         user = f"{script.dialogue_id[:56]}-r{script.replay}"
-        return pool.submit(play, script, user, today, records, database)
+        return pool.submit(play, script, user, today, records, database, bytecode)
 
     planned = {d.id: scripts(d, replays, seed) for d in dialogues}
     try:
