@@ -34,7 +34,7 @@ def _resolve_in_new_process(cache: Path) -> str:
 @pytest.mark.slow  # a second interpreter
 def test_a_later_process_loads_the_index_instead_of_building_it(tmp_path: Path) -> None:
     assert _resolve_in_new_process(tmp_path) == "CA CH True"  # built
-    assert [p.name.startswith("places-") for p in tmp_path.iterdir()] == [True]
+    assert len([p for p in tmp_path.iterdir() if p.name.startswith("places-")]) == 1
     assert _resolve_in_new_process(tmp_path) == "CA CH False"  # loaded: no library needed
 
 
