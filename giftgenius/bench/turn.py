@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -107,6 +109,7 @@ class TurnFigures:
     throughput: dict[int, dict[str, Any]] = field(default_factory=dict)
     written: list[Written] = field(default_factory=list)
     load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
+    part_seconds: dict[str, float] = field(default_factory=dict)  # wall time of each part
 
 
 class TurnBench:
@@ -123,11 +126,14 @@ class TurnBench:
     def run(self) -> TurnFigures:
         smallest = self.args.catalog[0]
         try:
-            self.conversations(smallest)
-            self.throughput(smallest)
+            with self.timed("conversations"):
+                self.conversations(smallest)
+            with self.timed("processes"):
+                self.throughput(smallest)
             sizes = list(self.args.catalog)
             for index, size in enumerate(sizes):
-                self.catalog(size)
+                with self.timed(f"catalog {size:,}"):
+                    self.catalog(size)
                 search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
                 later = sizes[index + 1 :]
                 if later and search * later[0] / size > self.args.max_search_seconds:
@@ -137,6 +143,15 @@ class TurnBench:
             if not self.args.keep:
                 self.erase()
         return self.figures
+
+    @contextmanager
+    def timed(self, part: str) -> Iterator[None]:
+        """Record the wall time of one part of the benchmark (printed with the figures)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.figures.part_seconds[part] = round(time.perf_counter() - start, 1)
 
     def _catalog(self, size: int) -> Stores:
         stores = self.stores.for_catalog(size, self.args.seed)
@@ -280,6 +295,7 @@ def as_json(figures: TurnFigures, args: argparse.Namespace) -> dict[str, Any]:
         "stores": figures.stores,
         "model": MODEL_NOTE,
         "load_average_1min_start_end": figures.load_average,
+        "part_seconds": figures.part_seconds,
         "window_turns": WINDOW,
         "sessions": args.sessions,
         "catalog_for_turns": args.catalog[0],
@@ -327,6 +343,13 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
         lines.append(row(phase, partial(_phase, phase)))
     lines.append(row("turn (Agent.turn)", lambda b: b.turn))
     lines.append(row("outside model and tools", lambda b: b.overhead))
+    lines.append(row("turn CPU (process)", lambda b: b.cpu))
+    lines.append(
+        f"{'db statements, transactions':<28}"
+        + "".join(
+            f"{b.statements:>16.2f}{b.transactions:>9.2f}" for b in figures.milestones.values()
+        )
+    )
     lines.append(
         f"{'unexplained (mean, % turn)':<28}"
         + "".join(
@@ -359,6 +382,10 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
             f"{count:>10}{tp['sessions']:>10}{tp['turns']:>8}{tp['turns_per_second']:>9.1f}"
             f"{tp['turn']['p50_ms']:>10.1f}{tp['turn']['p99_ms']:>9.1f}"
         )
+    lines.append(
+        "wall time per part (s): "
+        + ", ".join(f"{part} {seconds:.1f}" for part, seconds in figures.part_seconds.items())
+    )
     for w in figures.written:
         lines.append(
             f"(generated {w.version}: {w.generate_seconds:.1f} s to build, "
