@@ -33,7 +33,7 @@ from rich.progress import Progress
 
 from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
 from giftgenius.bench.players import Played, Player, Sample, Stores, bench_agent, configured_stores
-from giftgenius.bench.procs import Job, run_workers, split
+from giftgenius.bench.procs import Job, run_rounds
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
 from giftgenius.settings import Settings
@@ -41,8 +41,8 @@ from giftgenius.settings import Settings
 DEFAULT_TURNS = (10, 100, 500)
 DEFAULT_CATALOGS = (1_000, 10_000, 100_000)
 DEFAULT_PROCESSES = (1, 2, 4)
-DEFAULT_SESSIONS = 2
-WINDOW = 10  # turns per milestone, ending at it
+DEFAULT_SESSIONS = 1  # a worker plays its sessions in turn: more only add turns to wait for
+WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 # Per catalog size: the profile, then a search, a filter and a re-check at least, and two of
 # each when they take under CATALOG_SECONDS.
 CATALOG_TURNS = (4, 7)
@@ -190,25 +190,32 @@ class TurnBench:
         self.figures.milestones = {t: Breakdown.of(w) for t, w in windows.items()}
 
     def throughput(self, size: int) -> None:
-        """Part 3: turns per second with each process count (start-up not timed)."""
+        """Part 3: turns per second with each process count (start-up not timed).
+
+        The most processes asked for are started once; each round lets the first ``count``
+        of them play, ``--sessions`` sessions each, for ``--seconds``.
+        """
         stores = self.stores.for_catalog(size, self.args.seed)
-        first = 1000
-        for count in self.args.processes:
-            numbers = range(first, first + count * self.args.sessions)
-            first += len(numbers)
-            prefix = f"{self.prefix}-p{count}"
-            jobs = [
-                Job(stores.overrides, f"{prefix}-{i}", share, seconds=self.args.seconds)
-                for i, share in enumerate(split(numbers, count))
-            ]
-            task = self.progress.add_task(f"turns per second, {count} processes", total=None)
-            try:
-                outcomes, elapsed = run_workers(jobs, on_turn=partial(self.progress.advance, task))
-            finally:
-                self.progress.remove_task(task)
+        counts = list(self.args.processes)
+        prefix = f"{self.prefix}-p"
+        jobs = [
+            Job(stores.overrides, f"{prefix}{i}", tuple(range(self.args.sessions)))
+            for i in range(max(counts))
+        ]
+        task = self.progress.add_task(f"turns per second, {counts} processes", total=None)
+        try:
+            measured = run_rounds(
+                jobs,
+                counts,
+                seconds=self.args.seconds,
+                on_turn=partial(self.progress.advance, task),
+            )
+        finally:
+            self.progress.remove_task(task)
+        self.left.append((stores, measured.sessions))
+        for count, (outcomes, elapsed) in zip(counts, measured.rounds, strict=True):
             samples = [s for o in outcomes for s in o.samples]
             failures = [f for o in outcomes for f in o.failures]
-            self.left.append((stores, [p for o in outcomes for p in o.sessions]))
             if failures:
                 raise GiftGeniusError(
                     f"{len(failures)} benchmark turns failed with {count} processes; the "
@@ -217,7 +224,7 @@ class TurnBench:
             turn = Spread.of([s.total for s in samples])
             self.figures.throughput[count] = {
                 "processes": count,
-                "sessions": len(numbers),
+                "sessions": count * self.args.sessions,
                 "turns": len(samples),
                 "seconds": round(elapsed, 2),
                 "turns_per_second": round(len(samples) / elapsed, 1),
@@ -326,9 +333,11 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
         "",
     ]
     milestones = list(figures.milestones)
+    samples = ", ".join(f"{b.count} at turn {t}" for t, b in figures.milestones.items())
     lines.append(
         f"Per-turn time by phase (ms), catalog of {args.catalog[0]:,} products, "
-        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone:"
+        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone "
+        f"(samples: {samples}):"
     )
     header = f"{'phase':<28}" + "".join(f"{f'turn {t}: p50':>16}{'p99':>9}" for t in milestones)
     lines.append(header)
