@@ -331,9 +331,20 @@ class TokenCounter:
     _instances: dict[str, TokenCounter] = {}
     _instances_lock = threading.Lock()
 
+    # Long texts met again and again — the system prompt, the rendered tool schemas, the
+    # running summary — are counted once per process; short ones cost less to encode than
+    # to look up. Bounded: emptied when full.
+    MEMO_MIN_CHARS = 256
+    MEMO_SIZE = 64
+
     def __init__(self, encoding: tiktoken.Encoding) -> None:
         self._encoding = encoding
         self._tools_cache: dict[str, int] = {}  # the same schemas are sent every turn
+        self._memo: dict[str, int] = {}
+        # The agent sends the very same list of schemas every request: recognised by
+        # identity before it is serialised for the key above (a list is never edited in
+        # place once it has been sent).
+        self._last_tools: tuple[list[dict[str, Any]], int, int] | None = None
 
     @classmethod
     def for_model(cls, model: str) -> TokenCounter:
@@ -354,7 +365,15 @@ class TokenCounter:
         """Tokens of plain text; special-token lookalikes typed by a user count as text."""
         if not text:
             return 0
-        return len(self._encoding.encode(text, disallowed_special=()))
+        if len(text) < self.MEMO_MIN_CHARS:
+            return len(self._encoding.encode(text, disallowed_special=()))
+        count = self._memo.get(text)
+        if count is None:
+            count = len(self._encoding.encode(text, disallowed_special=()))
+            if len(self._memo) >= self.MEMO_SIZE:
+                self._memo.clear()
+            self._memo[text] = count
+        return count
 
     def count_message(self, msg: Mapping[str, Any]) -> int:
         """One OpenAI chat message: framing + role + content (+ name, tool calls, call id)."""
@@ -397,6 +416,9 @@ class TokenCounter:
         """
         if not tools:
             return 0
+        last = self._last_tools
+        if last is not None and last[0] is tools and last[1] == len(tools):
+            return last[2]
         key = json.dumps(tools, sort_keys=True, default=str)
         cached = self._tools_cache.get(key)
         if cached is None:
@@ -404,6 +426,7 @@ class TokenCounter:
             if len(self._tools_cache) >= 16:  # tool sets are few; keep the memo small
                 self._tools_cache.clear()
             self._tools_cache[key] = cached
+        self._last_tools = (tools, len(tools), cached)
         return cached
 
     def count_request(

@@ -51,10 +51,23 @@ def state_from_tool_result(entry: TranscriptEntry) -> SessionState | None:
 
 
 def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
-    live = sessions.load(run.id)
+    return restore(run, sessions.load(run.id), db)
+
+
+def restore(
+    run: RunInfo,
+    live: Session | None,
+    db: Database,
+    uncommitted: list[TranscriptEntry] | None = None,
+) -> Loaded:
+    """The session of ``run``, from ``live`` (the store's copy, or None) and the database.
+
+    ``uncommitted`` is the transcript after ``live``'s last message when the caller read
+    it already, with the run row (``Agent.turn`` does, in one statement); None reads it.
+    """
     stored = live.version if live is not None else None
     if live is not None and live.version >= run.session_version:
-        return _with_uncommitted(live, db, stored)
+        return _with_uncommitted(live, db, stored, uncommitted)
     source: Source
     with db.read() as repos:
         checkpoint = repos.checkpoints.latest(run.id)
@@ -97,10 +110,13 @@ def load_session(run: RunInfo, sessions: SessionStore, db: Database) -> Loaded:
     return Loaded(session, source, stored, interrupted)
 
 
-def _with_uncommitted(live: Session, db: Database, stored: int | None) -> Loaded:
+def _with_uncommitted(
+    live: Session, db: Database, stored: int | None, extra: list[TranscriptEntry] | None
+) -> Loaded:
     """Pick up messages a turn accepted (transcript first) but died before committing."""
-    with db.read() as repos:
-        extra = repos.transcript.for_run(live.run_id, after_seq=live.next_seq - 1)
+    if extra is None:
+        with db.read() as repos:
+            extra = repos.transcript.for_run(live.run_id, after_seq=live.next_seq - 1)
     if extra:
         live.messages.extend(e.to_message() for e in extra)
         live.next_seq = extra[-1].seq + 1

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
 from giftgenius.agent.reader import Opened, RunReader
-from giftgenius.agent.restore import Loaded, load_session
+from giftgenius.agent.restore import Loaded, load_session, restore
 from giftgenius.agent.revalidate import revalidate
 from giftgenius.agent.summary import maybe_summarize
 from giftgenius.agent.timings import TimedModel, TurnTimings
@@ -216,19 +216,31 @@ class Agent(RunReader):
         start = time.perf_counter()
         # The lease serializes turns; correctness under a lapsed lease rests on the fence.
         with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait):
-            with self.db.read() as repos:
-                run = repos.runs.get(run_id)
-            if run is None or run.user_id != user_id:
-                raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
-            if run.status == RunStatus.abandoned:
-                raise RunClosed(_abandoned(user_id))
-            loaded = load_session(run, self.sessions, self.db)
+            run, loaded = self._load_for_turn(run_id, user_id)
             timings.load = time.perf_counter() - start
             result = self._turn(run, loaded, text, on_text, timings)
             releasing = time.perf_counter()
         timings.save += time.perf_counter() - releasing  # the lease's release
         timings.total = time.perf_counter() - start
         return result
+
+    def _load_for_turn(self, run_id: str, user_id: str) -> tuple[RunInfo, Loaded]:
+        """The run and its session, under the lease, with one database statement.
+
+        The live session comes first, so the run row and the messages accepted after the
+        live session's last one (by a turn that died before committing) are read together.
+        """
+        live = self.sessions.load(run_id)
+        with self.db.read() as repos:
+            if live is None:
+                run, uncommitted = repos.runs.get(run_id), None
+            else:
+                run, uncommitted = repos.runs.get_with_transcript(run_id, live.next_seq - 1)
+        if run is None or run.user_id != user_id:
+            raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
+        if run.status == RunStatus.abandoned:
+            raise RunClosed(_abandoned(user_id))
+        return run, restore(run, live, self.db, uncommitted)
 
     def _turn(
         self,

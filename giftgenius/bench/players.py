@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from giftgenius.agent.runner import Agent
+from giftgenius.bench.statements import StatementCounter
 from giftgenius.catalog.synthetic import catalog_version
 from giftgenius.catalog.vocabulary import INTERESTS
 from giftgenius.domain import Message
@@ -177,12 +178,20 @@ def bench_agent(settings: Settings) -> Agent:
 
 @dataclass
 class Sample:
-    """One timed turn: its number, wall time around ``Agent.turn``, phases, tools called."""
+    """One timed turn: its number, wall time around ``Agent.turn``, phases, tools called.
+
+    ``cpu`` is the process's CPU time over the turn (all its threads): on a machine shared
+    with other work the wall time mostly measures the wait for a core, the CPU time does
+    not. ``statements`` and ``transactions`` are what the turn sent to the database.
+    """
 
     turn: int
     total: float
     phases: dict[str, float]
     tools: tuple[str, ...]
+    cpu: float = 0.0
+    statements: int = 0
+    transactions: int = 0
 
 
 @dataclass
@@ -207,6 +216,7 @@ class Player:
         self.agent = agent
         self.prefix = prefix or f"bench-{uuid.uuid4().hex[:8]}"
         self.kind = "f" if filters else "s"
+        self.counter = StatementCounter(agent.db)
 
     def open(self, number: int) -> Played:
         user_id = f"{self.prefix}-{number}"
@@ -217,11 +227,22 @@ class Player:
         played.turns += 1
         text = user_line(self.kind, played.number, played.turns)
         played.sent.append(text)
+        statements, transactions = self.counter.snapshot()
+        cpu = time.process_time()
         start = time.perf_counter()
         result = self.agent.turn(played.run_id, played.user_id, text)
         total = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         played.replies.append(result.reply)
-        return Sample(played.turns, total, result.timings.phases(), tuple(result.tools_called))
+        return Sample(
+            played.turns,
+            total,
+            result.timings.phases(),
+            tuple(result.tools_called),
+            cpu=cpu,
+            statements=self.counter.statements - statements,
+            transactions=self.counter.transactions - transactions,
+        )
 
     def forget(self, sessions: list[Played]) -> None:
         """Erase the benchmark's users, rows and live sessions."""

@@ -151,3 +151,113 @@ def _play(player: Player, job: Job, outcome: Outcome, messages: Any) -> None:
 def split(numbers: range, processes: int) -> list[tuple[int, ...]]:
     """Session numbers dealt out to ``processes`` workers, as evenly as they go."""
     return [tuple(numbers[i::processes]) for i in range(processes)]
+
+
+@dataclass
+class Rounds:
+    """What ``run_rounds`` measured: per round, its outcomes and seconds; every session."""
+
+    rounds: list[tuple[list[Outcome], float]] = field(default_factory=list)
+    sessions: list[Played] = field(default_factory=list)
+
+
+def run_rounds(
+    jobs: list[Job],
+    counts: list[int],
+    *,
+    seconds: float,
+    on_turn: Callable[[], None] | None = None,
+) -> Rounds:
+    """Turns per second with ``counts[r]`` of the same workers playing in round ``r``.
+
+    One process per job, started once (start-up, untimed, is most of a short benchmark's
+    time: imports, the tokenizer, connecting): in each round the first ``counts[r]``
+    workers play their sessions for ``seconds`` while the others wait. The sessions go on
+    from one round to the next.
+    """
+    context = mp.get_context("spawn")
+    messages: Any = context.Queue()
+    gos = [context.Event() for _ in counts]
+    workers = [
+        context.Process(
+            target=_work_rounds,
+            args=(index, job, tuple(counts), seconds, messages, gos),
+            daemon=True,
+        )
+        for index, job in enumerate(jobs)
+    ]
+    for worker in workers:
+        worker.start()
+    measured = Rounds()
+    try:
+        ready = 0
+        while ready < len(jobs):
+            kind, payload = _next(messages, workers, START_TIMEOUT)
+            if kind == "ready":
+                ready += 1
+            elif kind == "done":  # failed before it could start
+                raise GiftGeniusError(f"A benchmark worker could not start: {payload.failures}")
+        for number, count in enumerate(counts):
+            started = time.monotonic()
+            gos[number].set()
+            outcomes: list[Outcome] = []
+            while len(outcomes) < count:
+                kind, payload = _next(messages, workers, None)
+                if kind == "turn" and on_turn is not None:
+                    on_turn()
+                elif kind == "round":
+                    outcomes.append(payload)
+            ended = max((o.ended for o in outcomes if o.ended), default=started)
+            measured.rounds.append((outcomes, max(ended - started, 1e-9)))
+        done = 0
+        while done < len(jobs):
+            kind, payload = _next(messages, workers, None)
+            if kind == "bye":
+                measured.sessions.extend(payload)
+                done += 1
+    finally:
+        for number in range(len(counts)):
+            gos[number].set()  # a worker still waiting for its round ends
+        for worker in workers:
+            worker.join(timeout=30)
+            if worker.is_alive():
+                worker.kill()
+    return measured
+
+
+def _work_rounds(
+    index: int,
+    job: Job,
+    counts: tuple[int, ...],
+    seconds: float,
+    messages: Any,
+    gos: list[Any],
+) -> None:
+    try:
+        settings = load_settings(**job.overrides)
+        configure_logging(settings)
+        agent = bench_agent(settings)
+    except Exception as exc:  # reported to the parent, which says it plainly
+        messages.put(("done", Outcome(failures=[f"{type(exc).__name__}: {exc}"])))
+        return
+    sessions: list[Played] = []
+    try:
+        player = Player(agent, job.prefix)
+        sessions = [player.open(number) for number in job.numbers]
+        messages.put(("ready", None))
+        timed = Job(job.overrides, job.prefix, job.numbers, seconds=seconds)
+        for number, count in enumerate(counts):
+            if index >= count:
+                continue
+            gos[number].wait()
+            outcome = Outcome(sessions=sessions)
+            try:
+                _play(player, timed, outcome, messages)
+            except Exception as exc:
+                outcome.failures.append(f"{type(exc).__name__}: {exc}")
+            outcome.ended = outcome.ended or time.monotonic()
+            outcome.sessions = []  # sent once, with the goodbye
+            messages.put(("round", outcome))
+    finally:
+        agent.close()
+        messages.put(("bye", sessions))

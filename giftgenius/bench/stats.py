@@ -57,6 +57,9 @@ class Breakdown:
     turn: Spread
     overhead: Spread
     unexplained_ms: float
+    cpu: Spread = Spread(0.0, 0.0, 0.0)  # the process's CPU time per turn
+    statements: float = 0.0  # database statements per turn, mean
+    transactions: float = 0.0  # database transactions per turn, mean
 
     @classmethod
     def of(cls, samples: Sequence[Sample]) -> Breakdown:
@@ -64,7 +67,17 @@ class Breakdown:
         turn = Spread.of([s.total for s in samples])
         overhead = Spread.of([s.total - sum(s.phases[name] for name in OUTSIDE) for s in samples])
         unexplained = turn.mean - sum(spread.mean for spread in phases.values())
-        return cls(len(samples), phases, turn, overhead, unexplained)
+        count = max(len(samples), 1)
+        return cls(
+            len(samples),
+            phases,
+            turn,
+            overhead,
+            unexplained,
+            cpu=Spread.of([s.cpu for s in samples]),
+            statements=sum(s.statements for s in samples) / count,
+            transactions=sum(s.transactions for s in samples) / count,
+        )
 
     @property
     def unexplained_pct(self) -> float:
@@ -78,4 +91,7 @@ class Breakdown:
             "overhead_outside_model_and_tools": self.overhead.json(),
             "unexplained_mean_ms": round(self.unexplained_ms, 3),
             "unexplained_pct": round(self.unexplained_pct, 2),
+            "turn_cpu": self.cpu.json(),
+            "db_statements_per_turn": round(self.statements, 2),
+            "db_transactions_per_turn": round(self.transactions, 2),
         }

@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -31,7 +33,7 @@ from rich.progress import Progress
 
 from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
 from giftgenius.bench.players import Played, Player, Sample, Stores, bench_agent, configured_stores
-from giftgenius.bench.procs import Job, run_workers, split
+from giftgenius.bench.procs import Job, run_rounds
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
 from giftgenius.settings import Settings
@@ -39,8 +41,8 @@ from giftgenius.settings import Settings
 DEFAULT_TURNS = (10, 100, 500)
 DEFAULT_CATALOGS = (1_000, 10_000, 100_000)
 DEFAULT_PROCESSES = (1, 2, 4)
-DEFAULT_SESSIONS = 2
-WINDOW = 10  # turns per milestone, ending at it
+DEFAULT_SESSIONS = 1  # a worker plays its sessions in turn: more only add turns to wait for
+WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 # Per catalog size: the profile, then a search, a filter and a re-check at least, and two of
 # each when they take under CATALOG_SECONDS.
 CATALOG_TURNS = (4, 7)
@@ -107,6 +109,7 @@ class TurnFigures:
     throughput: dict[int, dict[str, Any]] = field(default_factory=dict)
     written: list[Written] = field(default_factory=list)
     load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
+    part_seconds: dict[str, float] = field(default_factory=dict)  # wall time of each part
 
 
 class TurnBench:
@@ -123,11 +126,14 @@ class TurnBench:
     def run(self) -> TurnFigures:
         smallest = self.args.catalog[0]
         try:
-            self.conversations(smallest)
-            self.throughput(smallest)
+            with self.timed("conversations"):
+                self.conversations(smallest)
+            with self.timed("processes"):
+                self.throughput(smallest)
             sizes = list(self.args.catalog)
             for index, size in enumerate(sizes):
-                self.catalog(size)
+                with self.timed(f"catalog {size:,}"):
+                    self.catalog(size)
                 search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
                 later = sizes[index + 1 :]
                 if later and search * later[0] / size > self.args.max_search_seconds:
@@ -137,6 +143,15 @@ class TurnBench:
             if not self.args.keep:
                 self.erase()
         return self.figures
+
+    @contextmanager
+    def timed(self, part: str) -> Iterator[None]:
+        """Record the wall time of one part of the benchmark (printed with the figures)."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.figures.part_seconds[part] = round(time.perf_counter() - start, 1)
 
     def _catalog(self, size: int) -> Stores:
         stores = self.stores.for_catalog(size, self.args.seed)
@@ -175,25 +190,32 @@ class TurnBench:
         self.figures.milestones = {t: Breakdown.of(w) for t, w in windows.items()}
 
     def throughput(self, size: int) -> None:
-        """Part 3: turns per second with each process count (start-up not timed)."""
+        """Part 3: turns per second with each process count (start-up not timed).
+
+        The most processes asked for are started once; each round lets the first ``count``
+        of them play, ``--sessions`` sessions each, for ``--seconds``.
+        """
         stores = self.stores.for_catalog(size, self.args.seed)
-        first = 1000
-        for count in self.args.processes:
-            numbers = range(first, first + count * self.args.sessions)
-            first += len(numbers)
-            prefix = f"{self.prefix}-p{count}"
-            jobs = [
-                Job(stores.overrides, f"{prefix}-{i}", share, seconds=self.args.seconds)
-                for i, share in enumerate(split(numbers, count))
-            ]
-            task = self.progress.add_task(f"turns per second, {count} processes", total=None)
-            try:
-                outcomes, elapsed = run_workers(jobs, on_turn=partial(self.progress.advance, task))
-            finally:
-                self.progress.remove_task(task)
+        counts = list(self.args.processes)
+        prefix = f"{self.prefix}-p"
+        jobs = [
+            Job(stores.overrides, f"{prefix}{i}", tuple(range(self.args.sessions)))
+            for i in range(max(counts))
+        ]
+        task = self.progress.add_task(f"turns per second, {counts} processes", total=None)
+        try:
+            measured = run_rounds(
+                jobs,
+                counts,
+                seconds=self.args.seconds,
+                on_turn=partial(self.progress.advance, task),
+            )
+        finally:
+            self.progress.remove_task(task)
+        self.left.append((stores, measured.sessions))
+        for count, (outcomes, elapsed) in zip(counts, measured.rounds, strict=True):
             samples = [s for o in outcomes for s in o.samples]
             failures = [f for o in outcomes for f in o.failures]
-            self.left.append((stores, [p for o in outcomes for p in o.sessions]))
             if failures:
                 raise GiftGeniusError(
                     f"{len(failures)} benchmark turns failed with {count} processes; the "
@@ -202,7 +224,7 @@ class TurnBench:
             turn = Spread.of([s.total for s in samples])
             self.figures.throughput[count] = {
                 "processes": count,
-                "sessions": len(numbers),
+                "sessions": count * self.args.sessions,
                 "turns": len(samples),
                 "seconds": round(elapsed, 2),
                 "turns_per_second": round(len(samples) / elapsed, 1),
@@ -280,6 +302,7 @@ def as_json(figures: TurnFigures, args: argparse.Namespace) -> dict[str, Any]:
         "stores": figures.stores,
         "model": MODEL_NOTE,
         "load_average_1min_start_end": figures.load_average,
+        "part_seconds": figures.part_seconds,
         "window_turns": WINDOW,
         "sessions": args.sessions,
         "catalog_for_turns": args.catalog[0],
@@ -310,9 +333,11 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
         "",
     ]
     milestones = list(figures.milestones)
+    samples = ", ".join(f"{b.count} at turn {t}" for t, b in figures.milestones.items())
     lines.append(
         f"Per-turn time by phase (ms), catalog of {args.catalog[0]:,} products, "
-        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone:"
+        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone "
+        f"(samples: {samples}):"
     )
     header = f"{'phase':<28}" + "".join(f"{f'turn {t}: p50':>16}{'p99':>9}" for t in milestones)
     lines.append(header)
@@ -327,6 +352,13 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
         lines.append(row(phase, partial(_phase, phase)))
     lines.append(row("turn (Agent.turn)", lambda b: b.turn))
     lines.append(row("outside model and tools", lambda b: b.overhead))
+    lines.append(row("turn CPU (process)", lambda b: b.cpu))
+    lines.append(
+        f"{'db statements, transactions':<28}"
+        + "".join(
+            f"{b.statements:>16.2f}{b.transactions:>9.2f}" for b in figures.milestones.values()
+        )
+    )
     lines.append(
         f"{'unexplained (mean, % turn)':<28}"
         + "".join(
@@ -359,6 +391,10 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
             f"{count:>10}{tp['sessions']:>10}{tp['turns']:>8}{tp['turns_per_second']:>9.1f}"
             f"{tp['turn']['p50_ms']:>10.1f}{tp['turn']['p99_ms']:>9.1f}"
         )
+    lines.append(
+        "wall time per part (s): "
+        + ", ".join(f"{part} {seconds:.1f}" for part, seconds in figures.part_seconds.items())
+    )
     for w in figures.written:
         lines.append(
             f"(generated {w.version}: {w.generate_seconds:.1f} s to build, "

@@ -58,8 +58,16 @@ def _sqlite_file(url: sa.URL) -> Path | None:
     return Path(database)
 
 
-def create_db_engine(url: str) -> Engine:
-    """An engine with the settings every GiftGenius process must agree on."""
+def create_db_engine(url: str, *, read_only: bool = False) -> Engine:
+    """An engine with the settings every GiftGenius process must agree on.
+
+    ``read_only`` (Postgres) gives the engine ``Database.read`` uses: its connections run
+    each statement on its own (autocommit) and the server refuses any write on them
+    (``default_transaction_read_only``). Postgres's default isolation, read committed,
+    takes a new snapshot for every statement even inside a transaction, so a read
+    transaction gave no more consistency than this — only a BEGIN and a ROLLBACK, two
+    round trips, around every read.
+    """
     url = normalize_url(url)
     try:
         parsed = make_url(url)
@@ -72,8 +80,15 @@ def create_db_engine(url: str) -> Engine:
     if backend == "sqlite":
         return _sqlite_engine(parsed)
     if backend == "postgresql":
+        connect_args: dict[str, Any] = {"connect_timeout": 5}
+        options: dict[str, Any] = {}
+        if read_only:
+            connect_args["options"] = "-c default_transaction_read_only=on"
+            options["isolation_level"] = "AUTOCOMMIT"
         try:
-            return sa.create_engine(parsed, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+            return sa.create_engine(
+                parsed, pool_pre_ping=True, connect_args=connect_args, **options
+            )
         except (ArgumentError, ImportError) as exc:
             raise StorageError(
                 f"Cannot use the database URL {mask_url(url)} ({exc}); use the "
@@ -186,10 +201,11 @@ class Database:
         self.engine = create_db_engine(self.url)
         self.dialect = self.engine.dialect.name
         self.auto_migrate = self.dialect == "sqlite" if auto_migrate is None else auto_migrate
+        self._read_engine: Engine
         if self.dialect == "sqlite":
             self._read_engine = self.engine.execution_options(**{_BEGIN_OPTION: "READ"})
-        else:
-            self._read_engine = self.engine.execution_options(postgresql_readonly=True)
+        else:  # a pool of its own: its connections are read-only at the server
+            self._read_engine = create_db_engine(self.url, read_only=True)
         self._write_engine = self.engine
         self._ready = False
         self._lock = threading.Lock()
@@ -205,6 +221,12 @@ class Database:
                     "set GIFTGENIUS_HOME (or GIFTGENIUS_DATABASE_URL) to a writable place."
                 ) from exc
         return cls(settings.effective_database_url)
+
+    @property
+    def engines(self) -> tuple[Engine, ...]:
+        """The engines whose events see every statement this handle sends (for counting):
+        on SQLite the read engine is a view of the one engine, on Postgres a pool of its own."""
+        return (self.engine,) if self.dialect == "sqlite" else (self.engine, self._read_engine)
 
     @property
     def display_url(self) -> str:
@@ -294,6 +316,8 @@ class Database:
     def dispose(self) -> None:
         """Close pooled connections (at process end, or before forking)."""
         self.engine.dispose()
+        if self.dialect != "sqlite":  # reads have a pool of their own there
+            self._read_engine.dispose()
 
     @contextmanager
     def _errors(self) -> Iterator[None]:

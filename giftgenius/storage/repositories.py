@@ -96,6 +96,30 @@ class RunRepo(_Repo):
             return None
         return _run_info(row)
 
+    def get_with_transcript(
+        self, run_id: str, after_seq: int
+    ) -> tuple[RunInfo | None, list[TranscriptEntry]]:
+        """The run and its transcript entries after ``after_seq``, in ONE statement.
+
+        What a turn reads before it starts (``Agent.turn``): the run row (its version, its
+        status, whose it is) and any message accepted after the live session's last one
+        (a turn that died before committing). An outer join, so a run with nothing after
+        ``after_seq`` is still one row; no run, no row.
+        """
+        rows = self._s.execute(
+            sa.select(RunRow, TranscriptRow)
+            .outerjoin(
+                TranscriptRow,
+                sa.and_(TranscriptRow.run_id == RunRow.id, TranscriptRow.seq > after_seq),
+            )
+            .where(RunRow.id == run_id)
+            .order_by(TranscriptRow.seq)
+            .execution_options(populate_existing=True)
+        ).all()
+        if not rows:
+            return None, []
+        return _run_info(rows[0][0]), [_entry(t) for _, t in rows if t is not None]
+
     def active_for(self, user_id: str) -> RunInfo | None:
         """The user's unfinished run (the partial unique index allows at most one)."""
         row = self._s.scalars(

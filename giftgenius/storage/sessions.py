@@ -11,7 +11,9 @@ the embedded setup never imports redis.
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
@@ -140,20 +142,17 @@ class LeaseOps(Protocol):
 
 
 class HeldLease:
-    """A lease held for one turn; renewed by a daemon thread until released."""
+    """A lease held for one turn; the process's lease keeper renews it until released."""
 
     def __init__(self, ops: LeaseOps, run_id: str, owner: str, lease_ttl: float) -> None:
         self.run_id = run_id
         self.owner = owner
         self._ops = ops
         self._interval = lease_ttl / 3
-        self._stop = threading.Event()
+        self._released = False  # set by the keeper's ``remove``, under its lock
         self._lost = threading.Event()
         self._renewed = threading.Condition()
         self._renewals = 0
-        self._thread = threading.Thread(
-            target=self._renew_loop, name=f"lease-renew-{run_id}", daemon=True
-        )
 
     @property
     def renewals(self) -> int:
@@ -175,29 +174,96 @@ class HeldLease:
         with self._renewed:
             self._renewed.notify_all()
 
-    def _start(self) -> None:
+    def _renew(self) -> bool:
+        """Renew once (on the keeper's thread); whether to keep renewing this lease."""
+        try:
+            still_ours = self._ops.lease_renew(self.run_id, self.owner)
+        except StorageError as exc:
+            # Transient store trouble: keep trying; if the lease lapses meanwhile, the
+            # version fence stops this turn's commit.
+            log.warning("lease renewal failed for run %s: %s", self.run_id, exc)
+            return True
+        except Exception:  # a bug: stop renewing this lease, never the keeper itself
+            log.exception("lease renewal of run %s failed unexpectedly", self.run_id)
+            return False
+        if not still_ours:
+            log.warning("lease on run %s lapsed; owner %s lost it", self.run_id, self.owner)
+            self._mark_lost()
+            return False
+        with self._renewed:
+            self._renewals += 1
+            self._renewed.notify_all()
+        return True
+
+
+class _LeaseKeeper:
+    """One daemon thread per process that renews every held lease when it falls due.
+
+    A thread started and joined per turn cost more than the rest of a turn's bookkeeping
+    (about a millisecond to start, and the join waits for the scheduler on a busy machine);
+    the keeper is started once and a lease only enters and leaves its table. ``remove``
+    waits while that lease's renewal is under way, so none runs after the lease is given
+    back — what joining the old per-lease thread guaranteed.
+    """
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self._cond = threading.Condition()
+        self._due: dict[HeldLease, float] = {}
+        self._renewing: HeldLease | None = None
+        self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
         self._thread.start()
 
-    def _stop_renewing(self) -> None:
-        self._stop.set()
-        self._thread.join()
+    def add(self, lease: HeldLease) -> None:
+        with self._cond:
+            self._due[lease] = time.monotonic() + lease._interval
+            self._cond.notify_all()
 
-    def _renew_loop(self) -> None:
-        while not self._stop.wait(self._interval):
-            try:
-                still_ours = self._ops.lease_renew(self.run_id, self.owner)
-            except StorageError as exc:
-                # Transient store trouble: keep trying; if the lease lapses meanwhile, the
-                # version fence stops this turn's commit.
-                log.warning("lease renewal failed for run %s: %s", self.run_id, exc)
+    def remove(self, lease: HeldLease) -> None:
+        with self._cond:
+            lease._released = True
+            self._due.pop(lease, None)
+            while self._renewing is lease:
+                self._cond.wait()
+
+    def _next_due(self) -> HeldLease:
+        """Wait (under the lock) until a lease falls due, and take it off the table."""
+        while True:
+            if not self._due:
+                self._cond.wait()
                 continue
-            if not still_ours:
-                log.warning("lease on run %s lapsed; owner %s lost it", self.run_id, self.owner)
-                self._mark_lost()
-                return
-            with self._renewed:
-                self._renewals += 1
-                self._renewed.notify_all()
+            lease, due = min(self._due.items(), key=lambda item: item[1])
+            wait = due - time.monotonic()
+            if wait <= 0:
+                del self._due[lease]
+                self._renewing = lease
+                return lease
+            self._cond.wait(wait)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                lease = self._next_due()
+            keep = lease._renew()
+            with self._cond:
+                self._renewing = None
+                if keep and not lease._released:
+                    self._due[lease] = time.monotonic() + lease._interval
+                self._cond.notify_all()
+
+
+_keeper: _LeaseKeeper | None = None
+_keeper_lock = threading.Lock()
+
+
+def _lease_keeper() -> _LeaseKeeper:
+    """The process's keeper, started on first use (again in a forked child: no thread
+    survives a fork)."""
+    global _keeper
+    with _keeper_lock:
+        if _keeper is None or _keeper.pid != os.getpid():
+            _keeper = _LeaseKeeper()
+        return _keeper
 
 
 @contextmanager
@@ -211,11 +277,12 @@ def hold_lease(
     if not _acquire(ops, run_id, owner, wait=max(0.0, wait)):
         raise SessionBusy(BUSY_MESSAGE)
     lease = HeldLease(ops, run_id, owner, lease_ttl)
-    lease._start()
+    keeper = _lease_keeper()
+    keeper.add(lease)
     try:
         yield lease
     finally:
-        lease._stop_renewing()
+        keeper.remove(lease)
         _release(ops, run_id, owner)
 
 
@@ -240,6 +307,10 @@ def _release(ops: LeaseOps, run_id: str, owner: str) -> None:
 
 def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
     """Try to take the lease, polling with backoff for up to ``wait`` s; False if never."""
+    if ops.lease_try_acquire(run_id, owner):  # the usual case, without tenacity's set-up
+        return True
+    if wait <= 0:
+        return False
     backoff = wait_exponential(multiplier=0.01, exp_base=1.5, max=0.1)
 
     def until_the_deadline(state: RetryCallState) -> float:

@@ -1,0 +1,37 @@
+"""What one turn asks of the database, counted: the budget the turn benchmark measures.
+
+A turn that calls no tool needs four transactions: one read before it starts (the run row
+and any message accepted after the live session's last one, in one statement), the
+accepted message, the commit, and the check after the save that the run still exists.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from giftgenius.agent.runner import Agent
+from giftgenius.bench.players import Player
+from giftgenius.errors import ModelError
+
+
+def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
+    player = Player(agent)
+    played = player.open(0)
+    samples = [player.turn(played) for _ in range(6)]
+    quiet = [s for s in samples if not s.tools]  # plan "s": every third turn only chats
+    assert quiet, [s.tools for s in samples]
+    for sample in quiet:
+        assert sample.transactions == 4, (sample.turn, sample.transactions)
+
+
+def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(agent: Agent) -> None:
+    player = Player(agent)
+    played = player.open(1)
+    player.turn(played)
+    # Accepted (in the transcript), then the model fails: the live session never gets it.
+    with pytest.raises(ModelError):
+        agent.turn(played.run_id, played.user_id, "a line this model never wrote")
+    player.turn(played)
+    request = agent.model.requests[-1]  # type: ignore[attr-defined]
+    said = [m.get("content") for m in request.messages]
+    assert "a line this model never wrote" in said
