@@ -130,6 +130,13 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
+        if (
+            lang == "en"
+            and clause.text[cue.start() : cue.end()] == "a"
+            and m
+            and m[1][:1].islower()
+        ):
+            continue  # the English article, not "à": "a present for Austin from accounts"
         if m:
             # a lowercase town only after a word that surely introduces a place
             strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
@@ -592,10 +599,14 @@ _GREETINGS = frozenset(
 
 def _named_person(text: str) -> str | None:
     """A recipient given only by name ("Salut, Gérard fête ses 30 ans de boîte"): a
-    capitalised word that is no greeting, no sentence's usual first word and no place."""
+    capitalised word that is no greeting, no sentence's usual first word and no place.
+
+    Many first names are also towns somewhere ("Raj", "Florence", "Austin"): such a word is
+    a place only when it is a country's own name or follows a place word ("lives in
+    Florence"); "a leaving gift for Austin" names a person."""
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
-        if fold(word) in _GREETINGS or resolve_country(word) is not None:
+        if fold(word) in _GREETINGS or _said_as_place(word, text[: m.start()]):
             continue
         if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
             continue
@@ -607,6 +618,22 @@ def _named_person(text: str) -> str | None:
                 continue
         return word
     return None
+
+
+def _said_as_place(word: str, before: str) -> bool:
+    """Whether a capitalised word is a place here rather than a first name."""
+    found = resolve_country(word)
+    if found is None:
+        return False
+    if fold(word) in {fold(country_name(found, language)) for language in ("en", "fr")}:
+        return True
+    return _PLACE_BEFORE.search(fold(before)) is not None
+
+
+# A place word right before a name: "lives in", "à", "from", "près de".
+_PLACE_BEFORE = re.compile(
+    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans)\s*$"
+)
 
 
 _NAME_VERBS = frozenset(
