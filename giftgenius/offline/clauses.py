@@ -29,7 +29,7 @@ _CLAUSE_OPENERS = (
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
     r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
-    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=\d)"
+    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])"
 )
 
 # A correction replaces the earlier value instead of adding to it.

@@ -381,6 +381,8 @@ _STOP = frozenset(
     gens people someone quelqu'un personne gift present chez lui pour celui celle fini
     truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
     balle balles piasse piasses bucks quid
+    spend spends spending spent afford pay paying paid limit limits cap ceiling max maximum
+    depenser depense depenses mettre payer limite plafond
     joie rage colere bonheur inquietude impatience tristesse joy anger worry happiness
     excitement sadness
     """.split()  # noqa: SIM905 - a word list reads better as text
