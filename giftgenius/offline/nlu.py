@@ -450,6 +450,15 @@ def _age_in(folded: str) -> bool:
 _BARE_AGE = re.compile(
     r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)"
     r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of))(?![\w])"
+    # "my little brother is 7 and…", "my niece's 9 now": a bare figure said of a relation,
+    # ending the clause or followed by a linking word (never a unit or a currency)
+    r"|(?:(?<![\w'])(?:is|just turned|turned)|(?<=\w)'s)\s+(\d{1,3})"
+    r"(?=\s*(?:[,.;!?)]|$|(?:and|but|now|already|so|soon|next|this)(?![\w'])))"
+)
+# What a bare "is N" may be said of besides a person: money and quantities.
+_NOT_AGED = re.compile(
+    r"(?:budget|limit|price|prix|cost|max\w*|spend\w*|total|it|that|this|there|number|"
+    r"count|amount|size|taille)\s*$"
 )
 _NOT_AGE_BEFORE = re.compile(
     r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
@@ -466,11 +475,12 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
         m = _BARE_AGE.search(digits)
-        value = int(m[1] or m[2]) if m else 0
+        value = int(m[1] or m[2] or m[3]) if m else 0
         if (
             m
             and 0 < value <= 120
             and not _NOT_AGE_BEFORE.search(digits[: m.start()])
+            and not (m[3] and _NOT_AGED.search(digits[: m.start()].rstrip(" '")))
             and resolve_relation(digits[: m.start()], lang) is not None
         ):
             return value
