@@ -302,6 +302,9 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         for w in analysis.words
         if len(w) > 1 and not w.isdigit() and w not in _FILLER and w not in _relation_words()
     ]
+    compounds = {w: compound_tags(w) for w in leftover}
+    found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])
+    leftover = [w for w in leftover if not compounds[w]]
     # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
     # it is, for the tools to match or to say they cannot serve.
     listed = (
@@ -321,6 +324,28 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     if extra:
         return _merge(found, extra)
     return []  # a wish ("something outdoorsy") is read with the kind of person, above
+
+
+# "walking", "swimming", "games" after "hill", "wild", "board": shorter parts are too often
+# pieces of other words ("face|book" is no "fac|ebook").
+_MIN_HEAD = 5
+_MIN_QUALIFIER = 4
+
+
+def compound_tags(word: str) -> list[str]:
+    """The tags of a word written as one with what qualifies it ("hillwalking",
+    "wildswimming", "fellrunning", "boardgames"): in English the last part of a compound is
+    what it is, so its longest ending the vocabulary or the doing words know gives the
+    tags, after a qualifier of four letters or more. Words the vocabulary knows whole are
+    read whole before this is asked."""
+    if len(word) < _MIN_HEAD + _MIN_QUALIFIER or not word.isalpha():
+        return []
+    for cut in range(_MIN_QUALIFIER, len(word) - _MIN_HEAD + 1):
+        head = word[cut:]
+        tags = sorted(analyze(head).tags) or verb_tags(head)
+        if tags:
+            return tags
+    return []
 
 
 def _free(word: str) -> bool:
