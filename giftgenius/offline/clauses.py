@@ -180,15 +180,20 @@ class Segment:
 
 
 _RATHER_THAN = re.compile(r"(?<![\w'])(?:plutot|rather)\b[^,.;!?]*?\s(que|than)\s")
+# "anything but mugs", "everything but candles": "but" refuses here, it opens no clause.
+_ANYTHING_BUT = re.compile(r"(?<![\w'])(?:anything|everything|whatever)\s+(but)(?![\w'])")
 
 
 def contrast_as_negation(text: str) -> str:
     """ "plutôt le whisky que le vin", "rather tea than coffee": the part after "que"/"than"
-    is refused; the word is rewritten as a negation of the same length, so spans still hold."""
+    is refused, as what follows "anything but"; the word is rewritten as a negation of the
+    same length, so spans still hold."""
     folded = fold(text, keep_length=True)
     for m in _RATHER_THAN.finditer(folded):
         word = "pas" if m[1] == "que" else "not "
         text = text[: m.start(1)] + word + text[m.end(1) :]
+    for m in _ANYTHING_BUT.finditer(folded):
+        text = text[: m.start(1)] + "not" + text[m.end(1) :]
     return text
 
 

@@ -111,8 +111,9 @@ def _accented() -> frozenset[str]:
 
 # A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
 # no tastes unless the whole run is a vocabulary phrase.
-_PROPER = re.compile(
-    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|de|du|des|la|le)\s+){0,2}[A-Z][\w'-]*)+"
+PROPER = _PROPER = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)\s+){0,2}"
+    r"[A-Z][\w'-]*)+"
 )
 
 
@@ -380,7 +381,12 @@ def _merge(first: list[str], second: list[str]) -> list[str]:
 
 def free_words(segment: Segment, limit: int = 1) -> list[str]:
     """The object of a taste or a refusal the vocabulary does not know: "loves fishing" →
-    fishing, "rien en plastique" → plastique (the tools keep such words as they are)."""
+    fishing, "rien en plastique" → plastique (the tools keep such words as they are). A
+    title or a name of capitalised words ("The Lord of the Rings", "Harry Potter") is one
+    object, kept whole."""
+    title = _PROPER.match(segment.text.strip())
+    if title is not None and limit == 1:
+        return [title[0]]
     words: list[str] = []
     for m in _WORD.finditer(segment.text):
         word = m[0].lower()
@@ -408,6 +414,7 @@ _STOP = frozenset(
     balle balles piasse piasses bucks quid
     spend spends spending spent afford pay paying paid limit limits cap ceiling max maximum
     depenser depense depenses mettre payer limite plafond
+    anything everything whatever nothing
     joie rage colere bonheur inquietude impatience tristesse joy anger worry happiness
     excitement sadness
     """.split()  # noqa: SIM905 - a word list reads better as text

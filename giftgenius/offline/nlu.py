@@ -33,7 +33,7 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
-from giftgenius.offline.interests import free_words, segment_tags
+from giftgenius.offline.interests import PROPER, free_words, segment_tags
 from giftgenius.offline.spelling import mend
 from giftgenius.text import fold
 
@@ -614,10 +614,13 @@ def _named_person(text: str) -> str | None:
     Many first names are also towns somewhere ("Raj", "Florence", "Austin"): such a word is
     a place only when it is a country's own name or follows a place word ("lives in
     Florence"); "a leaving gift for Austin" names a person."""
+    titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
         if fold(word) in _GREETINGS or _said_as_place(word, text[: m.start()]):
             continue
+        if any(start <= m.start() < end for start, end in titles):
+            continue  # a word of a title ("The Lord of the Rings"), not a person
         if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
             continue
         before = text[: m.start()].rstrip()
@@ -628,6 +631,12 @@ def _named_person(text: str) -> str | None:
                 continue
         return word
     return None
+
+
+# A run of capitalised words is a title, not a person's name, when it starts with an article
+# or links its words ("The Lord of the Rings", "Le Seigneur des Anneaux", "Pride and
+# Prejudice"); "Mary Jones" is a person.
+_TITLE = re.compile(r"^(?:the|le|la|les|l')\s|\s(?:of|the|and|de|du|des|la|le)\s", re.IGNORECASE)
 
 
 def _said_as_place(word: str, before: str) -> bool:
