@@ -86,6 +86,7 @@ _FILLER = frozenset(
     hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
     fan big grand grande huge gros grosse lover amateur amatrice
     s x mai but partie parties seance seances
+    trop overly
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")

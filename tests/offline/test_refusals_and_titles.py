@@ -53,3 +53,15 @@ def fold_words(text: str) -> set[str]:
 )
 def test_a_title_alone_names_no_one(text: str, locale: str) -> None:
     assert "recipient" not in extract(text, today=TODAY, locale=locale).facts
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "dislike"),
+    [
+        ("nothing too rowdy, the neighbours complain", "en", "rowdy"),
+        ("for my aunt — nothing that's too flashy", "en", "flashy"),
+        ("rien de trop bruyant, il vit en appartement", "fr", "bruyant"),
+    ],
+)
+def test_nothing_too_x_refuses_x(text: str, locale: str, dislike: str) -> None:
+    assert extract(text, today=TODAY, locale=locale).facts.get("dislikes") == [dislike]
