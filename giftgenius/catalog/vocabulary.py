@@ -1021,7 +1021,11 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "humor": (
         "funny gifts",
         "humour",
-        "humour|funny|drôle|rigolo|rigolote|gag|joke|blague|novelty|marrant|fun",
+        "humour|funny|drôle|rigolo|rigolote|gag|joke|blague|novelty|marrant|fun|"
+        # the words people use for a taste for the absurd, in both languages
+        "silly|goofy|daft|wacky|zany|quirky|whimsical|hilarious|comical|prank|gag gift|"
+        "joke gift|tongue-in-cheek|marrante|loufoque|farfelu|farfelue|décalé|décalée|"
+        "déjanté|déjantée|humoristique|comique|farce|farces et attrapes",
     ),
     "luxury": (
         "luxury",

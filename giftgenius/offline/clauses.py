@@ -29,7 +29,7 @@ _CLAUSE_OPENERS = (
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
     r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
-    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=\d)"
+    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])"
 )
 
 # A correction replaces the earlier value instead of adding to it.
@@ -60,7 +60,8 @@ _NEG = (
     r"without|no more|(?:doesn'?t|does not|don'?t|do not|didn'?t|never|won'?t) (?:like|want|"
     r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
-    r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
+    r"nothing with|nothing in|nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?)|"
+    r"not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
     r"ni|nor|neither|"
     r"no|not|pas"
 )
@@ -68,12 +69,15 @@ _NEG = (
 # weekends"), as the liking cues below read them.
 _FR_TIME = (
     r"(?:journees?|soirees?|nuits?|matinees?|aprems?|apres-midis?|week-ends?|weekends?|we|"
-    r"vacances|dimanches|samedis|heures|temps(?: libre)?|loisirs|vie|retraite)"
+    r"vacances|dimanches?|samedis?|heures|temps(?: libre)?|loisirs|vie|retraite)"
 )
 _EN_TIME = (
-    r"(?:free time|spare time|time|days|evenings|nights|mornings|afternoons|weekends|"
-    r"summers|holidays|life|retirement)"
+    r"(?:free time|spare time|time|days?|evenings?|nights?|mornings?|afternoons?|weekends?|"
+    r"summers?|holidays?|sundays?|saturdays?|lunch ?breaks?|life|retirement)"
 )
+# Whose or how many of those stretches: "his weekends", "every afternoon", "most of her days".
+_EN_SPAN = r"(?:(?:all|every|each|most|many|of|his|her|their|the)\s+){1,3}"
+_FR_SPAN = r"(?:ses|son|sa|des|tout son|toute sa|tous ses|toutes ses|chaque|tous les|toutes les)"
 # Keenness in more words than "loves": how people say someone is taken with something
 # ("mad about", "hooked on", "fou de"), would welcome it ("could use", "would love"), does or
 # practises it, is trying to, or lives for it. Shared with the free-word reading in ``nlu``.
@@ -112,7 +116,7 @@ _POS = (
     # "dans sa phase maquillage", "tripe sur" (Québec); "mad about", "spends her weekends"
     r"(?:fou|folle|fous|folles|fana|fanas|mordue?s?|toquee?|gaga|raffole\w*|entichee?) "
     r"(?:de|d'|du|des)|"
-    rf"passe (?:ses|son|sa|des|tout son|toute sa|tous ses|toutes ses) {_FR_TIME} "
+    rf"passe {_FR_SPAN} {_FR_TIME} "
     r"(?:a|au|aux|sur|dans|devant|avec)|carbure (?:a|au|aux)|vit pour|"
     r"(?:a fond|a donf|full) (?:dans|sur)|(?:d')?adopt\w*|"
     r"(?:a|has|have|just) (?:got|gotten|eu) (?:a|an|un|une|des|deux|two) (?:new )?|"
@@ -121,7 +125,7 @@ _POS = (
     r"trip+e (?:sur|ben gros sur)|capote (?:sur|pour)|craque (?:pour|sur)|"
     r"s'eclate (?:a|au|aux|avec|en|dans)|est (?:calee?|douee?) en|"
     r"(?:crazy|mad|nuts|wild|gaga) (?:about|for|over)|hooked on|can'?t get enough of|"
-    rf"lives for|big on|spends (?:his|her|their|all (?:his|her|their)) {_EN_TIME}|"
+    rf"lives for|big on|spends {_EN_SPAN}{_EN_TIME}|"
     r"(?:in|through) (?:a|an|her|his|their)(?= [\w-]+ phase)|"
     # what someone is or does for a living says what they care for: "il est chef", "is a dev"
     r"est|etait|bosse (?:comme|en tant que)|travaille (?:comme|en tant que)|"
@@ -141,8 +145,9 @@ MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?
 
 _HABIT = re.compile(
     r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
-    r"chaque (?:jour|matin|soir|semaine|week-end|weekend|dimanche|samedi|ete)|"
-    r"every (?:day|morning|evening|night|weekend|week|summer|sunday|saturday)|"
+    r"tous les apres-midi|chaque (?:jour|matin|apres-midi|soir|semaine|week-end|weekend|"
+    r"dimanche|samedi|ete)|"
+    r"every (?:day|morning|afternoon|evening|night|weekend|week|summer|sunday|saturday)|"
     r"toute la (?:journee|semaine|soiree)|all day long|sans arret|non-stop|religieusement)"
     r"(?![\w'])"
 )
@@ -176,15 +181,20 @@ class Segment:
 
 
 _RATHER_THAN = re.compile(r"(?<![\w'])(?:plutot|rather)\b[^,.;!?]*?\s(que|than)\s")
+# "anything but mugs", "everything but candles": "but" refuses here, it opens no clause.
+_ANYTHING_BUT = re.compile(r"(?<![\w'])(?:anything|everything|whatever)\s+(but)(?![\w'])")
 
 
 def contrast_as_negation(text: str) -> str:
     """ "plutôt le whisky que le vin", "rather tea than coffee": the part after "que"/"than"
-    is refused; the word is rewritten as a negation of the same length, so spans still hold."""
+    is refused, as what follows "anything but"; the word is rewritten as a negation of the
+    same length, so spans still hold."""
     folded = fold(text, keep_length=True)
     for m in _RATHER_THAN.finditer(folded):
         word = "pas" if m[1] == "que" else "not "
         text = text[: m.start(1)] + word + text[m.end(1) :]
+    for m in _ANYTHING_BUT.finditer(folded):
+        text = text[: m.start(1)] + "not" + text[m.end(1) :]
     return text
 
 

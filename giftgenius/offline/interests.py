@@ -86,6 +86,7 @@ _FILLER = frozenset(
     hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
     fan big grand grande huge gros grosse lover amateur amatrice
     s x mai but partie parties seance seances
+    trop overly
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -111,8 +112,9 @@ def _accented() -> frozenset[str]:
 
 # A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
 # no tastes unless the whole run is a vocabulary phrase.
-_PROPER = re.compile(
-    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|de|du|des|la|le)\s+){0,2}[A-Z][\w'-]*)+"
+PROPER = _PROPER = re.compile(
+    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)\s+){0,2}"
+    r"[A-Z][\w'-]*)+"
 )
 
 
@@ -302,6 +304,9 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         for w in analysis.words
         if len(w) > 1 and not w.isdigit() and w not in _FILLER and w not in _relation_words()
     ]
+    compounds = {w: compound_tags(w) for w in leftover}
+    found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])
+    leftover = [w for w in leftover if not compounds[w]]
     # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
     # it is, for the tools to match or to say they cannot serve.
     listed = (
@@ -321,6 +326,28 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     if extra:
         return _merge(found, extra)
     return []  # a wish ("something outdoorsy") is read with the kind of person, above
+
+
+# "walking", "swimming", "games" after "hill", "wild", "board": shorter parts are too often
+# pieces of other words ("face|book" is no "fac|ebook").
+_MIN_HEAD = 5
+_MIN_QUALIFIER = 4
+
+
+def compound_tags(word: str) -> list[str]:
+    """The tags of a word written as one with what qualifies it ("hillwalking",
+    "wildswimming", "fellrunning", "boardgames"): in English the last part of a compound is
+    what it is, so its longest ending the vocabulary or the doing words know gives the
+    tags, after a qualifier of four letters or more. Words the vocabulary knows whole are
+    read whole before this is asked."""
+    if len(word) < _MIN_HEAD + _MIN_QUALIFIER or not word.isalpha():
+        return []
+    for cut in range(_MIN_QUALIFIER, len(word) - _MIN_HEAD + 1):
+        head = word[cut:]
+        tags = sorted(analyze(head).tags) or verb_tags(head)
+        if tags:
+            return tags
+    return []
 
 
 def _free(word: str) -> bool:
@@ -355,7 +382,12 @@ def _merge(first: list[str], second: list[str]) -> list[str]:
 
 def free_words(segment: Segment, limit: int = 1) -> list[str]:
     """The object of a taste or a refusal the vocabulary does not know: "loves fishing" →
-    fishing, "rien en plastique" → plastique (the tools keep such words as they are)."""
+    fishing, "rien en plastique" → plastique (the tools keep such words as they are). A
+    title or a name of capitalised words ("The Lord of the Rings", "Harry Potter") is one
+    object, kept whole."""
+    title = _PROPER.match(segment.text.strip())
+    if title is not None and limit == 1:
+        return [title[0]]
     words: list[str] = []
     for m in _WORD.finditer(segment.text):
         word = m[0].lower()
@@ -381,6 +413,9 @@ _STOP = frozenset(
     gens people someone quelqu'un personne gift present chez lui pour celui celle fini
     truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
     balle balles piasse piasses bucks quid
+    spend spends spending spent afford pay paying paid limit limits cap ceiling max maximum
+    depenser depense depenses mettre payer limite plafond
+    anything everything whatever nothing
     joie rage colere bonheur inquietude impatience tristesse joy anger worry happiness
     excitement sadness
     """.split()  # noqa: SIM905 - a word list reads better as text

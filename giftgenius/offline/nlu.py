@@ -33,7 +33,7 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
-from giftgenius.offline.interests import free_words, segment_tags
+from giftgenius.offline.interests import PROPER, free_words, segment_tags
 from giftgenius.offline.spelling import mend
 from giftgenius.text import fold
 
@@ -130,6 +130,13 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
+        if (
+            lang == "en"
+            and clause.text[cue.start() : cue.end()] == "a"
+            and m
+            and m[1][:1].islower()
+        ):
+            continue  # the English article, not "à": "a present for Austin from accounts"
         if m:
             # a lowercase town only after a word that surely introduces a place
             strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
@@ -443,6 +450,15 @@ def _age_in(folded: str) -> bool:
 _BARE_AGE = re.compile(
     r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)"
     r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of))(?![\w])"
+    # "my little brother is 7 and…", "my niece's 9 now": a bare figure said of a relation,
+    # ending the clause or followed by a linking word (never a unit or a currency)
+    r"|(?:(?<![\w'])(?:is|just turned|turned)|(?<=\w)'s)\s+(\d{1,3})"
+    r"(?=\s*(?:[,.;!?)]|$|(?:and|but|now|already|so|soon|next|this)(?![\w'])))"
+)
+# What a bare "is N" may be said of besides a person: money and quantities.
+_NOT_AGED = re.compile(
+    r"(?:budget|limit|price|prix|cost|max\w*|spend\w*|total|it|that|this|there|number|"
+    r"count|amount|size|taille)\s*$"
 )
 _NOT_AGE_BEFORE = re.compile(
     r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
@@ -459,11 +475,12 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
         m = _BARE_AGE.search(digits)
-        value = int(m[1] or m[2]) if m else 0
+        value = int(m[1] or m[2] or m[3]) if m else 0
         if (
             m
             and 0 < value <= 120
             and not _NOT_AGE_BEFORE.search(digits[: m.start()])
+            and not (m[3] and _NOT_AGED.search(digits[: m.start()].rstrip(" '")))
             and resolve_relation(digits[: m.start()], lang) is not None
         ):
             return value
@@ -502,7 +519,8 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 _FREE_DISLIKE = re.compile(
     r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
     r"hates?|deteste\w*|n'aime (?:pas|plus)|doesn'?t like|don'?t like|not a fan of|"
-    r"pas fan d(?:e |')|no|nothing with|nothing in|without)$"
+    r"pas fan d(?:e |')|no|nothing with|nothing in|without|"
+    r"nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?))$"
 )
 
 
@@ -592,11 +610,18 @@ _GREETINGS = frozenset(
 
 def _named_person(text: str) -> str | None:
     """A recipient given only by name ("Salut, Gérard fête ses 30 ans de boîte"): a
-    capitalised word that is no greeting, no sentence's usual first word and no place."""
+    capitalised word that is no greeting, no sentence's usual first word and no place.
+
+    Many first names are also towns somewhere ("Raj", "Florence", "Austin"): such a word is
+    a place only when it is a country's own name or follows a place word ("lives in
+    Florence"); "a leaving gift for Austin" names a person."""
+    titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
-        if fold(word) in _GREETINGS or resolve_country(word) is not None:
+        if fold(word) in _GREETINGS or _said_as_place(word, text[: m.start()]):
             continue
+        if any(start <= m.start() < end for start, end in titles):
+            continue  # a word of a title ("The Lord of the Rings"), not a person
         if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
             continue
         before = text[: m.start()].rstrip()
@@ -607,6 +632,28 @@ def _named_person(text: str) -> str | None:
                 continue
         return word
     return None
+
+
+# A run of capitalised words is a title, not a person's name, when it starts with an article
+# or links its words ("The Lord of the Rings", "Le Seigneur des Anneaux", "Pride and
+# Prejudice"); "Mary Jones" is a person.
+_TITLE = re.compile(r"^(?:the|le|la|les|l')\s|\s(?:of|the|and|de|du|des|la|le)\s", re.IGNORECASE)
+
+
+def _said_as_place(word: str, before: str) -> bool:
+    """Whether a capitalised word is a place here rather than a first name."""
+    found = resolve_country(word)
+    if found is None:
+        return False
+    if fold(word) in {fold(country_name(found, language)) for language in ("en", "fr")}:
+        return True
+    return _PLACE_BEFORE.search(fold(before)) is not None
+
+
+# A place word right before a name: "lives in", "à", "from", "près de".
+_PLACE_BEFORE = re.compile(
+    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans)\s*$"
+)
 
 
 _NAME_VERBS = frozenset(

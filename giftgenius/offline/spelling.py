@@ -61,14 +61,15 @@ def _dictionary() -> frozenset[str]:
 
 def _slip(typed: str, meant: str) -> bool:
     """One slip of the fingers: two letters swapped, a letter doubled or undoubled
-    ("plnats", "cofee"), or — in a word of six letters or more — one letter wrong, missing
-    or extra ("gardning"). A short word with a letter changed is more often another word or
-    slang ("allo", "beauf") than a typo."""
+    ("plnats", "cofee"), in a word of five letters a letter missing ("wisky", "glofs"), or —
+    in a word of six letters or more — one letter wrong, missing or extra ("gardning"). A
+    short word with a letter changed or added is more often another word or slang ("allo",
+    "beauf") than a typo."""
     from rapidfuzz.distance import OSA, Levenshtein
 
     if OSA.distance(typed, meant) != 1:
         return False
-    if len(typed) >= 6:
+    if len(typed) >= 6 or (len(typed) == 5 and len(meant) == 6):
         return True
     if len(typed) == len(meant):
         return Levenshtein.distance(typed, meant) == 2  # a swap, not a changed letter
