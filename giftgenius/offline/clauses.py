@@ -60,7 +60,8 @@ _NEG = (
     r"without|no more|(?:doesn'?t|does not|don'?t|do not|didn'?t|never|won'?t) (?:like|want|"
     r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
-    r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
+    r"nothing with|nothing in|nothing(?! (?:but|else|more|less|much|like|special))|"
+    r"not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
     r"ni|nor|neither|"
     r"no|not|pas"
 )
