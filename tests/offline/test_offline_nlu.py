@@ -361,6 +361,12 @@ def test_numbers_that_are_not_ages(text: str) -> None:
             {"dislikes": ["cocktail", "whisky", "wine"]},
         ),
         ("Je n'ai pas de budget précis, disons 30 euros au plus", {}),
+        # flowers someone has or grows are plants, flowers as such stay flowers
+        ("il bichonne son potager et ses tulipes", {"interests": ["gardening", "plant"]}),
+        ("my aunt is mad about her roses", {"interests": ["plant"]}),
+        ("mon oncle cultive des dahlias", {"interests": ["gardening"]}),
+        ("she grows her own herbs", {"interests": ["gardening"]}),
+        ("elle adore les bouquets de fleurs séchées", {"interests": ["flower"]}),
         # sweet things as a whole ("sucré" is no Bolivian town here)
         ("surveille son sucre, donc rien de trop sucré", {"dislikes": ["confectionery"]}),
         ("nothing sugary, she's cutting down", {"dislikes": ["confectionery"]}),
