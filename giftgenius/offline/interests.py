@@ -21,6 +21,7 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
+from giftgenius.catalog.materials import idiom_at
 from giftgenius.catalog.relations import lexicon
 from giftgenius.catalog.vocabulary import (
     INTERESTS,
@@ -381,6 +382,9 @@ def _merge(first: list[str], second: list[str]) -> list[str]:
 def free_words(segment: Segment, limit: int = 1) -> list[str]:
     """The object of a taste or a refusal the vocabulary does not know: "loves fishing" →
     fishing, "rien en plastique" → plastique (the tools keep such words as they are)."""
+    idiom = idiom_at(segment.text)
+    if idiom is not None:
+        return [idiom]  # "sans argent liquide" refuses cash, not silver
     words: list[str] = []
     for m in _WORD.finditer(segment.text):
         word = m[0].lower()

@@ -660,3 +660,14 @@ def test_load_with_new_facts() -> None:
 )
 def test_detect_locale(text: str, default: str, locale: str) -> None:
     assert detect_locale(text, default=default) == locale  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["elle paie tout sans argent liquide", "pas d'argent de poche", "no golden retriever stuff"],
+)
+def test_a_material_word_in_a_set_phrase_refuses_no_material(text: str) -> None:
+    from giftgenius.catalog.materials import material_of
+
+    dislikes = facts(text).get("dislikes", [])
+    assert dislikes and all(material_of(d) is None for d in dislikes)
