@@ -21,6 +21,9 @@ _FRENCH = frozenset(
     fois derniere dernier premier premiere deuxieme troisieme jusqu jusqua entre environ
     reviendrai revenir plus tard livraison avant noel soeur frere pere mere fille fils ami
     amie copine copain collegue patron enregistre profil ca ete etait sera
+    voisin voisine tante tata oncle tonton cousin cousine neveu niece marraine parrain mamie
+    papy deux trois quatre cinq sept huit neuf dix onze douze vingt trente quarante
+    cinquante soixante cent
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -33,6 +36,8 @@ _ENGLISH = frozenset(
     around between about max confirm sounds good great perfect okay sure yeah yep later
     bye back come same time as save profile friend sister brother mother father mom dad
     colleague boss wife husband son daughter years old turning next days weeks christmas
+    neighbor neighbour aunt uncle cousin niece nephew grandma grandpa two three four five
+    seven eight nine ten eleven twelve twenty thirty forty fifty sixty hundred
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

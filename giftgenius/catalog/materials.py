@@ -43,6 +43,29 @@ _MATERIALS: dict[str, str] = {
 
 MATERIALS = tuple(_MATERIALS)
 
+# Set phrases in which a material's word means something else: "pas d'argent liquide" is no
+# cash on the speaker, "golden hour" no gold. Folded; read where a refusal's object is cut.
+_IDIOMS = (
+    "argent liquide",
+    "argent comptant",
+    "argent de poche",
+    "cuir chevelu",
+    "or noir",
+    "silver lining",
+    "silver screen",
+    "golden hour",
+    "golden retriever",
+)
+_IDIOM = re.compile(r"^\s*(" + "|".join(_IDIOMS) + r")(?![\w])")
+
+
+def idiom_at(text: str) -> str | None:
+    """The set phrase ``text`` starts with when a material's word in it means something else
+    ("argent liquide …" → "argent liquide"), so the phrase, not the material, is refused."""
+    m = _IDIOM.match(fold(text))
+    return m[1] if m else None
+
+
 _WORD = re.compile(r"[^\W\d_]+")
 _ARTICLES = frozenset({"the", "any", "les", "des", "aux", "pas", "sans", "rien", "aucun"})
 

@@ -370,6 +370,80 @@ def resolve_country(text: str, locale: Locale = "en") -> str | None:
     return _whole(index, text, locale) or _scan(index, text, locale)
 
 
+BARE_CITY_POPULATION = 100_000
+"""Smallest city read from a message that is only its name in lowercase ("marseille"): a
+town that small shares its name with too many words ("orange", "super")."""
+
+
+def resolve_bare_place(text: str, locale: Locale = "en") -> str | None:
+    """The country of a message that is nothing but a place typed in lowercase, as people
+    answer on a phone ("marseille", "new york", "belgique", "ontario").
+
+    Inside a sentence a lowercase word is read as a town only after a word that surely
+    introduces a place (see ``resolve_country``); a whole message gives no such word, so
+    here the name itself must be sure: a country, a US state or Canadian province, or a city
+    of at least ``BARE_CITY_POPULATION`` people, and not a word that opens a sentence
+    ("nice", "bath") or a name that is also a common word.
+    """
+    k = key(text)
+    if len(k.replace(" ", "")) < 4 or len(k.split()) > 3:
+        return None
+    if any(k in _SENTENCE_OPENERS[language] for language in ("en", "fr")):
+        return None
+    if k in _ALWAYS_CAPITALISED or k in _COUNTRY_WORDS or k in _LEADING:
+        return None
+    index = _index()
+    code = _country(index, k, locale)
+    if code is not None:
+        return code
+    if k in index.regions:
+        return index.regions[k][0][0]
+    cities = index.cities.get(k)
+    if cities and cities[0][0] >= BARE_CITY_POPULATION:
+        return cities[0][1]
+    return None
+
+
+def resolve_country_slip(text: str, locale: Locale = "en") -> str | None:
+    """The country whose name ``text`` is with one slip of the fingers ("Frange", "Allemange",
+    "Belgiqe", "Canda"), or None.
+
+    Only countries' own names (in either language, the person's first) are matched, never
+    cities: there are few enough of them that one slip rarely lands on another name, and a
+    slip that could be two countries names neither. The name must be five letters or more
+    and start with the same letter; the caller decides whether the word may be a place at
+    all (after "en", "in", "to"… or as a whole message).
+    """
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    k = key(text)
+    if len(k) < 5 or " " in k:
+        return None
+    index = _index()
+    if _whole(index, text, locale) is not None:
+        return None  # a real name is never a slip
+    names = _country_names(locale)
+    found = {
+        names[m[0]]
+        for m in process.extract(k, list(names), scorer=OSA.distance, score_cutoff=1, limit=8)
+        if m[0][0] == k[0]
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+@lru_cache(maxsize=2)
+def _country_names(locale: Locale) -> dict[str, str]:
+    """One-word country names of five letters or more (key → code), for ``resolve_country_slip``."""
+    index = _index()
+    names: dict[str, str] = {}
+    for k in index.countries:
+        code = _country(index, k, locale)
+        if code is not None and " " not in k and len(k) >= 5 and k not in _COUNTRY_WORDS:
+            names[k] = code
+    return names
+
+
 def country_name(code: str, locale: Locale = "en") -> str:
     """The country's name in the person's language, for confirming what was understood."""
     from babel import Locale as BabelLocale

@@ -20,19 +20,21 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
 from giftgenius.catalog.materials import MATERIALS, folded_words, material_of, mentions
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.vocabulary import (
+    INTERESTS,
     RECIPIENTS,
     TAGS,
     analyze,
@@ -41,6 +43,7 @@ from giftgenius.catalog.vocabulary import (
     describe,
     lemmas,
     synonyms,
+    within,
 )
 from giftgenius.domain import Currency
 
@@ -73,9 +76,14 @@ class FilterSpec(BaseModel):
     dislikes: list[str] = Field(default_factory=list)
 
 
+# "fragrance-free", "sugar-free": what a product is free of is not what it is about.
+_FREE_OF = re.compile(r"[^\W\d_]+-free\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _text_index(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Tags and word lemmas of a title or description (cached: the catalog is static)."""
+    text = _FREE_OF.sub(" ", text)
     return frozenset(analyze(text).tags), frozenset(lemmas(text))
 
 
@@ -409,27 +417,41 @@ def materials_of(product: Product) -> list[str]:
     return [m for m in MATERIALS if mentions(m, words)]
 
 
-def dislike_terms(dislike: str) -> tuple[frozenset[str], frozenset[str]]:
-    """What a dislike hits: one of these tags (the product's or its title's), or a title
-    holding all these words."""
+class DislikeTerms(NamedTuple):
+    """What a dislike hits (``dislike_terms``)."""
+
+    tags: frozenset[str]  # a product carrying one, or whose title names one
+    tastes: frozenset[str]  # also when only the description names one
+    words: frozenset[str]  # a title holding all of them (words the vocabulary lacks)
+
+
+def dislike_terms(dislike: str) -> DislikeTerms:
+    """What a dislike hits. A kind of gift refused ("no mugs") rules out the gifts that are
+    one: their tags and title say so, while "best with a mug of tea" in a description is no
+    mug. A taste refused ("pas de chocolat", "rien de sucré") rules out what has it, and a
+    description says that: coffee beans "with chocolate notes". Refusing a kind of food
+    refuses what it holds (``within``: sweets hold chocolate and honey)."""
     meaning = analyze(dislike)
-    return meaning.tags, _query_words(meaning.words)
+    tags = within(meaning.tags)
+    return DislikeTerms(tags, tags & INTERESTS, _query_words(meaning.words))
 
 
 def _dislike_hit(product: Product, dislike: str) -> bool:
-    """A dislike hits when one of its tags is the product's, or its words are in the title;
-    a material ("argent", "no leather") hits wherever the title or description names it in
-    either language, for a silver clasp is silver all the same."""
+    """A dislike hits as ``dislike_terms`` says; a material ("argent", "no leather") hits
+    wherever the title or description names it in either language, for a silver clasp is
+    silver all the same."""
     material = material_of(dislike)
     if material is not None and _made_of(product, material):
         return True
-    tags, words = dislike_terms(dislike)
-    if tags & set(product.tags):
+    terms = dislike_terms(dislike)
+    if terms.tags & set(product.tags):
         return True
     title_tags, title_words = _text_index(product.title)
-    if tags & title_tags:
+    if terms.tags & title_tags:
         return True
-    return bool(words) and words <= title_words
+    if terms.tastes & _text_index(product.description)[0]:
+        return True
+    return bool(terms.words) and terms.words <= title_words
 
 
 def check(product: Product, spec: FilterSpec, rates: Rates) -> list[str]:

@@ -111,6 +111,15 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "chocolat",
         "cacao|cocoa|praline|praliné|truffles|truffes|chocolatier|hot chocolate|chocolat chaud",
     ),
+    # sweet things as a whole: what a diabetic refuses ("rien de sucré", "no sugary stuff");
+    # "sweet" alone is left out (a sweet spot, sweet orange oil, a sweet note)
+    "confectionery": (
+        "sweets",
+        "sucreries",
+        "sugar|sugary|sucre|sucré|sucrée|sucrés|sucrées|sucrerie|candy|candies|bonbon|"
+        "bonbons|confiserie|confiseries|friandise|friandises|lollipop|sucette|sucettes|"
+        "marshmallow|guimauve|nougat|fudge|toffee|dessert|desserts",
+    ),
     "gourmet": (
         "gourmet food",
         "épicerie fine",
@@ -1144,6 +1153,21 @@ _COMBOS: dict[str, tuple[str, ...]] = {
     "chocolat d'exception": ("chocolate", "luxury"),
     "grande cuisine": ("gourmet", "luxury"),
 }
+
+# Kinds that hold other tags: refusing the kind refuses them too ("pas de sucré" is no
+# chocolate and no honey either). Only for refusals: liking sweets is not liking honey.
+_HOLDS: dict[str, frozenset[str]] = {
+    "confectionery": frozenset({"chocolate", "honey"}),
+}
+
+
+def within(tags: Iterable[str]) -> frozenset[str]:
+    """The tags with every tag their kinds hold (``_HOLDS``): what a refusal of them hits."""
+    found = set(tags)
+    for tag in list(found):
+        found |= _HOLDS.get(tag, frozenset())
+    return frozenset(found)
+
 
 RECIPIENTS: tuple[str, ...] = (
     "colleague",

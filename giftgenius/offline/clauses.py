@@ -61,6 +61,7 @@ _NEG = (
     r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?)|"
+    r"nothing(?! (?:but|else|more|less|much|like|special))|"
     r"not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
     r"ni|nor|neither|"
     r"no|not|pas"

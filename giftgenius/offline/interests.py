@@ -21,11 +21,13 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
+from giftgenius.catalog.materials import idiom_at
 from giftgenius.catalog.relations import lexicon
 from giftgenius.catalog.vocabulary import (
     INTERESTS,
     TAGS,
     analyze,
+    canonical_tags,
     synonyms,
     tags_in_order,
     tokenize,
@@ -43,7 +45,11 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"bakes?|baking|patisse\w*|patisserie", "baking"),
     (rf"{_SUBJECT}court|courir|jogg\w*|runs?|running|marathon\w*|trail", "running"),
     (r"peint|peindre|peinture|paints?|painting|aquarelle\w*", "painting"),
-    (r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager", "gardening"),
+    (
+        r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager|cultiv(?:e|ent|er|ait)|"
+        r"fai(?:t|re) pousser|grows (?:her|his|their) own",
+        "gardening",
+    ),
     (
         r"randonn\w*|rando|hikes?|hiking|trek\w*|walks|walking|rambl(?:es|er|ers|ing)|"
         r"balade\w*|se promene\w*|promenades?",
@@ -267,12 +273,32 @@ def vocabulary_words() -> dict[str, str]:
     return words
 
 
+# Flowers someone has or grows are plants in the ground, not a bouquet: "le jardinage et ses
+# fleurs", "her roses", "il cultive des dahlias", "grows tulips".
+_GROWN = re.compile(
+    r"(?<![\w'])(?:ses|son|sa|leurs?|her|his|their|cultiv\w*|grows?|growing|grew|"
+    r"fait pousser|faire pousser|plante\w*|plants?|planting)\s+((?:[\w'-]+\s*){1,2})"
+)
+
+
+def _grown_flowers(tags: list[str], folded: str) -> list[str]:
+    """``tags`` with flowers someone has or grows read as plants (``_GROWN``)."""
+    if "flower" not in tags:
+        return tags
+    for m in _GROWN.finditer(folded):
+        if "flower" in canonical_tags(m[1].split()):
+            swapped = [t if t != "flower" else "plant" for t in tags]
+            return list(dict.fromkeys(swapped))
+    return tags
+
+
 def segment_tags(segment: Segment, locale: str) -> list[str]:
     """The tags a segment names, when it names them as tastes (see the module docstring)."""
     tags = _segment_tags(segment, locale)
     if segment.positive:
         said = fold(segment.text)
         tags = _merge(_merge(tags, _kind_of_person(said)), _owned_animals(said, locale))
+        tags = _grown_flowers(tags, said)
     return tags
 
 
@@ -385,6 +411,9 @@ def free_words(segment: Segment, limit: int = 1) -> list[str]:
     fishing, "rien en plastique" → plastique (the tools keep such words as they are). A
     title or a name of capitalised words ("The Lord of the Rings", "Harry Potter") is one
     object, kept whole."""
+    idiom = idiom_at(segment.text)
+    if idiom is not None:
+        return [idiom]  # "sans argent liquide" refuses cash, not silver
     title = _PROPER.match(segment.text.strip())
     if title is not None and limit == 1:
         return [title[0]]

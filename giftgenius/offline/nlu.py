@@ -17,8 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
-from giftgenius.catalog.places import country_name, resolve_country
+from giftgenius.catalog.places import (
+    country_name,
+    resolve_bare_place,
+    resolve_country,
+    resolve_country_slip,
+)
 from giftgenius.catalog.relations import resolve_relation, shared_tastes
+from giftgenius.catalog.vocabulary import canonical_tags
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
@@ -33,8 +39,8 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
-from giftgenius.offline.interests import PROPER, free_words, segment_tags
-from giftgenius.offline.spelling import mend
+from giftgenius.offline.interests import PROPER, free_words, segment_tags, verb_tags
+from giftgenius.offline.spelling import is_word, mend
 from giftgenius.text import fold
 
 
@@ -173,6 +179,42 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
                 and not any(ch.isdigit() for ch in candidate)
             ):
                 found = resolve_country(candidate.title(), lang)
+            if found is not None:
+                return found
+    if short:
+        found = _bare_place(clause.text, lang)
+        if found is not None:
+            return found
+    return _slipped_country(phrases, lang)
+
+
+def _bare_place(text: str, lang: Locale) -> str | None:
+    """A message that is only a place typed in lowercase ("marseille", "new york"), as an
+    answer; or a country's name with one slip ("Frange" alone is a word, "frnace" is not)."""
+    name = text.strip(" .!?…'\"")
+    if not name or canonical_tags(name) or verb_tags(fold(name)):
+        return None  # "yoga", "rando": a taste, even where a town shares its name
+    if name.islower():
+        found = resolve_bare_place(name, lang)
+        if found is not None:
+            return found
+    if " " not in name and not is_word(name):
+        return resolve_country_slip(name, lang)
+    return None
+
+
+def _slipped_country(phrases: list[tuple[str, bool, bool]], lang: Locale) -> str | None:
+    """A country's name with one slip after a place word ("En Frange", "in Germnay",
+    "livré en Allemange"): capitalised, as a name is, or no word of either language."""
+    for phrase, cued, _ in phrases:
+        words = phrase.split()
+        if cued and words and fold(words[0]) in _ARTICLES and len(words) > 1:
+            words = words[1:]
+        if not cued or not words:
+            continue
+        word = words[0].strip(" '\"")
+        if word.isalpha() and (word[:1].isupper() or not is_word(word)):
+            found = resolve_country_slip(word, lang)
             if found is not None:
                 return found
     return None
@@ -618,7 +660,11 @@ def _named_person(text: str) -> str | None:
     titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
-        if fold(word) in _GREETINGS or _said_as_place(word, text[: m.start()]):
+        if (
+            fold(word) in _GREETINGS
+            or _said_as_place(word, text[: m.start()])
+            or resolve_country_slip(word)
+        ):
             continue
         if any(start <= m.start() < end for start, end in titles):
             continue  # a word of a title ("The Lord of the Rings"), not a person

@@ -38,7 +38,8 @@ def _targets() -> tuple[str, ...]:
     return tuple(sorted(w for w in words if w.isalpha() and len(w) >= 3))
 
 
-def _is_word(word: str) -> bool:
+def is_word(word: str) -> bool:
+    """Whether the English or French word list knows ``word`` (accents dropped)."""
     return fold(word) in _dictionary()
 
 
@@ -92,7 +93,7 @@ def _mended(word: str) -> str | None:
     fits = [m[0] for m in near if m[0][0] == folded[0] and _slip(folded, m[0])]
     if not fits:
         return None
-    return None if _is_word(word) else str(fits[0])
+    return None if is_word(word) else str(fits[0])
 
 
 def mend(text: str) -> str:

@@ -142,16 +142,22 @@ def _passes(sql: _Sql, spec: FilterSpec, rates: Rates) -> list[str]:
                 "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
                 f"d.field = '{MATERIAL}' AND d.term = {sql.bind(material)})"
             )
-        tags, words = dislike_terms(dislike)
-        if tags:
+        terms = dislike_terms(dislike)
+        if terms.tags:
             clauses.append(
                 "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
-                f"d.field IN ('{TAG}', '{TITLE_TAG}') AND d.term IN {sql.bind(tags)})"
+                f"d.field IN ('{TAG}', '{TITLE_TAG}') AND d.term IN {sql.bind(terms.tags)})"
             )
-        if words:
+        if terms.tastes:
+            clauses.append(
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
+                f"d.field = '{DESC_TAG}' AND d.term IN {sql.bind(terms.tastes)})"
+            )
+        if terms.words:
             clauses.append(
                 "(SELECT COUNT(*) FROM product_terms d WHERE d.product_id = p.id AND "
-                f"d.field = '{TITLE_WORD}' AND d.term IN {sql.bind(words)}) < {len(words)}"
+                f"d.field = '{TITLE_WORD}' AND d.term IN {sql.bind(terms.words)}) "
+                f"< {len(terms.words)}"
             )
     return clauses
 

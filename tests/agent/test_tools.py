@@ -141,6 +141,41 @@ def test_saved_profiles_belong_to_their_user(make_ctx, db) -> None:
     assert again.state.step == Step.generating_candidates
 
 
+def commit(ctx: TurnContext, db) -> None:
+    with db.write() as repos:
+        for change in ctx.staged:
+            change(repos)
+    ctx.staged.clear()
+
+
+def test_a_profile_saved_early_keeps_what_the_search_settled(make_ctx, db) -> None:
+    # Saved as soon as the uncle's dislike was said, before his budget and country.
+    ctx = make_ctx()
+    call(ctx, "update_profile", recipient="my uncle Ravi", interests=["jazz"], dislikes=["mugs"])
+    assert call(ctx, "save_recipient_profile", label="Ravi")["ok"]
+    # Another saved recipient is left as it was.
+    other = make_ctx("alice", run_id="run-alice-0")
+    call(other, "update_profile", recipient="ma voisine", interests=["thé"])
+    call(other, "save_recipient_profile", label="voisine")
+    commit(other, db)
+    commit(ctx, db)
+    assert call(ctx, "update_profile", budget_max=70, currency="EUR", country="BE")["ok"]
+    call(ctx, "search_candidates")
+    call(ctx, "filter_candidates")
+    call(ctx, "select_gift", gift_id=ctx.state.candidate_ids[0])
+    assert call(ctx, "confirm_choice")["ok"]
+    commit(ctx, db)
+    later = make_ctx("alice", run_id="run-alice-2")
+    loaded = call(later, "load_recipient_profile", label="Ravi")
+    budget = later.state.profile.budget
+    assert loaded["ok"] and (budget.amount, budget.currency) == (70, "EUR")
+    assert (later.state.profile.country, later.state.profile.dislikes) == ("BE", ["mug"])
+    assert later.state.step == Step.generating_candidates  # nothing left to ask
+    neighbour = call(later, "list_recipient_profiles")["profiles"]
+    kept = next(p["profile"] for p in neighbour if p["label"] == "voisine")
+    assert kept["budget"] is None and kept["interests"] == ["tea"]
+
+
 def test_every_result_carries_the_state_it_left(make_ctx) -> None:
     ctx = make_ctx()
     result = complete_profile(ctx)

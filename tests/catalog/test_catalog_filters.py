@@ -135,6 +135,42 @@ def test_dislikes_by_tag_by_french_word_and_by_title_word(rates):
     assert check(plain, spec(dislikes=["mugs"]), rates) == []
 
 
+def test_a_refused_taste_rules_out_a_description_that_names_it(rates):
+    # Tea "with notes of cocoa": the taste is in the product, whatever its tags say.
+    tea = make(
+        title="Smoky Lapsang Leaves",
+        description="Pine-smoked black tea with notes of cocoa and dried cherry.",
+        tags=["tea", "gourmet"],
+    )
+    assert check(tea, spec(dislikes=["chocolat"]), rates) == ["matches dislike 'chocolat'"]
+    assert check(tea, spec(dislikes=["cocoa"]), rates) == ["matches dislike 'cocoa'"]
+    # A refused kind of gift still needs the gift to be one ("no mugs" keeps this tea).
+    assert check(tea, spec(dislikes=["whisky", "mugs"]), rates) == []
+    # What a product is free of is not in it.
+    balm = make(
+        title="Oat Hand Balm",
+        description="An unscented, fragrance-free balm for dry hands.",
+        tags=["skincare"],
+    )
+    assert check(balm, spec(dislikes=["parfums"]), rates) == []
+    assert check(balm, spec(dislikes=["perfume"]), rates) == []
+
+
+def test_refusing_sweet_things_refuses_chocolate_and_honey(rates):
+    honey = make(title="Acacia Honey Jar", description="Raw acacia honey.", tags=["honey"])
+    bar = make(title="Dark 85% Bar", description="Bitter cocoa for purists.", tags=["chocolate"])
+    fudge = make(title="Clotted Cream Fudge", description="Butter fudge cubes.", tags=["gourmet"])
+    olives = make(title="Olive Trio", description="Three cured olives.", tags=["gourmet"])
+    for said in ("sucreries", "sucré", "sweets", "sugary"):
+        refused = [
+            p.title for p in (honey, bar, fudge, olives) if check(p, spec(dislikes=[said]), rates)
+        ]
+        assert refused == ["Acacia Honey Jar", "Dark 85% Bar", "Clotted Cream Fudge"], said
+    # Liking chocolate is no refusal of sweets: the other way round holds nothing.
+    assert check(olives, spec(dislikes=["chocolate"]), rates) == []
+    assert check(honey, spec(dislikes=["chocolate"]), rates) == []
+
+
 def test_reasons_accumulate_in_a_stable_order(rates):
     bad = make(
         in_stock=False,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.catalog.places import country_name, resolve_country
+from giftgenius.catalog.places import (
+    country_name,
+    resolve_bare_place,
+    resolve_country,
+    resolve_country_slip,
+)
 
 COUNTRIES = [
     # English names, aliases and codes
@@ -214,3 +219,63 @@ def test_country_name_speaks_the_persons_language():
     assert country_name("DE", "fr") == "Allemagne"
     assert country_name("DE", "en") == "Germany"
     assert country_name("us", "fr") == "États-Unis"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "code"),
+    [
+        ("bordeaux", "fr", "FR"),
+        ("liege", "fr", "BE"),
+        ("san diego", "en", "US"),
+        ("manchester", "en", "GB"),
+        ("autriche", "fr", "AT"),
+        ("alberta", "en", "CA"),
+    ],
+)
+def test_a_message_that_is_only_a_lowercase_place(text, locale, code):
+    assert resolve_bare_place(text, locale) == code
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("nice", "en"),  # a word first, and a sentence's opener
+        ("orange", "fr"),  # a town too small to outweigh the colour
+        ("tours", "fr"),
+        ("bonjour", "fr"),
+        ("merci beaucoup", "fr"),
+        ("sounds good", "en"),
+        ("turkey", "en"),  # a country that is a word needs its capital
+    ],
+)
+def test_everyday_lowercase_answers_are_no_place(text, locale):
+    assert resolve_bare_place(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "code"),
+    [
+        ("Espagen", "fr", "ES"),  # two letters swapped
+        ("Portgal", "en", "PT"),  # one missing
+        ("Sweeden", "en", "SE"),  # one doubled
+        ("Autirche", "fr", "AT"),
+        ("Belgiqe", "fr", "BE"),
+        ("Grmany", "en", "DE"),
+    ],
+)
+def test_a_country_name_with_one_slip(text, locale, code):
+    assert resolve_country_slip(text, locale) == code
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Espagne", "fr"),  # spelled right: not a slip, resolve_country reads it
+        ("Inde", "fr"),  # too short to tell a slip from another word
+        ("Marseile", "fr"),  # a city: too many of them for one slip to be sure
+        ("Mali", "en"),
+        ("Bobby", "en"),
+    ],
+)
+def test_no_slip_is_read_where_a_name_is_right_short_or_a_town(text, locale):
+    assert resolve_country_slip(text, locale) is None

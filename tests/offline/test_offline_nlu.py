@@ -270,6 +270,34 @@ def test_everyday_words_are_not_towns(text: str, country: str | None) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "locale", "country"),
+    [
+        # a town alone on its line, typed in lowercase, answers "where?"
+        ("bordeaux", "fr", "FR"),
+        ("liege.", "fr", "BE"),
+        ("manchester", "en", "GB"),
+        ("glasgow, 40 quid", "en", "GB"),
+        # a country's name with one slip, after a place word or alone
+        ("Livraison en Espagen svp", "fr", "ES"),
+        ("elle vit en Belgiqe", "fr", "BE"),
+        ("ship it to Grmany", "en", "DE"),
+        ("portgual", "en", "PT"),
+        # neither a word that is also a town, nor a taste, nor a slip that is a word
+        ("tours", "fr", None),
+        ("jazz", "en", None),
+        ("Chien", "fr", None),
+        ("en frange", "fr", None),
+    ],
+)
+def test_a_place_typed_alone_or_with_a_slip(text: str, locale: str, country: str | None) -> None:
+    assert facts(text, locale=locale).get("country") == country
+
+
+def test_a_misspelt_country_is_not_taken_for_a_name() -> None:
+    assert "recipient" not in facts("En Itlaie", locale="fr")
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "pour nos deux ans",
@@ -333,6 +361,16 @@ def test_numbers_that_are_not_ages(text: str) -> None:
             {"dislikes": ["cocktail", "whisky", "wine"]},
         ),
         ("Je n'ai pas de budget précis, disons 30 euros au plus", {}),
+        # flowers someone has or grows are plants, flowers as such stay flowers
+        ("il bichonne son potager et ses tulipes", {"interests": ["gardening", "plant"]}),
+        ("my aunt is mad about her roses", {"interests": ["plant"]}),
+        ("mon oncle cultive des dahlias", {"interests": ["gardening"]}),
+        ("she grows her own herbs", {"interests": ["gardening"]}),
+        ("elle adore les bouquets de fleurs séchées", {"interests": ["flower"]}),
+        # sweet things as a whole ("sucré" is no Bolivian town here)
+        ("surveille son sucre, donc rien de trop sucré", {"dislikes": ["confectionery"]}),
+        ("nothing sugary, she's cutting down", {"dislikes": ["confectionery"]}),
+        ("elle raffole des friandises", {"interests": ["confectionery"]}),
     ],
 )
 def test_tastes(text: str, expected: dict[str, Any]) -> None:
@@ -622,3 +660,14 @@ def test_load_with_new_facts() -> None:
 )
 def test_detect_locale(text: str, default: str, locale: str) -> None:
     assert detect_locale(text, default=default) == locale  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["elle paie tout sans argent liquide", "pas d'argent de poche", "no golden retriever stuff"],
+)
+def test_a_material_word_in_a_set_phrase_refuses_no_material(text: str) -> None:
+    from giftgenius.catalog.materials import material_of
+
+    dislikes = facts(text).get("dislikes", [])
+    assert dislikes and all(material_of(d) is None for d in dislikes)

@@ -26,3 +26,17 @@ def test_a_whole_sentence_in_the_other_language_does(line: str, default: str, lo
 def test_the_first_line_decides_on_one_vote() -> None:
     assert detect_locale("oui", default="en") == "fr"
     assert detect_locale("oui", default="en", settled=True) == "en"
+
+
+@pytest.mark.parametrize(
+    ("line", "locale"),
+    [
+        # "a" votes English; the relation and the number words say which language it is
+        ("ma tata a quatre lapins", "fr"),
+        ("sa marraine a onze chats", "fr"),
+        ("my uncle has three ferrets", "en"),
+        ("a nephew, twelve", "en"),
+    ],
+)
+def test_relation_and_number_words_vote_for_their_language(line: str, locale: str) -> None:
+    assert detect_locale(line) == locale

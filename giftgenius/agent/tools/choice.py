@@ -6,10 +6,11 @@ from typing import Any
 
 from giftgenius.agent.tools.candidates import GiftIdArgs
 from giftgenius.agent.tools.registry import NoArgs, tool
-from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
+from giftgenius.agent.tools.turn_context import StagedChange, TurnContext, ok, require_open
 from giftgenius.catalog import Product, check
-from giftgenius.domain import OrderDraft, Step, new_id
+from giftgenius.domain import OrderDraft, RecipientProfile, Step, new_id
 from giftgenius.errors import ToolError
+from giftgenius.text import fold
 
 
 @tool
@@ -49,8 +50,43 @@ def confirm_choice(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     )
     ctx.staged.append(lambda repos: repos.orders.upsert(draft))
     ctx.state.order_draft_id = draft.id
+    _remember(ctx)
     ctx.move_to(Step.done)
     return ok(ctx, order_draft_id=draft.id, gift=ctx.candidate_view(product).model_dump())
+
+
+def _remember(ctx: TurnContext) -> None:
+    """A profile saved for this recipient learns what this search settled.
+
+    People ask to keep someone's profile as soon as they think of it ("note bien que Clara
+    déteste les parfums forts, pour la prochaine fois"), often before the budget and the
+    country are said; next time they come back with "même budget que la fois d'avant". So
+    when a gift is confirmed, every saved profile of the same recipient (same words, same
+    name) takes the profile as it stands, but for the deadline, which was this occasion's.
+    """
+    profile = ctx.state.profile
+    if not profile.recipient:
+        return
+    with ctx.db.read() as repos:
+        saved = repos.profiles.list(ctx.user_id)
+    for entry in saved:
+        kept = entry.profile
+        same = fold(kept.recipient or "") == fold(profile.recipient) and fold(
+            kept.recipient_name or ""
+        ) == fold(profile.recipient_name or "")
+        if not same:
+            continue
+        updated = RecipientProfile(
+            user_id=ctx.user_id,
+            label=entry.label,
+            profile=profile.model_copy(update={"deadline": kept.deadline}, deep=True),
+        )
+        if updated.profile != kept:
+            ctx.staged.append(_saving(updated))
+
+
+def _saving(profile: RecipientProfile) -> StagedChange:
+    return lambda repos: repos.profiles.upsert(profile)
 
 
 def _candidate(ctx: TurnContext, gift_id: str) -> Product:
