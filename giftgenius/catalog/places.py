@@ -370,6 +370,30 @@ def resolve_country(text: str, locale: Locale = "en") -> str | None:
     return _whole(index, text, locale) or _scan(index, text, locale)
 
 
+# Words before a place that say whose it is or what it is for, not where: "pour Florence".
+_NOT_A_PLACE_CUE = frozenset({"pour", "for", "par", "by", "with", "avec", "de", "of"})
+
+
+def place_alone(text: str, locale: Locale = "en") -> str | None:
+    """The country of a phrase that is a place and nothing else, in any case: a piece of a
+    terse list ("…, 30 dollars, Boston", "…, à lyon", "london"), after an optional place
+    word. Unlike ``resolve_country`` nothing else may stand in the phrase, and a lowercase
+    word that is also an everyday word ("nice", "reading", "tours") names no place; the
+    most populous city of a name wins ("Florence" is in Italy). Whether the phrase stands
+    where a place goes (not where a name goes) is the caller's to know.
+    """
+    words = key(text).split()
+    if not words or len(words) > 5 or words[0] in _NOT_A_PLACE_CUE:
+        return None
+    bare = _strip_leading(" ".join(words)).split()
+    if len(bare) == 1 and text.strip() == text.strip().lower() and bare[0] in _EVERYDAY:
+        return None
+    return _whole(_index(), text, locale)
+
+
+_EVERYDAY = _SENTENCE_OPENERS["en"] | _SENTENCE_OPENERS["fr"] | _LEADING | _ALWAYS_CAPITALISED
+
+
 def country_name(code: str, locale: Locale = "en") -> str:
     """The country's name in the person's language, for confirming what was understood."""
     from babel import Locale as BabelLocale

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.catalog.places import country_name, resolve_country
+from giftgenius.catalog.places import country_name, place_alone, resolve_country
 
 COUNTRIES = [
     # English names, aliases and codes
@@ -214,3 +214,23 @@ def test_country_name_speaks_the_persons_language():
     assert country_name("DE", "fr") == "Allemagne"
     assert country_name("DE", "en") == "Germany"
     assert country_name("us", "fr") == "États-Unis"
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "expected"),
+    [
+        ("Denver", "en", "US"),
+        ("glasgow", "en", "GB"),
+        ("in seattle", "en", "US"),
+        ("à bordeaux", "fr", "FR"),
+        ("genève", "fr", "CH"),
+        ("Reading", "en", "GB"),  # capitalised and alone: the town
+        ("reading", "en", None),  # lowercase: the everyday word
+        ("tours", "fr", None),
+        ("pour Florence", "fr", None),  # whom it is for, not where
+        ("for Austin", "en", None),
+        ("she lives in Denver", "en", None),  # not the place alone: resolve_country's job
+    ],
+)
+def test_a_place_alone_in_any_case(text: str, locale: str, expected: str | None) -> None:
+    assert place_alone(text, locale) == expected
