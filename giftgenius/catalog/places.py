@@ -386,6 +386,9 @@ def place_alone(text: str, locale: Locale = "en") -> str | None:
     if not words or len(words) > 5 or words[0] in _NOT_A_PLACE_CUE:
         return None
     bare = _strip_leading(" ".join(words)).split()
+    short = len("".join(bare)) <= 3 and bare[0] not in _LOWERCASE_CODES
+    if short and not text.strip().isupper():
+        return None  # "ta", "ok": a code is written in capitals ("UK", "NYC")
     if len(bare) == 1 and text.strip() == text.strip().lower() and bare[0] in _EVERYDAY:
         return None
     return _whole(_index(), text, locale)

@@ -100,6 +100,14 @@ def _relation_words() -> frozenset[str]:
     return frozenset(w for w in words if len(w) >= 3 and w not in _BETWEEN | _PRONOUNS)
 
 
+@lru_cache(maxsize=1)
+def _grammar() -> frozenset[str]:
+    """The reader's grammar words ("dans", "celle", "my"): never a verb."""
+    from giftgenius.offline.interests import GRAMMAR_WORDS  # loaded by then: it imports us
+
+    return GRAMMAR_WORDS
+
+
 def _stems(word: str) -> list[str]:
     stems: list[str] = []
     for ending in _ENDINGS:
@@ -120,15 +128,20 @@ def doing(word: str) -> str | None:
     A word the vocabulary derives from the stem (fishing, boxer, jardinage) speaks before
     the stem alone; a stem that leads to two interests names none.
     """
-    if word in _EVERYDAY or len(word) < 4:  # "the" folds like "thé"
+    if word in _EVERYDAY or word in _grammar() or len(word) < 4:  # "the" folds like "thé"
         return None
     words = _interest_words()
     derived: set[str] = set()
     bare: set[str] = set()
+    noun = word in words  # "pêche", "cuisine" are verbs too; "jardin", "barbecue" are not
     for stem in _stems(word):
+        if noun and stem == word:
+            continue  # a noun said as it is is a verb only when it is inflected: pêch-e
         doubled = stem + stem[-1] if stem[-1] not in _VOWELS else stem  # run → running
         for suffix in _DERIVED:
             for base in dict.fromkeys((stem, doubled)) if suffix else (stem,):
+                if noun and base + suffix == word and suffix != "ing":
+                    continue  # "barbecue" is no "barbecu-e"; "fishing" is fish-ing
                 tag = words.get(base + suffix)
                 if tag is not None:
                     (derived if suffix else bare).add(tag)
@@ -146,32 +159,60 @@ def _verb_form(words: list[str], i: int) -> bool:
 
 
 def _subject(word: str, original: str) -> bool:
-    return word in _PRONOUNS or word in _relation_words() or original[:1].isupper()
+    """A pronoun, a relation word or a name; never a grammar or number word ("one", "I")."""
+    if word in _PRONOUNS:
+        return True
+    from giftgenius.offline.interests import NUMBER_WORDS
+
+    if word in _grammar() or word in NUMBER_WORDS or len(word) < 2:
+        return False
+    return word in _relation_words() or original[:1].isupper()
 
 
-def doing_tags(text: str, cued: bool = False) -> list[str]:
+# Punctuation ends who is doing what: "pour Isabelle, celle que…" has no verb of Isabelle's.
+_TOKEN = re.compile(r"[^\W\d_]+|[,;:.!?()]")
+# An English verb joined by "and" carries its inflection ("knits and bakes", "fished and
+# sailed"); "cooking and Italian food", "cycling and craft beer" join nouns.
+_EN_INFLECTED = re.compile(r"(?:s|ed)$")
+
+
+def doing_tags(text: str, locale: str = "en", cued: bool = False) -> list[str]:
     """The interests ``text`` says someone does, in the order said (see the module
     docstring). ``cued``: a liking word opened the text, so its first word may be a doing
-    too ("loves to fish", "aime pêcher")."""
-    matches = list(_WORD.finditer(text))
-    words = [fold(m[0]).lower() for m in matches]
+    too when it has a verb's form ("loves to fish", "aime pêcher", not "loves trains")."""
+    tokens = [m[0] for m in _TOKEN.finditer(text)]
+    words = [fold(t).lower() for t in tokens]
     found: list[str] = []
-    expecting, going = cued, False
-    did = False  # a doing was read: "and"/"et" may join another
+    expecting, going, joined = cued, False, False
+    did = False  # a verb was read: "and"/"et" may join another
     for i, word in enumerate(words):
+        if not word.isalpha():
+            expecting = going = joined = False
+            continue
         if expecting:
             skip = _BETWEEN | _PRONOUNS | (_GOING_TO if going else frozenset())
-            if word in skip or (cued and word == "to") or _subject(word, matches[i][0]):
+            doer = not joined and _subject(word, tokens[i])
+            if word in skip or (cued and word == "to") or doer:
                 continue  # "mon beau-frère", "uncle Dave": the doer goes on
-            expecting, going = word in _GOING, word in _GOING
+            expecting = going = word in _GOING
             if going:
                 continue
-            first = cued and not did
-            tag = doing(word) if not first or _verb_form(words, i) else None
-            did = True
+            first_cued = cued and not did and not joined  # right after the liking word
+            if word in _grammar() or (first_cued and not _verb_form(words, i)):
+                expecting = joined = False  # "For my aunt", "loves trains": no verb here
+                continue
+            if joined and locale != "fr" and not _EN_INFLECTED.search(word):
+                expecting = joined = False
+                continue
+            # a gerund after a liking word is a noun to "and": "loves running and novels"
+            did = did or not first_cued
+            joined = False
+            tag = doing(word)
             if tag is not None and tag not in found:
                 found.append(tag)
             continue
-        joined = did and word in _AND  # "knits and bakes", "tricote et elle cuisine"
-        expecting = joined or (_subject(word, matches[i][0]) and word not in _BETWEEN)
+        if did and word in _AND:  # "knits and bakes", "tricote et elle cuisine"
+            expecting = joined = True
+        elif _subject(word, tokens[i]) and word not in _BETWEEN:
+            expecting = True
     return found

@@ -297,7 +297,7 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
     found = [t for t in tags_in_order(text) if t not in forms]
-    verbs = _merge(verb_tags(fold(own)), doing_tags(own, cued=segment.cued))
+    verbs = _merge(verb_tags(fold(own)), doing_tags(own, locale, cued=segment.cued))
     leftover = [
         w
         for w in analysis.words

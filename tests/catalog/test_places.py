@@ -229,6 +229,8 @@ def test_country_name_speaks_the_persons_language():
         ("tours", "fr", None),
         ("pour Florence", "fr", None),  # whom it is for, not where
         ("for Austin", "en", None),
+        ("ta", "en", None),
+        ("NYC", "en", "US"),
         ("she lives in Denver", "en", None),  # not the place alone: resolve_country's job
     ],
 )

@@ -67,3 +67,21 @@ def test_a_french_doing_names_the_interest(text: str, expected: list[str]) -> No
 )
 def test_everyday_verbs_name_no_interest(text: str, locale: str) -> None:
     assert interests(text, locale) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "expected"),
+    [
+        # nouns joined to a liked noun are no verbs
+        ("my son loves maps and trains", "en", ["map", "train"]),
+        ("she's into running and novels", "en", ["running", "novel"]),
+        ("he loves hiking and Mexican food", "en", ["hiking", "mexican-cuisine"]),
+        # a word after a name or a comma is no verb of theirs
+        ("Il habite en Suisse, dans le Valais", "fr", []),
+        ("refais la recherche pour Camille prof, celle de la dernière fois", "fr", []),
+        # a label or a noun said as it is
+        ("c'est pour tonton jardin, comme la dernière fois", "fr", []),
+    ],
+)
+def test_nouns_near_someone_are_not_doings(text: str, locale: str, expected: list[str]) -> None:
+    assert interests(text, locale) == expected
