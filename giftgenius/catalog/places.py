@@ -371,37 +371,8 @@ def resolve_country(text: str, locale: Locale = "en") -> str | None:
 
 
 BARE_CITY_POPULATION = 100_000
-"""Smallest city read from a message that is only its name in lowercase ("marseille"): a
-town that small shares its name with too many words ("orange", "super")."""
-
-
-def resolve_bare_place(text: str, locale: Locale = "en") -> str | None:
-    """The country of a message that is nothing but a place typed in lowercase, as people
-    answer on a phone ("marseille", "new york", "belgique", "ontario").
-
-    Inside a sentence a lowercase word is read as a town only after a word that surely
-    introduces a place (see ``resolve_country``); a whole message gives no such word, so
-    here the name itself must be sure: a country, a US state or Canadian province, or a city
-    of at least ``BARE_CITY_POPULATION`` people, and not a word that opens a sentence
-    ("nice", "bath") or a name that is also a common word.
-    """
-    k = key(text)
-    if len(k.replace(" ", "")) < 4 or len(k.split()) > 3:
-        return None
-    if any(k in _SENTENCE_OPENERS[language] for language in ("en", "fr")):
-        return None
-    if k in _ALWAYS_CAPITALISED or k in _COUNTRY_WORDS or k in _LEADING:
-        return None
-    index = _index()
-    code = _country(index, k, locale)
-    if code is not None:
-        return code
-    if k in index.regions:
-        return index.regions[k][0][0]
-    cities = index.cities.get(k)
-    if cities and cities[0][0] >= BARE_CITY_POPULATION:
-        return cities[0][1]
-    return None
+"""Smallest city read from a place typed alone in lowercase ("marseille", "…, 30 euros,
+lyon"): a town that small shares its name with too many words ("orange", "super")."""
 
 
 def resolve_country_slip(text: str, locale: Locale = "en") -> str | None:
@@ -442,6 +413,45 @@ def _country_names(locale: Locale) -> dict[str, str]:
         if code is not None and " " not in k and len(k) >= 5 and k not in _COUNTRY_WORDS:
             names[k] = code
     return names
+
+
+# Words before a place that say whose it is or what it is for, not where: "pour Florence".
+_NOT_A_PLACE_CUE = frozenset({"pour", "for", "par", "by", "with", "avec", "de", "of"})
+
+
+def place_alone(text: str, locale: Locale = "en") -> str | None:
+    """The country of a phrase that is a place and nothing else, in any case: a piece of a
+    terse list ("…, 30 dollars, Boston", "…, à lyon", "london"), after an optional place
+    word. Unlike ``resolve_country`` nothing else may stand in the phrase, and a lowercase
+    word that is also an everyday word ("nice", "reading", "tours") names no place; the
+    most populous city of a name wins ("Florence" is in Italy). Whether the phrase stands
+    where a place goes (not where a name goes) is the caller's to know.
+    """
+    words = key(text).split()
+    if not words or len(words) > 5 or words[0] in _NOT_A_PLACE_CUE:
+        return None
+    bare = _strip_leading(" ".join(words)).split()
+    short = len("".join(bare)) <= 3 and bare[0] not in _LOWERCASE_CODES
+    if short and not text.strip().isupper():
+        return None  # "ta", "ok": a code is written in capitals ("UK", "NYC")
+    index = _index()
+    if text.strip() != text.strip().lower():
+        return _whole(index, text, locale)
+    # Typed in lowercase, the name itself must be sure: no everyday word, no country name
+    # that is also a word ("turkey"), and a city only of at least BARE_CITY_POPULATION.
+    k = " ".join(bare)
+    if (len(bare) == 1 and k in _EVERYDAY) or k in _COUNTRY_WORDS:
+        return None
+    code = _country(index, k, locale)
+    if code is None and k in index.regions:
+        code = index.regions[k][0][0]
+    cities = index.cities.get(k)
+    if code is None and cities and cities[0][0] >= BARE_CITY_POPULATION:
+        code = cities[0][1]
+    return code
+
+
+_EVERYDAY = _SENTENCE_OPENERS["en"] | _SENTENCE_OPENERS["fr"] | _LEADING | _ALWAYS_CAPITALISED
 
 
 def country_name(code: str, locale: Locale = "en") -> str:

@@ -431,7 +431,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "gardening",
         "jardinage",
         "garden|jardin|gardener|jardinier|jardinière|seeds|graines|semences|vegetable garden|"
-        "potager|herbs|herbes aromatiques|compost|balcony garden",
+        "potager|herbs|herbes aromatiques|compost|balcony garden|grower|cultivate|cultiver",
     ),
     "cooking": (
         "cooking",
@@ -798,7 +798,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "craft": (
         "crafts",
         "loisirs créatifs",
-        "crafting|diy|do it yourself|travaux manuels|bricolage|creative|créatif|créative|"
+        "crafting|diy|do it yourself|travaux manuels|bricolage|bricoleur|bricoleuse|bricoler|"
+        "tinkering|tinkerer|creative|créatif|créative|"
         "macramé|weaving|tissage|candle making",
     ),
     "knitting": (

@@ -33,6 +33,7 @@ from giftgenius.catalog.vocabulary import (
     tokenize,
 )
 from giftgenius.offline.clauses import Segment
+from giftgenius.offline.doings import doing_tags
 from giftgenius.text import fold
 
 # What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
@@ -324,7 +325,7 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
     found = [t for t in tags_in_order(text) if t not in forms]
-    verbs = verb_tags(fold(own))
+    verbs = _merge(verb_tags(fold(own)), doing_tags(own, locale, cued=segment.cued))
     leftover = [
         w
         for w in analysis.words

@@ -19,12 +19,12 @@ from typing import Any
 from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.places import (
     country_name,
-    resolve_bare_place,
+    place_alone,
     resolve_country,
     resolve_country_slip,
 )
 from giftgenius.catalog.relations import resolve_relation, shared_tastes
-from giftgenius.catalog.vocabulary import canonical_tags
+from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
@@ -195,7 +195,7 @@ def _bare_place(text: str, lang: Locale) -> str | None:
     if not name or canonical_tags(name) or verb_tags(fold(name)):
         return None  # "yoga", "rando": a taste, even where a town shares its name
     if name.islower():
-        found = resolve_bare_place(name, lang)
+        found = place_alone(name, lang)
         if found is not None:
             return found
     if " " not in name and not is_word(name):
@@ -220,18 +220,40 @@ def _slipped_country(phrases: list[tuple[str, bool, bool]], lang: Locale) -> str
     return None
 
 
-def _listed_country(clause: Clause, lang: Locale) -> str | None:
-    """A country named on its own among terse facts ("Frère photographe, 45 €, France."):
-    only a country's own name counts there, never a town ("Florence, 30 €" is a person)."""
-    for piece in clause.text.split(",")[1:]:
-        name = piece.strip(" .!'\"")
-        if not name[:1].isupper() or len(name.split()) > 3:
-            continue
-        found = resolve_country(name, lang)
-        names = {fold(country_name(found, language)) for language in ("en", "fr")} if found else ()
-        if found is not None and fold(name) in names:
+def _listed_place(message: str, clause: Clause, lang: Locale) -> str | None:
+    """A place said as a bare piece of a terse list ("Frère photographe, 45 €, France.",
+    "…, 30 dollars, Boston", "…, à lyon"): where the gift goes.
+
+    A name goes where a place might: the message's first piece ("Florence, 30 €") and the
+    piece right after the relation it names ("pour ma tante, Florence") hold only a
+    country's own name; a taste said alone in lowercase ("…, yoga") is a taste.
+    """
+    for m in re.finditer(r"[^,]+", clause.text):
+        piece = m[0].strip(" .!'\"")
+        before = message[: clause.start + m.start()]
+        if not piece or not before.strip(" ,.;:!?\n"):
+            continue  # the message's first piece
+        previous = re.split(r"[,.;:!?\n]", before.rstrip(" ,"))[-1]
+        words = analyze(piece)
+        if piece.islower() and words.tags & INTERESTS and not words.words:
+            continue  # "…, 40 euros, yoga" is a taste; "…, 40 pounds, Reading" the town
+        if _names_relation(previous, lang):
+            found = resolve_country(piece, lang) if piece[:1].isupper() else None
+            names = {fold(country_name(found, lg)) for lg in ("en", "fr")} if found else ()
+            found = found if fold(piece) in names else None
+        else:
+            found = place_alone(piece, lang)
+        if found is not None:
             return found
     return None
+
+
+def _names_relation(piece: str, lang: Locale) -> bool:
+    """Whether ``piece`` ends with a relation word ("pour ma tante"): a name may follow."""
+    relation = resolve_relation(piece, lang)
+    if relation is None or not relation.known or not relation.said:
+        return False
+    return fold(piece).rstrip().endswith(fold(relation.said))
 
 
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
@@ -364,7 +386,7 @@ def _facts(
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
-        country = _place(clause, lang, short) or _listed_country(clause, lang)
+        country = _place(clause, lang, short) or _listed_place(text, clause, lang)
         if country is not None:
             facts["country"] = country
             if _SPEAKER_LIVES.search(clause.folded):

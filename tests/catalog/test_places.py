@@ -6,7 +6,7 @@ import pytest
 
 from giftgenius.catalog.places import (
     country_name,
-    resolve_bare_place,
+    place_alone,
     resolve_country,
     resolve_country_slip,
 )
@@ -233,7 +233,7 @@ def test_country_name_speaks_the_persons_language():
     ],
 )
 def test_a_message_that_is_only_a_lowercase_place(text, locale, code):
-    assert resolve_bare_place(text, locale) == code
+    assert place_alone(text, locale) == code
 
 
 @pytest.mark.parametrize(
@@ -249,7 +249,7 @@ def test_a_message_that_is_only_a_lowercase_place(text, locale, code):
     ],
 )
 def test_everyday_lowercase_answers_are_no_place(text, locale):
-    assert resolve_bare_place(text, locale) is None
+    assert place_alone(text, locale) is None
 
 
 @pytest.mark.parametrize(
@@ -279,3 +279,25 @@ def test_a_country_name_with_one_slip(text, locale, code):
 )
 def test_no_slip_is_read_where_a_name_is_right_short_or_a_town(text, locale):
     assert resolve_country_slip(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "expected"),
+    [
+        ("Denver", "en", "US"),
+        ("glasgow", "en", "GB"),
+        ("in seattle", "en", "US"),
+        ("à bordeaux", "fr", "FR"),
+        ("genève", "fr", "CH"),
+        ("Reading", "en", "GB"),  # capitalised and alone: the town
+        ("reading", "en", None),  # lowercase: the everyday word
+        ("tours", "fr", None),
+        ("pour Florence", "fr", None),  # whom it is for, not where
+        ("for Austin", "en", None),
+        ("ta", "en", None),
+        ("NYC", "en", "US"),
+        ("she lives in Denver", "en", None),  # not the place alone: resolve_country's job
+    ],
+)
+def test_a_place_alone_in_any_case(text: str, locale: str, expected: str | None) -> None:
+    assert place_alone(text, locale) == expected

@@ -1,0 +1,218 @@
+"""An interest said as what someone does: "he fishes", "elle jardine", "il pêchait".
+
+People name a hobby with its verb more often than with its noun, in any person and tense.
+The verb is found by its place in the sentence — right after someone (a pronoun, a relation
+word: "my godfather fishes", "ma collègue brode"), after a verb of going ("goes fishing",
+"va à la pêche"), or after "and"/"et" that joins a second doing ("knits and bakes") — never
+anywhere in the text, so a noun that looks like a verb ("boxes of books") stays a noun.
+
+Its inflection is taken off (English -s/-es/-ies/-ed/-ing, French -e/-es/-ent/-ait/-er…) and
+what is left must start one of the vocabulary's own words for an interest with the ending
+that makes an activity or its doer of a verb (fish → fishing, box → boxer, jardin →
+jardinage, brod → broder, bricol → bricolage). The vocabulary is the one place that knows
+interests; nothing here lists hobbies. Everyday verbs ("makes" → maker, "lives", "habite")
+are a closed class of their own, listed once below.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from giftgenius.catalog.relations import lexicon
+from giftgenius.catalog.vocabulary import INTERESTS, synonyms, tokenize
+from giftgenius.text import fold
+
+# Who does something: a pronoun (a relation word or a name does too, see ``_subject``).
+_PRONOUNS = frozenset("he she they who il elle iel ils elles qui".split())  # noqa: SIM905
+# Words between the doer and the verb: clitics, negation-free adverbs.
+_BETWEEN = frozenset(
+    """
+    also still often always usually sometimes really just now even mostly regularly basically
+    actually occasionally secretly religiously
+    se s y en ne n aussi toujours souvent encore parfois surtout meme
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# Verbs of going: the doing comes after them ("goes fishing", "va à la pêche").
+_GOING = frozenset(
+    "go goes went going gone va vont allait allaient part partent partait aller".split()  # noqa: SIM905
+)
+# What may stand between a verb of going and the doing.
+_GOING_TO = frozenset("a au aux la le l les faire du de des d to out for".split())  # noqa: SIM905
+_AND = frozenset({"and", "et", "then", "puis", "or", "ou"})
+
+# Everyday verbs, the grammar of saying what someone does: never an interest themselves
+# ("makes" would be a maker, "works" a workout, "drives" a driver).
+_EVERYDAY = frozenset(
+    """
+    be is are was were am been being have has had having do does did doing done
+    make makes made making get gets got getting take takes took taking give gives gave giving
+    keep keeps kept say says said see sees saw come comes came know knows knew
+    want wants wanted need needs needed like likes liked love loves loved
+    live lives lived living spend spends spent think thinks thought feel feels felt
+    find finds found use uses used try tries tried look looks looked let lets seem seems
+    become becomes became leave leaves left put puts mean means buy buys bought
+    pay pays paid own owns owned stay stays stayed call calls called ask asks asked
+    tell tells told show shows showed hold holds held bring brings brought start starts
+    started help helps helped talk talks talked turn turns turned move moves moved
+    work works worked play plays played watch watches watched drive drives drove
+    can could will would should may might must
+    est etait sont etaient a ont avait avaient fait font faisait faire va vient venait
+    veut voulait peut pouvait doit devait aime aimait adore adorait habite habitait
+    vit vivait reste restait passe passait prend prenait met mettait dit disait voit
+    voyait sait savait pense pensait croit croyait trouve trouvait travaille travaillait
+    cherche cherchait donne donnait achete achetait paie paye semble devient parle parlait
+    conduit conduisait joue jouait regarde regardait
+    feed feeds fed nourrit nourrissait garde gardait mange mangeait boit buvait
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# Inflections taken off a verb, longest first ("-ies" leaves a "y": "studies" → study).
+_ENDINGS = (
+    "aient", "ait", "ais", "ent", "ons", "ez", "ees", "ee", "ies", "ing", "es", "ed", "er",
+    "e", "s", "d", "",
+)  # fmt: skip
+# Endings that make an activity or its doer of a verb's stem, in the vocabulary's words.
+_DERIVED = (
+    "", "e", "ing", "er", "or", "ist", "ion", "ation", "y", "age", "ure", "eur", "euse",
+    "ier", "iere", "erie", "re",
+)  # fmt: skip
+_VOWELS = frozenset("aeiouy")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=1)
+def _interest_words() -> dict[str, str]:
+    """Each one-word synonym of an interest (folded) → its tag; a word two interests share
+    names neither."""
+    words: dict[str, set[str]] = {}
+    for tag in INTERESTS:
+        for phrase in synonyms(tag):
+            parts = tokenize(phrase)
+            if len(parts) == 1:
+                words.setdefault(fold(parts[0]), set()).add(tag)
+    return {word: next(iter(tags)) for word, tags in words.items() if len(tags) == 1}
+
+
+@lru_cache(maxsize=1)
+def _relation_words() -> frozenset[str]:
+    words = {w for table in lexicon().values() for k in table for w in k.split()}
+    return frozenset(w for w in words if len(w) >= 3 and w not in _BETWEEN | _PRONOUNS)
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> frozenset[str]:
+    """The reader's grammar words ("dans", "celle", "my"): never a verb."""
+    from giftgenius.offline.interests import GRAMMAR_WORDS  # loaded by then: it imports us
+
+    return GRAMMAR_WORDS
+
+
+def _stems(word: str) -> list[str]:
+    stems: list[str] = []
+    for ending in _ENDINGS:
+        if ending and not word.endswith(ending):
+            continue
+        stem = word[: len(word) - len(ending)]
+        if ending == "ies":
+            stem += "y"
+        if len(stem) >= 3 and stem not in stems:
+            stems.append(stem)
+    return stems
+
+
+@lru_cache(maxsize=4096)
+def doing(word: str) -> str | None:
+    """The interest a verb names ("fishes" → fishing, "brode" → embroidery), or None.
+
+    A word the vocabulary derives from the stem (fishing, boxer, jardinage) speaks before
+    the stem alone; a stem that leads to two interests names none.
+    """
+    if word in _EVERYDAY or word in _grammar() or len(word) < 4:  # "the" folds like "thé"
+        return None
+    words = _interest_words()
+    derived: set[str] = set()
+    bare: set[str] = set()
+    noun = word in words  # "pêche", "cuisine" are verbs too; "jardin", "barbecue" are not
+    for stem in _stems(word):
+        if noun and stem == word:
+            continue  # a noun said as it is is a verb only when it is inflected: pêch-e
+        doubled = stem + stem[-1] if stem[-1] not in _VOWELS else stem  # run → running
+        for suffix in _DERIVED:
+            for base in dict.fromkeys((stem, doubled)) if suffix else (stem,):
+                if noun and base + suffix == word and suffix != "ing":
+                    continue  # "barbecue" is no "barbecu-e"; "fishing" is fish-ing
+                tag = words.get(base + suffix)
+                if tag is not None:
+                    (derived if suffix else bare).add(tag)
+    found = derived or bare
+    return next(iter(found)) if len(found) == 1 else None
+
+
+# Forms that are surely a verb right after a liking word: "loves to fish", "loves boxing",
+# "aime pêcher", "adore coudre"; a bare noun there ("loves trains") is read as a noun.
+_VERB_FORM = re.compile(r"(?:ing|er|ir|re)$")
+
+
+def _verb_form(words: list[str], i: int) -> bool:
+    return (i > 0 and words[i - 1] == "to") or _VERB_FORM.search(words[i]) is not None
+
+
+def _subject(word: str, original: str) -> bool:
+    """A pronoun, a relation word or a name; never a grammar or number word ("one", "I")."""
+    if word in _PRONOUNS:
+        return True
+    from giftgenius.offline.interests import NUMBER_WORDS
+
+    if word in _grammar() or word in NUMBER_WORDS or len(word) < 2:
+        return False
+    return word in _relation_words() or original[:1].isupper()
+
+
+# Punctuation ends who is doing what: "pour Isabelle, celle que…" has no verb of Isabelle's.
+_TOKEN = re.compile(r"[^\W\d_]+|[,;:.!?()]")
+# An English verb joined by "and" carries its inflection ("knits and bakes", "fished and
+# sailed"); "cooking and Italian food", "cycling and craft beer" join nouns.
+_EN_INFLECTED = re.compile(r"(?:s|ed)$")
+
+
+def doing_tags(text: str, locale: str = "en", cued: bool = False) -> list[str]:
+    """The interests ``text`` says someone does, in the order said (see the module
+    docstring). ``cued``: a liking word opened the text, so its first word may be a doing
+    too when it has a verb's form ("loves to fish", "aime pêcher", not "loves trains")."""
+    tokens = [m[0] for m in _TOKEN.finditer(text)]
+    words = [fold(t).lower() for t in tokens]
+    found: list[str] = []
+    expecting, going, joined = cued, False, False
+    did = False  # a verb was read: "and"/"et" may join another
+    for i, word in enumerate(words):
+        if not word.isalpha():
+            expecting = going = joined = False
+            continue
+        if expecting:
+            skip = _BETWEEN | _PRONOUNS | (_GOING_TO if going else frozenset())
+            doer = not joined and _subject(word, tokens[i])
+            if word in skip or (cued and word == "to") or doer:
+                continue  # "mon beau-frère", "uncle Dave": the doer goes on
+            expecting = going = word in _GOING
+            if going:
+                continue
+            first_cued = cued and not did and not joined  # right after the liking word
+            if word in _grammar() or (first_cued and not _verb_form(words, i)):
+                expecting = joined = False  # "For my aunt", "loves trains": no verb here
+                continue
+            if joined and locale != "fr" and not _EN_INFLECTED.search(word):
+                expecting = joined = False
+                continue
+            # a gerund after a liking word is a noun to "and": "loves running and novels"
+            did = did or not first_cued
+            joined = False
+            tag = doing(word)
+            if tag is not None and tag not in found:
+                found.append(tag)
+            continue
+        if did and word in _AND:  # "knits and bakes", "tricote et elle cuisine"
+            expecting = joined = True
+        elif _subject(word, tokens[i]) and word not in _BETWEEN:
+            expecting = True
+    return found
