@@ -24,7 +24,9 @@ _CLAUSE_OPENERS = (
     r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
     r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
     r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
-    r"have to|il faut|faut|doit|besoin|\d)"
+    r"have to|il faut|faut|doit|besoin|\d|"
+    # a refusal ends where the speaker names someone: "no candles, my aunt likes puzzles"
+    r"my|our|mon|ma|mes|notre|nos)"
 )
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
@@ -59,6 +61,11 @@ _NEG = (
     r"pas une|pas du|sans|rien en|rien de|rien avec|aucun|aucune|"
     r"without|no more|(?:doesn'?t|does not|don'?t|do not|didn'?t|never|won'?t) (?:like|want|"
     r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
+    # what not to offer: "please don't suggest candles", "ne me proposez pas de bougies"
+    r"(?:please )?(?:don'?t|do not|never|no need to) (?:even )?(?:suggest|recommend|propose|"
+    r"offer|show|send|buy|give|pick)(?: (?:me|him|her|them|us))?(?: any)?|"
+    r"(?:ne )?(?:me |lui |leur )?(?:propose|proposez|suggere|suggerez|montre|montrez|"
+    r"conseille|conseillez|offre|offrez)(?:-moi|-lui)? (?:surtout )?(?:pas|jamais|plus)|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
     r"ni|nor|neither|"
@@ -136,7 +143,19 @@ _POS = (
     r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
     r"something"
 )
-MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")
+# Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
+# de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
+# (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
+_HEDGE = (
+    r"(?:no|not (?:a|any|the (?:slightest|faintest|foggiest))|zero) (?:idea|clue)s?|"
+    r"not sure|unsure|(?:i )?(?:don'?t|do not) know|dunno|no inspiration|"
+    r"(?:aucune |pas (?:d'|la moindre |une |trop d'|vraiment d'|beaucoup d'))idees?|"
+    r"(?:je )?(?:ne )?(?:sais|sait) pas|(?:je )?(?:n')?en sais rien|pas (?:trop )?sure?|"
+    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?"
+)
+MARKER = re.compile(
+    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))"
+)
 
 
 _HABIT = re.compile(
@@ -217,8 +236,8 @@ def segments(clause: Clause) -> list[Segment]:
             continue  # "pas quelque chose de sportif", "not something loud": still refused
         if m.start() > cursor:
             out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
-        positive = m.group("pos") is not None
-        cued = positive
+        positive = m.group("neg") is None
+        cued = m.group("pos") is not None
         cursor = m.end()
         marker = m[0]
     if cursor < len(clause.text):

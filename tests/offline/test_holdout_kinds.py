@@ -1,0 +1,93 @@
+"""Kinds of sentences a held-out set of dialogues (written by other people) showed misread.
+
+Each kind is tried with sentences of our own, in English and French where it exists in both,
+with a case that must still be read the old way. No held-out or corpus line is used.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from giftgenius.offline.nlu import extract
+
+TODAY = dt.date(2026, 11, 30)
+
+
+def facts(text: str, **kwargs: Any) -> dict[str, Any]:
+    return extract(text, today=TODAY, **kwargs).facts
+
+
+# --- not knowing what to give is no refusal ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient", "interests"),
+    [
+        ("Honestly I've got no idea what to buy my stepdad, he's into sailing", "en",
+         "stepdad", ["sailing"]),
+        ("not sure what my goddaughter would want, she loves horses", "en",
+         "goddaughter", ["horse"]),
+        ("Je ne sais pas quoi offrir à mon parrain, il adore le golf", "fr",
+         "parrain", ["golf"]),
+        ("Aucune idée de cadeau pour ma voisine, elle fait de la poterie", "fr",
+         "voisine", ["pottery"]),
+    ],
+)  # fmt: skip
+def test_not_knowing_what_to_give_keeps_who_and_what(
+    text: str, locale: str, recipient: str, interests: list[str]
+) -> None:
+    found = facts(text, locale=locale)
+    assert found.get("recipient") == recipient
+    assert sorted(found.get("interests", [])) == interests
+    assert "dislikes" not in found
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "refused"),
+    [
+        ("no idea what to get my uncle, but no socks please", "en", "sock"),
+        ("je ne sais pas quoi prendre pour ma tante, mais pas de bougies", "fr", "candle"),
+    ],
+)
+def test_a_refusal_after_not_knowing_still_refuses(text: str, locale: str, refused: str) -> None:
+    assert refused in facts(text, locale=locale).get("dislikes", [])
+
+
+# --- what not to offer, and a refusal that ends where someone is named -------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "refused", "liked"),
+    [
+        ("She paints every weekend so please don't suggest paint sets. She also loves tea",
+         "en", "painting", "tea"),
+        ("Do not recommend any mugs, he drinks coffee all day", "en", "mug", "coffee"),
+        ("Ne me proposez pas de bougies, elle adore le thé", "fr", "candle", "tea"),
+        ("Ne lui offrez jamais de chocolat, il aime le café", "fr", "chocolate", "coffee"),
+    ],
+)  # fmt: skip
+def test_do_not_suggest_refuses_and_wins_over_a_taste(
+    text: str, locale: str, refused: str, liked: str
+) -> None:
+    found = facts(text, locale=locale)
+    assert refused in found.get("dislikes", [])
+    assert refused not in found.get("interests", [])
+    assert liked in found.get("interests", [])
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient"),
+    [
+        ("no scented candles, my sister-in-law likes knitting", "en", "sister-in-law"),
+        ("pas de parfum, ma marraine aime le jardinage", "fr", "marraine"),
+    ],
+)
+def test_a_refusal_stops_where_the_recipient_is_named(
+    text: str, locale: str, recipient: str
+) -> None:
+    found = facts(text, locale=locale)
+    assert found.get("recipient") == recipient
+    assert found.get("dislikes")
