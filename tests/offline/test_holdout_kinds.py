@@ -91,3 +91,35 @@ def test_a_refusal_stops_where_the_recipient_is_named(
     found = facts(text, locale=locale)
     assert found.get("recipient") == recipient
     assert found.get("dislikes")
+
+
+# --- text-speak written out before reading ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "interests"),
+    [
+        ("my niece luvs unicorns and drawing", "en", ["drawing", "unicorn"]),
+        ("smth for my flatmate, she's obsessed w/ houseplants", "en", ["plant"]),
+        ("jsp quoi offrir pr ma sœur, elle adore le yoga", "fr", ["yoga"]),
+        ("un kdo pour mon oncle qui aime bcp la pêche", "fr", ["fishing"]),
+    ],
+)
+def test_text_speak_is_read_like_the_words_it_stands_for(
+    text: str, locale: str, interests: list[str]
+) -> None:
+    assert sorted(facts(text, locale=locale).get("interests", [])) == interests
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("he luvs his bike w/ all his heart", "he loves his bike with all his heart"),
+        ("Un cado pr ma mère", "Un cadeau pour ma mère"),
+        ("a U2 record and a 30 mm lens", "a U2 record and a 30 mm lens"),
+    ],
+)
+def test_short_forms_are_whole_words_only(text: str, expected: str) -> None:
+    from giftgenius.offline.spelling import mend
+
+    assert mend(text) == expected
