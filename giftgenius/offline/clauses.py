@@ -90,7 +90,10 @@ KEEN = (
     r"(?:fou|folle|dingue|mordue?|gaga|accro) (?:de|d'|du|des)|raffole\w* (?:de|d'|du|des)|"
     r"lives for|spends (?:all )?(?:his|her|their) "
     r"(?:\w+ )?(?:time|weekends|evenings|days) (?:at|in|on|with|doing)|"
-    r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)"
+    r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)|"
+    # a fondness: "partial to a good whisky", "a soft spot for gin", "un faible pour le thé"
+    r"partial to|(?:a )?soft spot for|(?:a )?weakness for|(?:un )?faible pour|"
+    r"(?:a|has a) thing for"
 )
 # What someone does, misses or is trying to, what would be welcome, or the one thing left
 # after a refusal ("no coffee, only tea"): a cue for the tags it names, too weak to keep a
@@ -98,7 +101,7 @@ KEEN = (
 WELCOME = (
     r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
     r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
-    r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|"
+    r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|merite\w*|"
     r"only|seulement|uniquement|(?<=, )(?:just|juste)"
 )
 # Liking cues: what follows them is an interest.
@@ -162,7 +165,8 @@ _HABIT = re.compile(
     r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
     r"chaque (?:jour|matin|soir|semaine|week-end|weekend|dimanche|samedi|ete)|"
     r"every (?:day|morning|evening|night|weekend|week|summer|sunday|saturday)|"
-    r"toute la (?:journee|semaine|soiree)|all day long|sans arret|non-stop|religieusement)"
+    r"toute la (?:journee|semaine|soiree)|all day(?: long)?|all the time|a longueur de journee|"
+    r"sans arret|non-stop|religieusement)"
     r"(?![\w'])"
 )
 # "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".

@@ -123,3 +123,31 @@ def test_short_forms_are_whole_words_only(text: str, expected: str) -> None:
     from giftgenius.offline.spelling import mend
 
     assert mend(text) == expected
+
+
+# --- fondness, habits and idioms that say what someone likes ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "interest"),
+    [
+        ("my grandad is partial to a drop of rum", "en", "rum"),
+        ("she has a real soft spot for owls and birds", "en", "bird"),
+        ("he plays chess all day", "en", "chess"),
+        ("my stepmum has green fingers", "en", "gardening"),
+        ("my cousin deserves a bit of pampering after her exams", "en", "wellness"),
+        ("ma tante a un faible pour le champagne", "fr", "champagne"),
+        ("ma belle-mère a vraiment la main verte", "fr", "gardening"),
+        ("elle mérite d'être dorlotée un peu", "fr", "wellness"),
+        ("mon filleul joue au basket tous les mercredis", "fr", "basketball"),
+    ],
+)  # fmt: skip
+def test_fondness_habits_and_idioms_name_a_taste(text: str, locale: str, interest: str) -> None:
+    assert interest in facts(text, locale=locale).get("interests", [])
+
+
+def test_french_basket_is_the_game_only_in_french() -> None:
+    assert "basketball" not in facts("a picnic basket for my aunt, she loves picnics",
+                                     locale="en").get("interests", [])  # fmt: skip
+    found = facts("mon frère est fan de basket et de tennis", locale="fr")
+    assert sorted(found.get("interests", [])) == ["basketball", "tennis"]
