@@ -151,3 +151,21 @@ def test_french_basket_is_the_game_only_in_french() -> None:
                                      locale="en").get("interests", [])  # fmt: skip
     found = facts("mon frère est fan de basket et de tennis", locale="fr")
     assert sorted(found.get("interests", [])) == ["basketball", "tennis"]
+
+
+# --- terse orders: a place right after a delivery word, and no name made of it ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "country"),
+    [
+        ("Farewell present. Max 70 euros. Delivery Rotterdam.", "en", "NL"),
+        ("Shipping Vienna, two weeks max", "en", "AT"),
+        ("Cadeau de pot de départ. 50 € maxi. Livraison Nantes.", "fr", "FR"),
+        ("Envoi Anvers, budget 40 € tout compris", "fr", "BE"),
+    ],
+)
+def test_a_place_right_after_a_delivery_word(text: str, locale: str, country: str) -> None:
+    found = facts(text, locale=locale)
+    assert found.get("country") == country
+    assert "recipient" not in found  # "Livraison", "Delivery" are no one's name
