@@ -864,6 +864,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "wellness",
         "bien-être",
         "wellbeing|well-being|bien être|self-care|prendre soin de soi|relaxation|détente|relax|"
+        "pampering|pamper|pampered|me time|chouchouter|chouchoutée|chouchouté|dorloter|"
+        "dorlotée|dorloté|"
         "relaxing|relaxant|stress relief|anti-stress|antistress",
     ),
     "spa": (

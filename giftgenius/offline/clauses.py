@@ -24,7 +24,9 @@ _CLAUSE_OPENERS = (
     r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
     r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
     r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
-    r"have to|il faut|faut|doit|besoin|\d)"
+    r"have to|il faut|faut|doit|besoin|\d|"
+    # a refusal ends where the speaker names someone: "no candles, my aunt likes puzzles"
+    r"my|our|mon|ma|mes|notre|nos)"
 )
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
@@ -59,6 +61,11 @@ _NEG = (
     r"pas une|pas du|sans|rien en|rien de|rien avec|aucun|aucune|"
     r"without|no more|(?:doesn'?t|does not|don'?t|do not|didn'?t|never|won'?t) (?:like|want|"
     r"drink|eat|need|care for|wear|get|read|watch|play|use|cook|bake|listen to|collect)s?|"
+    # what not to offer: "please don't suggest candles", "ne me proposez pas de bougies"
+    r"(?:please )?(?:don'?t|do not|never|no need to) (?:even )?(?:suggest|recommend|propose|"
+    r"offer|show|send|buy|give|pick)(?: (?:me|him|her|them|us))?(?: any)?|"
+    r"(?:ne )?(?:me |lui |leur )?(?:propose|proposez|suggere|suggerez|montre|montrez|"
+    r"conseille|conseillez|offre|offrez)(?:-moi|-lui)? (?:surtout )?(?:pas|jamais|plus)|"
     r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?)|"
     r"nothing(?! (?:but|else|more|less|much|like|special))|"
@@ -88,7 +95,10 @@ KEEN = (
     r"(?:fou|folle|dingue|mordue?|gaga|accro) (?:de|d'|du|des)|raffole\w* (?:de|d'|du|des)|"
     r"lives for|spends (?:all )?(?:his|her|their) "
     r"(?:\w+ )?(?:time|weekends|evenings|days) (?:at|in|on|with|doing)|"
-    r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)"
+    r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)|"
+    # a fondness: "partial to a good whisky", "a soft spot for gin", "un faible pour le thé"
+    r"partial to|(?:a )?soft spot for|(?:a )?weakness for|(?:un )?faible pour|"
+    r"(?:a|has a) thing for"
 )
 # What someone does, misses or is trying to, what would be welcome, or the one thing left
 # after a refusal ("no coffee, only tea"): a cue for the tags it names, too weak to keep a
@@ -96,7 +106,7 @@ KEEN = (
 WELCOME = (
     r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
     r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
-    r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|"
+    r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|merite\w*|"
     r"only|seulement|uniquement|(?<=, )(?:just|juste)"
 )
 # Liking cues: what follows them is an interest.
@@ -141,7 +151,19 @@ _POS = (
     r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
     r"something"
 )
-MARKER = re.compile(rf"(?<![\w'])(?:(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))")
+# Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
+# de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
+# (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
+_HEDGE = (
+    r"(?:no|not (?:a|any|the (?:slightest|faintest|foggiest))|zero) (?:idea|clue)s?|"
+    r"not sure|unsure|(?:i )?(?:don'?t|do not) know|dunno|no inspiration|"
+    r"(?:aucune |pas (?:d'|la moindre |une |trop d'|vraiment d'|beaucoup d'))idees?|"
+    r"(?:je )?(?:ne )?(?:sais|sait) pas|(?:je )?(?:n')?en sais rien|pas (?:trop )?sure?|"
+    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?"
+)
+MARKER = re.compile(
+    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))"
+)
 
 
 _HABIT = re.compile(
@@ -149,7 +171,8 @@ _HABIT = re.compile(
     r"tous les apres-midi|chaque (?:jour|matin|apres-midi|soir|semaine|week-end|weekend|"
     r"dimanche|samedi|ete)|"
     r"every (?:day|morning|afternoon|evening|night|weekend|week|summer|sunday|saturday)|"
-    r"toute la (?:journee|semaine|soiree)|all day long|sans arret|non-stop|religieusement)"
+    r"toute la (?:journee|semaine|soiree)|all day(?: long)?|all the time|a longueur de journee|"
+    r"sans arret|non-stop|religieusement)"
     r"(?![\w'])"
 )
 # "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".
@@ -228,8 +251,8 @@ def segments(clause: Clause) -> list[Segment]:
             continue  # "pas quelque chose de sportif", "not something loud": still refused
         if m.start() > cursor:
             out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
-        positive = m.group("pos") is not None
-        cued = positive
+        positive = m.group("neg") is None
+        cued = m.group("pos") is not None
         cursor = m.end()
         marker = m[0]
     if cursor < len(clause.text):

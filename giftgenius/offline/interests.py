@@ -73,6 +73,7 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
     (r"joue de la guitare|plays? (?:the )?guitar|gratte", "guitar"),
     (r"plantes?|bonsai", "plant"),
+    (r"green (?:fingers|thumbs?)|(?:la )?main verte", "gardening"),
     (r"disquaires?|platine|turntable|record (?:shops?|stores?)|crate-?digg\w*", "vinyl"),
     (r"podcasts? true crime|true crime|polars?|whodunits?", "mystery"),
 )
@@ -80,6 +81,9 @@ _VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, 
 
 # English-only synonyms that are everyday French words: never read in a French message.
 _FALSE_FRIENDS_IN_FR = frozenset({"pendant", "son", "sort", "main", "but", "car", "coin"})
+# French short names of sports that are other things in English ("le basket" is the game, a
+# basket is not): read only in a French message, singular ("des baskets" are shoes).
+_FRENCH_ONLY = {"basket": "basketball", "hand": "handball", "volley": "volleyball"}
 
 # Words a list of interests may hold besides the interests themselves.
 _FILLER = frozenset(
@@ -325,11 +329,23 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
     found = [t for t in tags_in_order(text) if t not in forms]
+    if locale == "fr":
+        found += [
+            tag
+            for word, tag in _FRENCH_ONLY.items()
+            if tag in TAGS
+            and tag not in found
+            and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
+        ]
     verbs = _merge(verb_tags(fold(own)), doing_tags(own, locale, cued=segment.cued))
     leftover = [
         w
         for w in analysis.words
-        if len(w) > 1 and not w.isdigit() and w not in _FILLER and w not in _relation_words()
+        if len(w) > 1
+        and not w.isdigit()
+        and w not in _FILLER
+        and w not in _relation_words()
+        and not (locale == "fr" and w in _FRENCH_ONLY)
     ]
     compounds = {w: compound_tags(w) for w in leftover}
     found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])

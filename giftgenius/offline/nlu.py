@@ -106,7 +106,9 @@ _E_EURO = re.compile(
 )
 _PLACE_CUE = re.compile(
     r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
-    r"reste|sur|vers|dans|bosse|travaille|works)(?![\w'])"
+    r"reste|sur|vers|dans|bosse|travaille|works|"
+    # terse orders: "Livraison Paris", "Shipping Berlin", "envoi Genève"
+    r"livraison|delivery|deliver|shipping|ship|envoi)(?![\w'])"
 )
 _STRONG_CUE = re.compile(
     r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
@@ -408,7 +410,8 @@ def _facts(
     current = profile.get("recipient")
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
-        recipient = _named_person(" ".join(c.text for c in clauses)) or recipient
+        # sentences stay sentences: "Budget 100 €. Livraison Paris" names no one
+        recipient = _named_person(". ".join(c.text for c in clauses)) or recipient
         out.labelled = recipient is not None
     retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
@@ -718,9 +721,11 @@ def _said_as_place(word: str, before: str) -> bool:
     return _PLACE_BEFORE.search(fold(before)) is not None
 
 
-# A place word right before a name: "lives in", "à", "from", "près de".
+# A place word right before a name: "lives in", "à", "from", "près de", and the terse
+# orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
 _PLACE_BEFORE = re.compile(
-    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans)\s*$"
+    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans|"
+    r"livraison|delivery|deliver|shipping|ship|envoi)\s*$"
 )
 
 

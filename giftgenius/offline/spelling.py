@@ -96,9 +96,42 @@ def _mended(word: str) -> str | None:
     return None if is_word(word) else str(fits[0])
 
 
+# Text-speak: the short forms people type in chats, in both languages, written out so the
+# reader meets the words it knows ("he luvs coffee", "obsessed w/ anime", "un cado pr mon
+# pere"). Whole words only, and only forms that are no word of either language.
+_SHORT_FORMS = {
+    "luv": "love", "luvs": "loves", "luvv": "love", "luvvs": "loves", "wuvs": "loves",
+    "w/": "with", "w/o": "without", "smth": "something", "sth": "something",
+    "smthg": "something", "somethin": "something", "bc": "because", "cuz": "because",
+    "coz": "because", "hes": "he's", "shes": "she's", "theyre": "they're", "ppl": "people",
+    "u": "you", "ur": "your", "thx": "thanks", "tho": "though", "gonna": "going to",
+    "wanna": "want to", "gotta": "got to", "pls": "please", "plz": "please",
+    "cado": "cadeau", "cadô": "cadeau", "kdo": "cadeau", "kdos": "cadeaux", "slt": "salut",
+    "pr": "pour", "bcp": "beaucoup", "tjrs": "toujours", "tjs": "toujours",
+    "qqch": "quelque chose", "qqc": "quelque chose", "qqn": "quelqu'un",
+    "pcq": "parce que", "pck": "parce que", "vrmt": "vraiment",
+    "jsp": "je sais pas", "chui": "je suis", "chuis": "je suis",
+}  # fmt: skip
+_SHORT_FORM = re.compile(
+    r"(?<![\w'’/])("
+    + "|".join(re.escape(k) for k in sorted(_SHORT_FORMS, key=len, reverse=True))
+    + r")(?![\w'’/])",
+    re.IGNORECASE,
+)
+
+
+def _written_out(text: str) -> str:
+    def expand(m: re.Match[str]) -> str:
+        full = _SHORT_FORMS[m[1].lower()]
+        return full.capitalize() if m[1][:1].isupper() and m[1][1:].islower() else full
+
+    return _SHORT_FORM.sub(expand, text)
+
+
 def mend(text: str) -> str:
-    """``text`` with its typos mended (see the module docstring)."""
-    text = _FOUR.sub("for", text)
+    """``text`` with its typos mended and its text-speak written out (see the module
+    docstring and ``_SHORT_FORMS``)."""
+    text = _written_out(_FOUR.sub("for", text))
 
     def fix(m: re.Match[str]) -> str:
         word = m[0]
