@@ -197,24 +197,29 @@ def run_rounds(
                 ready += 1
             elif kind == "done":  # failed before it could start
                 raise GiftGeniusError(f"A benchmark worker could not start: {payload.failures}")
+        done = 0  # goodbyes: a worker's may come before another's last round
+
+        def receive(outcomes: list[Outcome]) -> None:
+            nonlocal done
+            kind, payload = _next(messages, workers, None)
+            if kind == "turn" and on_turn is not None:
+                on_turn()
+            elif kind == "round":
+                outcomes.append(payload)
+            elif kind == "bye":
+                measured.sessions.extend(payload)
+                done += 1
+
         for number, count in enumerate(counts):
             started = time.monotonic()
             gos[number].set()
             outcomes: list[Outcome] = []
             while len(outcomes) < count:
-                kind, payload = _next(messages, workers, None)
-                if kind == "turn" and on_turn is not None:
-                    on_turn()
-                elif kind == "round":
-                    outcomes.append(payload)
+                receive(outcomes)
             ended = max((o.ended for o in outcomes if o.ended), default=started)
             measured.rounds.append((outcomes, max(ended - started, 1e-9)))
-        done = 0
         while done < len(jobs):
-            kind, payload = _next(messages, workers, None)
-            if kind == "bye":
-                measured.sessions.extend(payload)
-                done += 1
+            receive([])
     finally:
         for number in range(len(counts)):
             gos[number].set()  # a worker still waiting for its round ends
