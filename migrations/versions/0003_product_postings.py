@@ -109,6 +109,7 @@ def _backfill() -> None:
             out += posting_rows(product, found[product.id], rates)
         if out:
             conn.execute(postings.insert(), out)
+    op.execute("ANALYZE product_postings")  # the planner's statistics, as after every write
 
 
 def downgrade() -> None:
