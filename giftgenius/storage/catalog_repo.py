@@ -19,7 +19,13 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from giftgenius.domain import utcnow
-from giftgenius.storage.tables import CatalogMetaRow, ProductRow, ProductTermRow
+from giftgenius.storage.postings import posting_rows
+from giftgenius.storage.tables import (
+    CatalogMetaRow,
+    ProductPostingRow,
+    ProductRow,
+    ProductTermRow,
+)
 from giftgenius.storage.upsert import by_code_point, insert_for, money
 
 if TYPE_CHECKING:
@@ -32,6 +38,7 @@ INDEX_VERSION_KEY = "index_version"
 SHIPPED_SOURCE = "shipped"
 _BATCH = 500
 _TERMS = cast(sa.Table, ProductTermRow.__table__)  # Core: a plain executemany, no ORM work
+_POSTINGS = cast(sa.Table, ProductPostingRow.__table__)
 
 
 def catalog_source(version: str | None) -> str | None:
@@ -164,8 +171,9 @@ class CatalogRepo:
         if self._s.get_bind().dialect.name == "sqlite":
             self._s.execute(sa.text("ANALYZE products"))
             self._s.execute(sa.text("ANALYZE product_terms"))
+            self._s.execute(sa.text("ANALYZE product_postings"))
         else:
-            self._s.execute(sa.text("ANALYZE products, product_terms"))
+            self._s.execute(sa.text("ANALYZE products, product_terms, product_postings"))
 
     def pages(self) -> Iterator[list[Product]]:
         """Every product, by id, a page at a time (for re-indexing and export; never a turn)."""
@@ -212,18 +220,23 @@ class CatalogRepo:
         )
         self._s.execute(stmt, rows)
         ids = [p.id for p in products]
-        self._s.execute(
-            sa.delete(ProductTermRow)
-            .where(ProductTermRow.product_id.in_(ids))
-            .execution_options(synchronize_session=False)
-        )
-        terms = [
-            {"field": f, "term": t, "product_id": p.id, "position": pos}
-            for p in products
-            for f, t, pos in index_terms(p)
-        ]
-        for start in range(0, len(terms), 5 * _BATCH):
-            self._s.execute(_TERMS.insert(), terms[start : start + 5 * _BATCH])
+        for row_class in (ProductTermRow, ProductPostingRow):
+            self._s.execute(
+                sa.delete(row_class)
+                .where(row_class.product_id.in_(ids))
+                .execution_options(synchronize_session=False)
+            )
+        terms: list[dict[str, Any]] = []
+        postings: list[dict[str, Any]] = []
+        for p in products:
+            found = index_terms(p)
+            terms += (
+                {"field": f, "term": t, "product_id": p.id, "position": i} for f, t, i in found
+            )
+            postings += posting_rows(p, found, rates)
+        for table, rows_of in ((_TERMS, terms), (_POSTINGS, postings)):  # Core executemany
+            for start in range(0, len(rows_of), 5 * _BATCH):
+                self._s.execute(table.insert(), rows_of[start : start + 5 * _BATCH])
 
     def _meta(self, key: str) -> str | None:
         row = self._s.get(CatalogMetaRow, key, populate_existing=True)

@@ -1,14 +1,17 @@
 """Catalog search and filters in SQL: the database answers ``catalog.search.RankQuery``.
 
-Matching runs on the term index (``product_terms``: one row per field and term of a
-product, keyed by (field, term), written by ``catalog.search.index_terms``): a query's tags
-and words select the matching rows through that primary key, one GROUP BY gives each product
-the same features ``catalog.search.rank_key`` computes in Python (the interest's strength,
-tag hits, text hits), the audience fit and age rules come from the row (``recipients``,
-two flags), and every filter of ``FilterSpec`` (stock, budget in the base currency, country,
-deadline, dislikes) is a WHERE clause — all before the LIMIT, so a top-k is never short. Only
-ids are ranked; product rows are read for the k that win. The in-memory ``ProductList`` is
-the reference, and ``tests/catalog/test_catalog_in_db.py`` shows both give the same answers.
+Ranking reads the postings (``storage/postings.py``: one row per product and tag or word,
+keyed in rank order, carrying the product's filter columns). A query of one term — every
+known interest — reads its posting list in key order (strength, text hit, id), sorts the
+audience fit within each run of equal keys, and stops at the LIMIT: the work is the first
+runs of the list, not every product that matches. A query of several terms sums the same
+features (``catalog.search.rank_key``: strength, tag hits, text hits, fit) in one GROUP BY
+over its postings. Every filter of ``FilterSpec`` (stock, budget in the base currency,
+country, deadline, age and audience on the row; dislikes through the term index
+``product_terms``) is a WHERE clause — all before the LIMIT, so a top-k is never short.
+Only ids are ranked; product rows are read for the k that win. The in-memory
+``ProductList`` is the reference, and ``tests/catalog/test_catalog_in_db.py`` shows both
+give the same answers.
 
 Budgets are prefiltered with a cent of slack on the base-currency price and then checked
 exactly with ``catalog.search.check`` (the one definition of a rejection), so rounding can
@@ -31,7 +34,6 @@ from giftgenius.catalog.search import (
     GROWN_UP,
     MATERIAL,
     MENTION_TAGS,
-    SHIPS_TO,
     TAG,
     TITLE_TAG,
     TITLE_WORD,
@@ -42,13 +44,12 @@ from giftgenius.catalog.search import (
     dislike_terms,
 )
 from giftgenius.storage.catalog_repo import CatalogRepo
+from giftgenius.storage.postings import AUDIENCE_BITS, KIND_ALL, KIND_TAG, KIND_WORD, NOT_OWN
 
 if TYPE_CHECKING:
     from giftgenius.catalog import Product, Rates
 
-_TEXT_TAGS = f"('{TITLE_TAG}', '{DESC_TAG}')"
 _TEXT_WORDS = f"('{TITLE_WORD}', '{DESC_WORD}')"
-_RANKED_FIELDS = f"('{TAG}', '{TITLE_TAG}', '{DESC_TAG}', '{TITLE_WORD}', '{DESC_WORD}')"
 _SLACK = 0.01  # a cent, in the budget's currency: rounding never drops a passing product
 
 
@@ -66,100 +67,95 @@ class _Sql:
             self._lists.append(name)
         return f":{name}"
 
-    def distinct_terms(self, fields: str, terms: Collection[str]) -> str:
-        """How many of ``terms`` the product has in ``fields`` ("0" for no terms)."""
-        if not terms:
-            return "0"
-        return (
-            f"COUNT(DISTINCT CASE WHEN t.field IN {fields} AND t.term IN {self.bind(terms)} "
-            "THEN t.term END)"
-        )
-
-    def has(self, field: str, terms: Collection[str]) -> str:
-        return (
-            "EXISTS (SELECT 1 FROM product_terms a WHERE a.product_id = p.id "
-            f"AND a.field = '{field}' AND a.term IN {self.bind(terms)})"
-        )
-
     def statement(self, sql: str) -> sa.TextClause:
         return sa.text(sql).bindparams(*(sa.bindparam(n, expanding=True) for n in self._lists))
 
 
-def _fit(sql: _Sql, kind: str | None) -> str:
-    """``rank_key``'s recipient fit: 2 made for the kind, 1 for anyone, 0 not for it.
-
-    Read from the row's own ``recipients`` JSON text (``["mother", "anyone"]`` on both
-    backends): a per-row test on the row already read, where a lookup in ``product_terms``
-    per matched product cost more than the whole match at 100,000 products.
-    """
+def _fit(kind: str | None) -> str:
+    """``rank_key``'s recipient fit on a posting row: 2 made for the kind, 1 for anyone, 0 not
+    for it — read from the row's audience bits (literal constants: no user text)."""
     if kind is None:
         return "0"
     if kind == "anyone":
-        return "CASE WHEN p.young_only THEN 0 ELSE 1 END"
-    escaped = kind.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    pattern = sql.bind('%"' + escaped + '"%')
-    made_for = f"CAST(p.recipients AS TEXT) LIKE {pattern} ESCAPE '\\'"
-    return (
-        f"CASE WHEN {made_for} THEN 2 "
-        "WHEN CAST(p.recipients AS TEXT) LIKE '%\"anyone\"%' THEN 1 ELSE 0 END"
-    )
+        return "CASE WHEN s.young_only THEN 0 ELSE 1 END"
+    anyone = AUDIENCE_BITS["anyone"]
+    made_for = AUDIENCE_BITS.get(kind)
+    first = "" if made_for is None else f"WHEN (s.audience & {made_for}) <> 0 THEN 2 "
+    return f"CASE {first}WHEN (s.audience & {anyone}) <> 0 THEN 1 ELSE 0 END"
 
 
 def _age_allows(sql: _Sql, age: int | None, kind: str | None) -> list[str]:
-    """``catalog.search._age_allows`` as WHERE clauses."""
+    """``catalog.search._age_allows`` as WHERE clauses on a posting row."""
     if age is not None:
         at = sql.bind(age)
-        clauses = [f"(p.min_age IS NULL OR p.min_age <= {at})"]
-        clauses.append(f"(p.max_age IS NULL OR p.max_age >= {at})")
-        return clauses + (["NOT p.children_only"] if age >= ADULT_AGE else [])
+        clauses = [f"(s.min_age IS NULL OR s.min_age <= {at})"]
+        clauses.append(f"(s.max_age IS NULL OR s.max_age >= {at})")
+        return clauses + (["NOT s.children_only"] if age >= ADULT_AGE else [])
     if kind in YOUNG:
-        return [f"COALESCE(p.min_age, 0) < {ADULT_AGE}"]
+        return [f"COALESCE(s.min_age, 0) < {ADULT_AGE}"]
     if kind in GROWN_UP:
-        return ["NOT p.children_only"]
+        return ["NOT s.children_only"]
     return []
 
 
 def _passes(sql: _Sql, spec: FilterSpec, rates: Rates) -> list[str]:
-    """Every filter of ``check`` as WHERE clauses (the budget with a cent of slack)."""
+    """Every filter of ``check`` as WHERE clauses on a posting row (the budget with a cent
+    of slack); dislikes look the product up in the term index."""
     rate = rates.in_base(1.0, spec.currency)  # base units per unit of the budget currency
     clauses = [
-        "p.in_stock",
-        f"p.price_base <= {sql.bind((round(spec.budget_max, 2) + _SLACK) * rate)}",
+        "s.in_stock",
+        f"s.price_base <= {sql.bind((round(spec.budget_max, 2) + _SLACK) * rate)}",
     ]
     if spec.budget_min is not None:
         low = (round(spec.budget_min, 2) - _SLACK) * rate
-        clauses.append(f"p.price_base >= {sql.bind(low)}")
+        clauses.append(f"s.price_base >= {sql.bind(low)}")
     if spec.country is not None:
-        clauses.append(sql.has(SHIPS_TO, [spec.country.upper(), "*"]))
+        country = sql.bind(f"% {spec.country.upper()} %")
+        clauses.append(f"(s.ships LIKE '% * %' OR s.ships LIKE {country})")
     if spec.deadline is not None:
-        clauses.append(f"p.delivery_days <= {sql.bind((spec.deadline - spec.today).days)}")
+        clauses.append(f"s.delivery_days <= {sql.bind((spec.deadline - spec.today).days)}")
     for dislike in spec.dislikes:
         if not dislike.strip():
             continue
         material = material_of(dislike)
         if material is not None:
             clauses.append(
-                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
-                f"d.field = '{MATERIAL}' AND d.term = {sql.bind(material)})"
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = s.product_id "
+                f"AND d.field = '{MATERIAL}' AND d.term = {sql.bind(material)})"
             )
         terms = dislike_terms(dislike)
         if terms.tags:
             clauses.append(
-                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = s.product_id AND "
                 f"d.field IN ('{TAG}', '{TITLE_TAG}') AND d.term IN {sql.bind(terms.tags)})"
             )
         if terms.tastes:
             clauses.append(
-                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = p.id AND "
+                "NOT EXISTS (SELECT 1 FROM product_terms d WHERE d.product_id = s.product_id AND "
                 f"d.field = '{DESC_TAG}' AND d.term IN {sql.bind(terms.tastes)})"
             )
         if terms.words:
             clauses.append(
-                "(SELECT COUNT(*) FROM product_terms d WHERE d.product_id = p.id AND "
+                "(SELECT COUNT(*) FROM product_terms d WHERE d.product_id = s.product_id AND "
                 f"d.field = '{TITLE_WORD}' AND d.term IN {sql.bind(terms.words)}) "
                 f"< {len(terms.words)}"
             )
     return clauses
+
+
+def _one_term(query: RankQuery) -> tuple[str, str] | None:
+    """The (kind, term) of a query that names exactly one term and matches by it, else None.
+
+    Every known interest is one tag, so this is the usual lookup: its posting list is
+    already in rank order (but for the fit), and no GROUP BY is needed.
+    """
+    named = {(KIND_TAG, t) for t in query.tags | query.answer_tags}
+    named |= {(KIND_WORD, w) for w in query.words | query.answer_words}
+    if len(named) != 1:
+        return None
+    kind, term = next(iter(named))
+    matched_by = query.tags if kind == KIND_TAG else query.words
+    return (kind, term) if term in matched_by else None
 
 
 class DbCatalog:
@@ -187,54 +183,95 @@ class DbCatalog:
         if limit <= 0 or (query.must_answer and not (query.answer_tags or query.answer_words)):
             return []
         sql = _Sql()
-        terms = query.tags | query.words | query.answer_tags | query.answer_words
-        where: list[str] = []
-        order: list[str] = []
-        source = "products p"
-        if terms:
-            tag_hits = sql.distinct_terms(f"('{TAG}')", query.tags)
-            text_hits = (
-                f"{sql.distinct_terms(_TEXT_TAGS, query.tags)} + "
-                f"{sql.distinct_terms(_TEXT_WORDS, query.words)}"
-            )
-            having = [f"{tag_hits} + {text_hits} > 0"] if query.tags or query.words else []
-            strength = "0"
-            if query.must_answer and query.answer_tags:
-                strength = (
-                    f"MIN(CASE WHEN t.field = '{TAG}' AND t.term IN "
-                    f"{sql.bind(query.answer_tags)} THEN t.position END)"
-                )
-                having.append(f"{strength} IS NOT NULL")
-            elif query.must_answer:
-                wanted = len(query.answer_words)
-                in_text = sql.distinct_terms(_TEXT_WORDS, query.answer_words)
-                in_title = sql.distinct_terms(f"('{TITLE_WORD}')", query.answer_words)
-                strength = f"CASE WHEN {in_title} = {wanted} THEN 0 ELSE 1 END"
-                having.append(f"{in_text} = {wanted}")
-            source = (
-                f"products p JOIN (SELECT t.product_id, {tag_hits} AS tag_hits, "
-                f"{text_hits} AS text_hits, {strength} AS strength FROM product_terms t "
-                f"WHERE t.field IN {_RANKED_FIELDS} AND t.term IN {sql.bind(terms)} "
-                f"GROUP BY t.product_id HAVING {' AND '.join(having) or '1 = 1'}) f "
-                "ON f.product_id = p.id"
-            )
-            order = ["f.strength"] if query.by_strength else []
-            order += ["f.tag_hits DESC", "f.text_hits DESC"]
-        fit = _fit(sql, query.kind)
-        if not terms and query.kind is not None:
-            where.append(f"{fit} > 0")
-        where += _age_allows(sql, query.age, query.kind)
+        fit = _fit(query.kind)
+        where = _age_allows(sql, query.age, query.kind)
         if spec is not None:
             where += _passes(sql, spec, self._rates)
         if exclude:
-            where.append(f"p.id NOT IN {sql.bind(list(exclude))}")
-        order += [] if fit == "0" else [f"{fit} DESC"]  # a bare 0 would mean "column 0"
-        order.append(f"p.id{self._by_id}")
+            where.append(f"s.product_id NOT IN {sql.bind(list(exclude))}")
+        one = _one_term(query)
+        if one is not None:
+            source, order = self._single(sql, query, one, fit, where)
+        elif query.tags or query.words or query.answer_tags or query.answer_words:
+            source, order = self._grouped(sql, query, fit, where)
+        else:  # no words: every product, by fit alone
+            where += [f"s.kind = '{KIND_ALL}'"] + ([f"{fit} > 0"] if query.kind else [])
+            source = f"product_postings s WHERE {' AND '.join(where)}"
+            order = [] if fit == "0" else [f"{fit} DESC"]  # a bare 0 would mean "column 0"
+            order.append("s.product_id")
         text = (
-            f"SELECT p.id FROM {source} WHERE {' AND '.join(where) or '1 = 1'} "
-            f"ORDER BY {', '.join(order)} LIMIT {sql.bind(limit)} OFFSET {sql.bind(offset)}"
+            f"SELECT s.product_id FROM {source} ORDER BY {', '.join(order)} "
+            f"LIMIT {sql.bind(limit)} OFFSET {sql.bind(offset)}"
         )
         return list(self._s.scalars(sql.statement(text), sql.params))
+
+    @staticmethod
+    def _single(
+        sql: _Sql, query: RankQuery, one: tuple[str, str], fit: str, where: list[str]
+    ) -> tuple[str, list[str]]:
+        """One term: its posting list, read in key order (strength, text hit, id) with the
+        fit sorted within each run of equal keys — the LIMIT stops the scan."""
+        kind, term = one
+        where = [f"s.kind = '{kind}'", f"s.term = {sql.bind(term)}", *where]
+        order: list[str] = []
+        if query.must_answer and kind == KIND_TAG:
+            where.append(f"s.position < {NOT_OWN}")  # answers: one of its own tags
+        elif kind == KIND_TAG:  # tag hits: its own tag, or only named in its text
+            order.append(f"CASE WHEN s.position < {NOT_OWN} THEN 0 ELSE 1 END")
+        if query.must_answer and query.by_strength:
+            order.insert(0, "s.position")
+        order.append("s.text_miss")
+        order += [] if fit == "0" else [f"{fit} DESC"]
+        order.append("s.product_id")
+        return f"product_postings s WHERE {' AND '.join(where)}", order
+
+    @staticmethod
+    def _grouped(sql: _Sql, query: RankQuery, fit: str, where: list[str]) -> tuple[str, list[str]]:
+        """Several terms: ``rank_key``'s features summed over the product's postings."""
+        tags, words = query.tags | query.answer_tags, query.words | query.answer_words
+        own = f"s.position < {NOT_OWN}"
+
+        def count(kind: str, terms: Collection[str], extra: str = "") -> str:
+            if not terms:
+                return "0"
+            test = f"s.kind = '{kind}' AND s.term IN {sql.bind(terms)}{extra}"
+            return f"SUM(CASE WHEN {test} THEN 1 ELSE 0 END)"
+
+        matched = []
+        if tags:
+            matched.append(f"(s.kind = '{KIND_TAG}' AND s.term IN {sql.bind(tags)})")
+        if words:
+            matched.append(f"(s.kind = '{KIND_WORD}' AND s.term IN {sql.bind(words)})")
+        tag_hits = count(KIND_TAG, query.tags, f" AND {own}")
+        text_hits = (
+            f"{count(KIND_TAG, query.tags, ' AND s.text_miss = 0')} + "
+            f"{count(KIND_WORD, query.words)}"
+        )
+        having = [f"{tag_hits} + {text_hits} > 0"] if query.tags or query.words else []
+        if not (query.tags or query.words) and query.kind is not None:
+            having.append(f"MAX({fit}) > 0")
+        strength = "0"
+        if query.must_answer and query.answer_tags:
+            terms = sql.bind(query.answer_tags)
+            strength = (
+                f"MIN(CASE WHEN s.kind = '{KIND_TAG}' AND s.term IN {terms} AND {own} "
+                "THEN s.position END)"
+            )
+            having.append(f"{strength} IS NOT NULL")
+        elif query.must_answer:
+            wanted = len(query.answer_words)
+            in_title = count(KIND_WORD, query.answer_words, " AND s.position = 0")
+            strength = f"CASE WHEN {in_title} = {wanted} THEN 0 ELSE 1 END"
+            having.append(f"{count(KIND_WORD, query.answer_words)} = {wanted}")
+        group = (
+            f"(SELECT s.product_id, {tag_hits} AS tag_hits, {text_hits} AS text_hits, "
+            f"{strength} AS strength, MAX({fit}) AS fit FROM product_postings s "
+            f"WHERE ({' OR '.join(matched)}){''.join(' AND ' + w for w in where)} "
+            f"GROUP BY s.product_id HAVING {' AND '.join(having) or '1 = 1'}) s"
+        )
+        order = ["s.strength"] if query.by_strength else []
+        order += ["s.tag_hits DESC", "s.text_hits DESC", "s.fit DESC", "s.product_id"]
+        return group, order
 
     def ranked_ids(
         self, query: RankQuery, *, limit: int, exclude: Collection[str] = ()

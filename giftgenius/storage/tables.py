@@ -148,6 +148,37 @@ class ProductTermRow(Base):
     position: Mapped[int]
 
 
+# Product ids compare by code point on both backends (Postgres' locale collation does not),
+# so an index on them gives ``rank_key``'s last tie-break.
+CODE_POINT_ID = sa.String(64).with_variant(sa.String(64, collation="C"), "postgresql")
+
+
+class ProductPostingRow(Base):
+    """The ranking index (``storage/postings.py``): one row per product and tag, word or
+    audience it is found by, keyed in rank order, with the columns every filter reads."""
+
+    __tablename__ = "product_postings"
+    __table_args__ = (
+        sa.Index("ix_product_postings_product_id", "product_id"),
+        {"sqlite_with_rowid": False},
+    )
+
+    kind: Mapped[str] = mapped_column(sa.String(4), primary_key=True)
+    term: Mapped[str] = mapped_column(sa.String(200), primary_key=True)
+    position: Mapped[int] = mapped_column(primary_key=True)
+    text_miss: Mapped[int] = mapped_column(sa.SmallInteger, primary_key=True)
+    product_id: Mapped[str] = mapped_column(CODE_POINT_ID, _fk("products.id"), primary_key=True)
+    price_base: Mapped[float] = mapped_column(sa.Float)
+    in_stock: Mapped[bool]
+    delivery_days: Mapped[int]
+    min_age: Mapped[int | None]
+    max_age: Mapped[int | None]
+    young_only: Mapped[bool]
+    children_only: Mapped[bool]
+    audience: Mapped[int]
+    ships: Mapped[str] = mapped_column(sa.Text)
+
+
 class CatalogMetaRow(Base):
     __tablename__ = "catalog_meta"
 
