@@ -524,8 +524,8 @@ _BARE_AGE = re.compile(
 )
 # What a bare "is N" may be said of besides a person: money and quantities.
 _NOT_AGED = re.compile(
-    r"(?:budget|limit|price|prix|cost|max\w*|spend\w*|total|it|that|this|there|number|"
-    r"count|amount|size|taille)\s*$"
+    r"(?<![\w'])(?:budget|limit|price|prix|cost|max\w*|spend\w*|total|amount|size|taille)"
+    r"(?![\w'])|(?<![\w'])(?:it|that|this|there|number|count)\s*$"
 )
 _NOT_AGE_BEFORE = re.compile(
     r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"

@@ -34,6 +34,7 @@ def test_a_bare_figure_said_of_a_relation_is_an_age(text: str, age: int) -> None
         "my brother is 2 hours away",
         "my son's limit is 25 and he likes lego",
         "my sister is 5 foot tall",
+        "the budget for my nephew is 25",
     ],
 )
 def test_a_figure_of_money_or_distance_is_no_age(text: str) -> None:
