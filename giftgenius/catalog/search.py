@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from giftgenius.catalog.materials import MATERIALS, folded_words, material_of, mentions
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.catalog.vocabulary import (
-    INTERESTS,
+    INGREDIENTS,
     RECIPIENTS,
     TAGS,
     analyze,
@@ -421,19 +421,20 @@ class DislikeTerms(NamedTuple):
     """What a dislike hits (``dislike_terms``)."""
 
     tags: frozenset[str]  # a product carrying one, or whose title names one
-    tastes: frozenset[str]  # also when only the description names one
+    tastes: frozenset[str]  # also when only the description names one (``INGREDIENTS``)
     words: frozenset[str]  # a title holding all of them (words the vocabulary lacks)
 
 
 def dislike_terms(dislike: str) -> DislikeTerms:
-    """What a dislike hits. A kind of gift refused ("no mugs") rules out the gifts that are
-    one: their tags and title say so, while "best with a mug of tea" in a description is no
-    mug. A taste refused ("pas de chocolat", "rien de sucré") rules out what has it, and a
-    description says that: coffee beans "with chocolate notes". Refusing a kind of food
-    refuses what it holds (``within``: sweets hold chocolate and honey)."""
+    """What a dislike hits. A thing refused ("no mugs", "no books") rules out the gifts that
+    are one: their tags and title say so, while "best with a mug of tea" in a description is
+    no mug. A refused ingredient ("pas de chocolat", "rien de sucré", "sans alcool") rules
+    out what contains it, and a description says that: coffee beans "with chocolate notes"
+    (``INGREDIENTS``). Refusing a kind of food refuses what it holds (``within``: sweets hold
+    chocolate and honey)."""
     meaning = analyze(dislike)
     tags = within(meaning.tags)
-    return DislikeTerms(tags, tags & INTERESTS, _query_words(meaning.words))
+    return DislikeTerms(tags, tags & INGREDIENTS, _query_words(meaning.words))
 
 
 def _dislike_hit(product: Product, dislike: str) -> bool:

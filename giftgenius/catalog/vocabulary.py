@@ -1157,6 +1157,17 @@ _COMBOS: dict[str, tuple[str, ...]] = {
     "grande cuisine": ("gourmet", "luxury"),
 }
 
+# What a product can contain or serve, so that a refusal finds it in the description too:
+# coffee beans "with chocolate notes", a jazz evening "with a cocktail each", a candle kit
+# with "fragrance oils". Not coffee, tea or books: a "coffee-table book", a "sewing café" or
+# "a book of models" in a kit contain none.
+INGREDIENTS: frozenset[str] = frozenset(
+    """
+    chocolate confectionery honey wine whisky cocktail beer gin rum champagne sake cheese
+    spice fragrance
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
 # Kinds that hold other tags: refusing the kind refuses them too ("pas de sucré" is no
 # chocolate and no honey either). Only for refusals: liking sweets is not liking honey.
 _HOLDS: dict[str, frozenset[str]] = {

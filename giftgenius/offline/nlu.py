@@ -473,7 +473,13 @@ _SPEAKER_LIVES = re.compile(
     r"(?<![\w'])(?:je|j'|moi|on|nous|i|we)\s*(?:vis|habite|suis|reste|vit|habitons|vivons|"
     r"sommes|live|am|'m|are)(?![\w'])"
 )
-_POUNDS = re.compile(r"\s*\blivres?\b(?!\s*sterling)", re.IGNORECASE)
+# In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
+# par mois" are books).
+_POUNDS = re.compile(
+    r"\s*\blivres?\b(?!\s*sterling)(?!\s+(?:par|chaque|tous les|toutes les|per|a|each)\s+"
+    r"(?:jours?|semaines?|mois|ans?|annees?|days?|weeks?|months?|years?)\b)",
+    re.IGNORECASE,
+)
 _MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
 _NOT_A_COUNT = frozenset(

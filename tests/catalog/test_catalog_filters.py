@@ -146,6 +146,19 @@ def test_a_refused_taste_rules_out_a_description_that_names_it(rates):
     assert check(tea, spec(dislikes=["cocoa"]), rates) == ["matches dislike 'cocoa'"]
     # A refused kind of gift still needs the gift to be one ("no mugs" keeps this tea).
     assert check(tea, spec(dislikes=["whisky", "mugs"]), rates) == []
+    # Only what a product contains counts there: a coffee-table book holds no coffee.
+    posters = make(
+        title="Rally Posters 1970-1990",
+        description="A heavy coffee-table book of rally posters, with a reading guide.",
+        tags=["art", "history"],
+    )
+    assert check(posters, spec(dislikes=["café", "livres"]), rates) == []
+    evening = make(
+        title="Blues Cellar Night",
+        description="Two seats at a blues cellar with a glass of wine each.",
+        tags=["music", "experience"],
+    )
+    assert check(evening, spec(dislikes=["alcool", "vin"]), rates) == ["matches dislike 'vin'"]
     # What a product is free of is not in it.
     balm = make(
         title="Oat Hand Balm",

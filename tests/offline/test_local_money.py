@@ -57,3 +57,15 @@ def test_local_money_words_follow_the_known_place(
 
 def test_livres_elsewhere_are_not_pounds() -> None:
     assert facts("max 40 livres", profile={"country": "FR"}).get("currency") != "GBP"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "à Glasgow, elle lit 4 livres par mois",
+        "elle vit à Leeds et lit deux livres chaque semaine",
+    ],
+)
+def test_books_counted_by_the_week_or_month_are_no_pounds(text: str) -> None:
+    found = facts(text)
+    assert "budget_max" not in found and found["interests"] == ["book"]
