@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.text import fold
 
@@ -106,6 +107,17 @@ _SCOPE = re.compile(
     r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"
     r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
     r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
+)
+# A word about the price alone says what the person thinks of it, not what the gift is
+# ("that's too expensive", "c'est trop cher").
+_PRICEY = re.compile(
+    r"(?<![\w])(?:too|trop|so|si|very|tres|a bit|un peu|(?:in)?expensive|cheap|pricey|costly|"
+    r"cher|chere|chers|cheres|couteux|couteuse|abordables?|affordable|bon marche|"
+    # …and a word for the list or its entries names no kind of gift ("le moins cher de la
+    # liste", "the cheapest of your ideas")
+    r"(?:short)?lists?|listes?|options?|ideas?|idees?|choices?|choix|suggestions?|"
+    r"propositions?|items?|gifts?|cadeaux?|articles?|produits?|products?|things?|trucs?|"
+    r"others?|autres?|else)(?![\w])"
 )
 _SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
 
@@ -237,6 +249,10 @@ class Choice:
     words: str | None = None  # the chosen title (matched against the shortlist's titles)
     also: tuple[str, ...] = ()
     among: int | None = None  # a price end within the first N (N) or the last N (-N)
+    # What the gift is, in the person's words, for the tool to match against the products
+    # themselves ("the moka pot", "le moulin en bois"), alone or with a price end ("le moins
+    # cher des doudous").
+    described: str | None = None
 
 
 def choice(folded: str, *, whole: bool = True) -> Choice | None:
@@ -276,6 +292,23 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         ):
             return Choice(position=ORDINALS[best[0]])
     return None
+
+
+def described(text: str) -> str | None:
+    """The words of a message that say what a gift is, once its yes-words, price ends,
+    places in the list and numbers are blanked; None when nothing is left that describes
+    ("the cheapest one", "le moins cher des deux premiers")."""
+    folded = fold(text, keep_length=True)  # same spans: the kept words keep their accents
+    cut = _without_yes(folded)
+    for pattern in (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER, _SCOPE, _AT_END, _AT_TOP, _PRICEY):
+        cut = pattern.sub(lambda m: " " * len(m[0]), cut)
+    words = [
+        (m.start(), m.end())
+        for m in re.finditer(r"[\w'-]+", cut)
+        if m[0] not in ORDINALS and m[0] not in _NUMBER_WORDS and not m[0].isdigit()
+    ]
+    kept = " ".join(text[a:b] for a, b in words)
+    return kept if read_description(kept).size else None
 
 
 def _without_yes(folded: str) -> str:
@@ -376,15 +409,8 @@ def _tags_of(candidate: Candidate) -> set[str]:
 
 
 def _spelled_in(word: str, title_words: set[str]) -> bool:
-    """Whether a word of the message is one of the title's, typos and cognates allowed: a
-    close spelling, or for long words the same start and a looser one ("harnais"/"harness")."""
-    from rapidfuzz import fuzz, process
-
-    if process.extractOne(word, title_words, scorer=fuzz.ratio, score_cutoff=82) is not None:
-        return True
-    return len(word) >= 6 and any(
-        len(t) >= 6 and t[:3] == word[:3] and fuzz.ratio(word, t) >= 70 for t in title_words
-    )
+    """Whether a word of the message is one of the title's, typos and cognates allowed."""
+    return spelled_in(word, title_words)
 
 
 _COMMON = frozenset(
