@@ -63,6 +63,9 @@ _FILLER = frozenset(
     would have has had got any some please thanks thank you your yours just also really
     celui celle ceux celles qui que quoi dont avec pour veux voudrais prends prendre choisis
     avez avoir aurais auriez avait vous nous tu toi moi plait merci stp svp bien tout tous
+    there does could carry sell stock existe exist chance
+    whichever whatever anything something everything either lequel laquelle lesquels
+    lesquelles importe quel quelle quels quelles
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

@@ -139,6 +139,7 @@ CHOICE_CUE = re.compile(
     r"(?<![\w'])(?:take|taking|go with|going with|go for|pick|choose|i'?ll have|want|"
     r"i'?d like|let'?s do|prends|prend|choisis|choisi|je veux|on part sur|va pour|"
     r"je vais prendre|on prend|ce sera|j'opte pour|plutot|i'?ll go with|i'?d go (?:with|for)|"
+    r"je prendrais|i'?d take|i'?d rather have|i'?d pick|"
     r"gimme|give me|donne-moi|donnez-moi|je voudrais|j'aimerais|je choisis|je prendrai|"
     # pointing at one by what it is: "the knitting one", "the one with the dog", "celui qui
     # se plie", "celle pour le thé"
@@ -292,6 +293,20 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         ):
             return Choice(position=ORDINALS[best[0]])
     return None
+
+
+# Asking whether there is such a thing names it as surely as pointing at it ("do you have a
+# moka pot?", "auriez-vous un cadre photo numérique ?", "is there a wooden one?").
+_HAVE_ASK = re.compile(
+    r"^\s*(?:(?:and|so|ok|also|et|alors|sinon|bon)\W+)?(?:(?:do|would|could|does) (?:you|the "
+    r"shop|the catalog) (?:have|carry|sell|stock)|have you got|you got|got any|is there|are "
+    r"there|any chance|(?:vous )?(?:avez|auriez)(?:-vous)?|est-ce que vous (?:avez|auriez)|"
+    r"as-tu|aurais-tu|y a-t-il|y aurait-il|existe-t-il)(?![\w'])"
+)
+
+
+def asks_for_one(folded: str) -> bool:
+    return _HAVE_ASK.search(folded) is not None
 
 
 def described(text: str) -> str | None:

@@ -262,6 +262,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
     whole = True
+    chooses = intents.CHOICE_CUE.search(folded) is not None  # "je prendrais plutôt …"
     if cues:
         last = max(m.end() for m in cues)
         if folded[last:].strip():
@@ -277,7 +278,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     by_title = _by_title(raw, folded, shortlist)
     if by_title is not None and (len(by_title.also) == 0 or not _beyond_titles(raw)):
         return by_title
-    return _described(raw, folded) or by_title
+    return _described(raw, folded, chooses) or by_title
 
 
 def _by_title(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intents.Choice | None:
@@ -313,20 +314,29 @@ def _beyond_titles(raw: str) -> bool:
     return bool(terms.materials or terms.features)
 
 
-def _described(raw: str, folded: str) -> intents.Choice | None:
+def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice | None:
     """A gift named by what it is, for the tool to find on the shortlist or in the catalog:
     a message that points at one thing ("the moka pot", "le cadre photo numérique si vous en
-    avez un", "celui qui mesure la température") or says it chooses, refuses nothing, asks
-    nothing and declines nothing. Whether it also states facts is checked by the caller."""
+    avez un", "celui qui mesure la température"), says it chooses or asks whether there is
+    one ("vous auriez une lampe en bois ?"), refuses nothing, asks nothing else and declines
+    nothing. Whether it also states facts is checked by the caller."""
     pointing = _POINTING.match(folded.strip()) is not None
-    cue = intents.CHOICE_CUE.search(folded) is not None
-    if not (pointing or cue) or _negated(folded) or intents.declines(folded):
+    cue = chooses or intents.CHOICE_CUE.search(folded) is not None
+    asking = intents.asks_for_one(folded)  # "do you have a moka pot?" names it too
+    if not (pointing or cue or asking) or _negated(folded) or intents.declines(folded):
         return None
-    if folded.rstrip().endswith("?"):
+    if _SOMETHING.search(folded):
+        return None  # "plutôt quelque chose pour le jardin" asks for other ideas
+    if folded.rstrip().endswith("?") and not asking:
         return None
     words = intents.described(raw)
     return intents.Choice(described=words) if words else None
 
+
+_SOMETHING = re.compile(
+    r"(?<![\w'])(?:something|anything|quelque chose|un truc|un objet|other ideas?|more ideas?|"
+    r"d'autres idees|autres idees|plus d'idees)(?![\w'])"
+)
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")

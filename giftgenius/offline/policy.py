@@ -504,10 +504,16 @@ def _described_reply(turn: Turn, res: ToolResult) -> str:
     loc = turn.locale
     gift = res.result.get("selected")
     if isinstance(gift, dict):
-        price = r.money(gift.get("price", 0), gift.get("currency", ""), loc)
         title = gift.get("title", "")
-        if res.result.get("found") == "catalog":
+        if res.result.get("found") == "catalog":  # not seen in the list: its price as there
+            budget = (turn.state.get("profile") or {}).get("budget") or {}
+            price = r.price(
+                gift.get("price", 0), gift.get("currency", ""), loc,
+                converted=gift.get("price_in_budget_currency"),
+                budget_currency=budget.get("currency"),
+            )  # fmt: skip
             return r.say("selected.catalog", loc, title=title, price=price)
+        price = r.money(gift.get("price", 0), gift.get("currency", ""), loc)
         return r.say("selected", loc, title=title, price=price)
     words = str(res.arguments.get("described") or "").strip()
     text = r.say("described.none", loc, words=words)

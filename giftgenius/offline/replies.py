@@ -226,6 +226,7 @@ tags = phrasing.tags
 profile_facts = phrasing.profile_facts
 rejection_reasons = phrasing.reasons
 reason = phrasing.reason
+price = phrasing.price
 
 
 def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:

@@ -188,6 +188,8 @@ def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str
     "text",
     [
         "the cheapest one",
+        "whatever's least expensive",
+        "n'importe lequel, le moins cher",
         "le moins cher de tes propositions",
         "the priciest of the first three",
         "la plus chère de la liste svp",
@@ -207,8 +209,23 @@ def test_a_price_end_over_the_whole_list_names_no_kind(text: str) -> None:
         "la livraison doit être en Suisse",
         "not the wooden one",
         "the others, please",
+        "plutôt quelque chose pour le jardin",
+        "I'd rather have something for his bike",
     ],
 )
 def test_no_gift_named_by_what_it_is(text: str) -> None:
     found = chosen(text)
     assert found is None or found.described is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("do you have a wooden tray?", "wooden"),
+        ("Auriez-vous une bouilloire électrique ?", "bouilloire"),
+        ("is there a wireless one?", "wireless"),
+    ],
+)
+def test_asking_whether_there_is_one_names_it(text: str, kept: str) -> None:
+    found = chosen(text)
+    assert found is not None and found.described is not None and kept in found.described
