@@ -309,6 +309,34 @@ def asks_for_one(folded: str) -> bool:
     return _HAVE_ASK.search(folded) is not None
 
 
+_PHRASE_END = re.compile(
+    r"[,.;:!?()]|(?<![\w'])(?:and|et|but|mais|then|puis|please|pls|plz|stp|svp|s'il|for|pour "
+    r"(?:lui|elle|moi)|i'?ll|je le|je la|so|donc)(?![\w'])"
+)
+_POSTPOSED = re.compile(r"(?:^|\s)(?:le|la|les|l')\s*$")
+
+
+def price_kind(text: str) -> str | None:
+    """The kind a price end ranges over, in the words next to it: after it ("the cheapest
+    candle", "le moins cher des doudous", "the priciest of the grinders") or, French-style,
+    before it ("la bougie la moins chère"); None when it ranges over the whole list ("show
+    me the priciest one and I'll take it")."""
+    folded = fold(text, keep_length=True)
+    found = [m for p in (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER) if (m := p.search(folded))]
+    if not found:
+        return None
+    m = min(found, key=lambda x: x.start())
+    after = _PHRASE_END.search(folded, m.end())
+    kind = described(text[m.end() : after.start() if after else len(text)])
+    if kind is None and (
+        folded[m.start() : m.start() + 3] in ("le ", "la ")
+        or _POSTPOSED.search(folded[: m.start()])
+    ):
+        start = max((x.end() for x in _PHRASE_END.finditer(folded[: m.start()])), default=0)
+        kind = described(text[start : m.start()])
+    return kind
+
+
 def described(text: str) -> str | None:
     """The words of a message that say what a gift is, once its yes-words, price ends,
     places in the list and numbers are blanked; None when nothing is left that describes

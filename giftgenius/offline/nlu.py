@@ -271,7 +271,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     if found is not None:
         if found.price is not None and found.among is None:
             # "le moins cher des doudous": the price end among the gifts of that kind
-            kind = intents.described(raw)
+            kind = intents.price_kind(raw)
             if kind is not None:
                 return replace(found, described=kind)
         return found

@@ -176,6 +176,8 @@ def test_a_gift_named_by_what_it_is_goes_to_the_products_own_words(text: str, ke
         ("La moins chère des bougies, merci", "min", "bougies"),
         ("the priciest of the grinders please", "max", "grinders"),
         ("le plus cher des moulins", "max", "moulins"),
+        ("the least expensive teapot, and confirm it", "min", "teapot"),
+        ("donne-moi la bougie la moins chère", "min", "bougie"),
     ],
 )
 def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str) -> None:
@@ -189,6 +191,7 @@ def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str
     [
         "the cheapest one",
         "whatever's least expensive",
+        "show me the dearest one, I'll have it",
         "n'importe lequel, le moins cher",
         "le moins cher de tes propositions",
         "the priciest of the first three",
