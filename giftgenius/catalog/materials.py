@@ -36,6 +36,7 @@ _MATERIALS: dict[str, str] = {
     "copper": "copper cuivre",
     "brass": "brass laiton",
     "steel": "steel acier stainless inox",
+    "iron": "iron fonte fer",
     "latex": "latex",
     "feather": "feather feathers plume plumes",
 }

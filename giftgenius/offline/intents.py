@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.text import fold
 
@@ -107,6 +108,17 @@ _SCOPE = re.compile(
     r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
     r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
 )
+# A word about the price alone says what the person thinks of it, not what the gift is
+# ("that's too expensive", "c'est trop cher").
+_PRICEY = re.compile(
+    r"(?<![\w])(?:too|trop|so|si|very|tres|a bit|un peu|(?:in)?expensive|cheap|pricey|costly|"
+    r"cher|chere|chers|cheres|couteux|couteuse|abordables?|affordable|bon marche|"
+    # …and a word for the list or its entries names no kind of gift ("le moins cher de la
+    # liste", "the cheapest of your ideas")
+    r"(?:short)?lists?|listes?|options?|ideas?|idees?|choices?|choix|suggestions?|"
+    r"propositions?|items?|gifts?|cadeaux?|articles?|produits?|products?|things?|trucs?|"
+    r"others?|autres?|else)(?![\w])"
+)
 _SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
 
 
@@ -127,6 +139,7 @@ CHOICE_CUE = re.compile(
     r"(?<![\w'])(?:take|taking|go with|going with|go for|pick|choose|i'?ll have|want|"
     r"i'?d like|let'?s do|prends|prend|choisis|choisi|je veux|on part sur|va pour|"
     r"je vais prendre|on prend|ce sera|j'opte pour|plutot|i'?ll go with|i'?d go (?:with|for)|"
+    r"je prendrais|i'?d take|i'?d rather have|i'?d pick|"
     r"gimme|give me|donne-moi|donnez-moi|je voudrais|j'aimerais|je choisis|je prendrai|"
     # pointing at one by what it is: "the knitting one", "the one with the dog", "celui qui
     # se plie", "celle pour le thé"
@@ -237,6 +250,10 @@ class Choice:
     words: str | None = None  # the chosen title (matched against the shortlist's titles)
     also: tuple[str, ...] = ()
     among: int | None = None  # a price end within the first N (N) or the last N (-N)
+    # What the gift is, in the person's words, for the tool to match against the products
+    # themselves ("the moka pot", "le moulin en bois"), alone or with a price end ("le moins
+    # cher des doudous").
+    described: str | None = None
 
 
 def choice(folded: str, *, whole: bool = True) -> Choice | None:
@@ -276,6 +293,65 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         ):
             return Choice(position=ORDINALS[best[0]])
     return None
+
+
+# Asking whether there is such a thing names it as surely as pointing at it ("do you have a
+# moka pot?", "auriez-vous un cadre photo numérique ?", "is there a wooden one?").
+_HAVE_ASK = re.compile(
+    r"^\s*(?:(?:and|so|ok|also|et|alors|sinon|bon)\W+)?(?:(?:do|would|could|does) (?:you|the "
+    r"shop|the catalog) (?:have|carry|sell|stock)|have you got|you got|got any|is there|are "
+    r"there|any chance|(?:vous )?(?:avez|auriez)(?:-vous)?|est-ce que vous (?:avez|auriez)|"
+    r"as-tu|aurais-tu|y a-t-il|y aurait-il|existe-t-il)(?![\w'])"
+)
+
+
+def asks_for_one(folded: str) -> bool:
+    return _HAVE_ASK.search(folded) is not None
+
+
+_PHRASE_END = re.compile(
+    r"[,.;:!?()]|(?<![\w'])(?:and|et|but|mais|then|puis|please|pls|plz|stp|svp|s'il|for|pour "
+    r"(?:lui|elle|moi)|i'?ll|je le|je la|so|donc)(?![\w'])"
+)
+_POSTPOSED = re.compile(r"(?:^|\s)(?:le|la|les|l')\s*$")
+
+
+def price_kind(text: str) -> str | None:
+    """The kind a price end ranges over, in the words next to it: after it ("the cheapest
+    candle", "le moins cher des doudous", "the priciest of the grinders") or, French-style,
+    before it ("la bougie la moins chère"); None when it ranges over the whole list ("show
+    me the priciest one and I'll take it")."""
+    folded = fold(text, keep_length=True)
+    found = [m for p in (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER) if (m := p.search(folded))]
+    if not found:
+        return None
+    m = min(found, key=lambda x: x.start())
+    after = _PHRASE_END.search(folded, m.end())
+    kind = described(text[m.end() : after.start() if after else len(text)])
+    if kind is None and (
+        folded[m.start() : m.start() + 3] in ("le ", "la ")
+        or _POSTPOSED.search(folded[: m.start()])
+    ):
+        start = max((x.end() for x in _PHRASE_END.finditer(folded[: m.start()])), default=0)
+        kind = described(text[start : m.start()])
+    return kind
+
+
+def described(text: str) -> str | None:
+    """The words of a message that say what a gift is, once its yes-words, price ends,
+    places in the list and numbers are blanked; None when nothing is left that describes
+    ("the cheapest one", "le moins cher des deux premiers")."""
+    folded = fold(text, keep_length=True)  # same spans: the kept words keep their accents
+    cut = _without_yes(folded)
+    for pattern in (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER, _SCOPE, _AT_END, _AT_TOP, _PRICEY):
+        cut = pattern.sub(lambda m: " " * len(m[0]), cut)
+    words = [
+        (m.start(), m.end())
+        for m in re.finditer(r"[\w'-]+", cut)
+        if m[0] not in ORDINALS and m[0] not in _NUMBER_WORDS and not m[0].isdigit()
+    ]
+    kept = " ".join(text[a:b] for a, b in words)
+    return kept if read_description(kept).size else None
 
 
 def _without_yes(folded: str) -> str:
@@ -376,15 +452,8 @@ def _tags_of(candidate: Candidate) -> set[str]:
 
 
 def _spelled_in(word: str, title_words: set[str]) -> bool:
-    """Whether a word of the message is one of the title's, typos and cognates allowed: a
-    close spelling, or for long words the same start and a looser one ("harnais"/"harness")."""
-    from rapidfuzz import fuzz, process
-
-    if process.extractOne(word, title_words, scorer=fuzz.ratio, score_cutoff=82) is not None:
-        return True
-    return len(word) >= 6 and any(
-        len(t) >= 6 and t[:3] == word[:3] and fuzz.ratio(word, t) >= 70 for t in title_words
-    )
+    """Whether a word of the message is one of the title's, typos and cognates allowed."""
+    return spelled_in(word, title_words)
 
 
 _COMMON = frozenset(

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
+from giftgenius.catalog.describing import read_description
 from giftgenius.catalog.places import (
     country_name,
     place_alone,
@@ -292,7 +293,7 @@ def extract(
         answers = candidate_answers or [[] for _ in titles]
         shortlist = [intents.Candidate(t, tuple(a)) for t, a in zip(titles, answers, strict=False)]
         out.choice = _choice(raw, folded, shortlist)
-        if out.choice is not None:
+        if out.choice is not None and (out.choice.described is None or out.choice.price):
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
     # A labelled save names no one ("save her profile as Laura"); one under the person's name
     # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
@@ -300,7 +301,17 @@ def extract(
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
     out.facts = _facts(readable, lang, today, dollar, profile, out)
+    if out.choice is not None:
+        # A gift named in words ("the grinder") says nothing new about tastes either; one
+        # that also sets a budget, a place or a date ("the one under 40 for Paris") is facts.
+        if set(out.facts) - _TASTES:
+            out.choice = None
+        else:
+            out.facts = {}
     return out
+
+
+_TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
 
 
 _NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
@@ -324,13 +335,27 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
     whole = True
+    chooses = intents.CHOICE_CUE.search(folded) is not None  # "je prendrais plutôt …"
     if cues:
         last = max(m.end() for m in cues)
         if folded[last:].strip():
             raw, folded, whole = raw[last:], folded[last:], False
     found = intents.choice(folded, whole=whole)
     if found is not None:
+        if found.price is not None and found.among is None:
+            # "le moins cher des doudous": the price end among the gifts of that kind
+            kind = intents.price_kind(raw)
+            if kind is not None:
+                return replace(found, described=kind)
         return found
+    by_title = _by_title(raw, folded, shortlist)
+    if by_title is not None and (len(by_title.also) == 0 or not _beyond_titles(raw)):
+        return by_title
+    return _described(raw, folded, chooses) or by_title
+
+
+def _by_title(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intents.Choice | None:
+    """A choice by the words of a shortlisted title, or by what the gift is for."""
     match = intents.title_match(raw, shortlist)
     if match is None:
         return None
@@ -354,6 +379,37 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     titles = [shortlist[i].title for i in best]
     return intents.Choice(words=titles[0], also=tuple(titles[1:]))
 
+
+def _beyond_titles(raw: str) -> bool:
+    """Whether the words name a material or a feature ("en bois", "numérique"): what only
+    the products' own descriptions can tell apart when several titles fit."""
+    terms = read_description(raw)
+    return bool(terms.materials or terms.features)
+
+
+def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice | None:
+    """A gift named by what it is, for the tool to find on the shortlist or in the catalog:
+    a message that points at one thing ("the moka pot", "le cadre photo numérique si vous en
+    avez un", "celui qui mesure la température"), says it chooses or asks whether there is
+    one ("vous auriez une lampe en bois ?"), refuses nothing, asks nothing else and declines
+    nothing. Whether it also states facts is checked by the caller."""
+    pointing = _POINTING.match(folded.strip()) is not None
+    cue = chooses or intents.CHOICE_CUE.search(folded) is not None
+    asking = intents.asks_for_one(folded)  # "do you have a moka pot?" names it too
+    if not (pointing or cue or asking) or _negated(folded) or intents.declines(folded):
+        return None
+    if _SOMETHING.search(folded):
+        return None  # "plutôt quelque chose pour le jardin" asks for other ideas
+    if folded.rstrip().endswith("?") and not asking:
+        return None
+    words = intents.described(raw)
+    return intents.Choice(described=words) if words else None
+
+
+_SOMETHING = re.compile(
+    r"(?<![\w'])(?:something|anything|quelque chose|un truc|un objet|other ideas?|more ideas?|"
+    r"d'autres idees|autres idees|plus d'idees)(?![\w'])"
+)
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")

@@ -201,13 +201,17 @@ def _pending(turn: Turn) -> Decision | None:
     if turn.step == "finalizing" and not funnel_ran:
         selected = turn.state.get("selected_gift_id")
         gift_id = _chosen_id(turn)
-        if not turn.called("select_gift") and gift_id is not None and gift_id != selected:
+        chosen = ("select_gift", "select_described_gift")
+        if not any(turn.called(n) for n in chosen) and gift_id is not None and gift_id != selected:
             return _call("select_gift", {"gift_id": gift_id})
+        described = _described_args(turn)
+        if described is not None and not any(turn.called(n) for n in chosen):
+            return _call("select_described_gift", described)
         # Every choice is confirmed by an explicit yes: a later "yes" (one that names the
         # gift already selected too: "yes, the second one"), or "confirm it" in the message
         # that chose ("let's go with the tripod" alone only selects it).
         chose = (ext.choice is not None or gift_id is not None) and not (
-            gift_id == selected and not turn.called("select_gift")
+            gift_id == selected and not any(turn.called(n) for n in chosen)
         )
         if (
             ext.confirm
@@ -232,10 +236,25 @@ def _save_label(label: str | None, profile: dict[str, Any]) -> str | None:
     return names[-1] if names else recipient or None
 
 
+def _described_args(turn: Turn) -> dict[str, Any] | None:
+    """The arguments of ``select_described_gift`` when the message names the gift by what it
+    is ("the moka pot", "le moins cher des doudous"): the tool matches the words against the
+    products themselves, and looks in the catalog when the shortlist has no such thing."""
+    choice = turn.ext.choice
+    if choice is None or choice.described is None:
+        return None
+    args: dict[str, Any] = {"described": choice.described}
+    if choice.price is not None:
+        args["price_end"] = "cheapest" if choice.price == "min" else "priciest"
+    return args
+
+
 def _chosen_id(turn: Turn) -> str | None:
     """The shortlist id the message picks (by position, price end or title), if any."""
     ids: list[str] = list(turn.state.get("candidate_ids") or [])
     choice = turn.ext.choice
+    if choice is not None and choice.described is not None:
+        return None  # the tool reads the products' own words (``_described_args``)
     if choice is None and len(ids) == 1 and turn.ext.confirm and not turn.ext.decline:
         return ids[0]  # "yes" to the one idea shown ("Would you like it?") chooses it
     if choice is None or not ids:
@@ -445,6 +464,9 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
             "confirmed", loc, title=gift.get("title", state.get("selected_gift_id")),
             draft=str(confirmed.result.get("order_draft_id", state.get("order_draft_id")))[:8],
         )  # fmt: skip
+    described = by_name.get("select_described_gift")
+    if described and described.ok:
+        return _described_reply(turn, described)
     selected = by_name.get("select_gift")
     if selected and selected.ok:
         gift = selected.result.get("selected") or {}
@@ -473,6 +495,34 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
     if turn.ext.leave:
         return r.say("goodbye", loc)
     return _next_step(turn)
+
+
+def _described_reply(turn: Turn, res: ToolResult) -> str:
+    """A gift named in words: selected from the shortlist as any choice is; found in the
+    catalog instead, said so; or nothing within the constraints, said plainly, with the
+    closest thing and why it does not fit, the list kept."""
+    loc = turn.locale
+    gift = res.result.get("selected")
+    if isinstance(gift, dict):
+        title = gift.get("title", "")
+        if res.result.get("found") == "catalog":  # not seen in the list: its price as there
+            budget = (turn.state.get("profile") or {}).get("budget") or {}
+            price = r.price(
+                gift.get("price", 0), gift.get("currency", ""), loc,
+                converted=gift.get("price_in_budget_currency"),
+                budget_currency=budget.get("currency"),
+            )  # fmt: skip
+            return r.say("selected.catalog", loc, title=title, price=price)
+        price = r.money(gift.get("price", 0), gift.get("currency", ""), loc)
+        return r.say("selected", loc, title=title, price=price)
+    words = str(res.arguments.get("described") or "").strip()
+    text = r.say("described.none", loc, words=words)
+    closest = res.result.get("closest")
+    if isinstance(closest, dict) and closest.get("reasons"):
+        reasons = r.join([r.reason(str(x), loc) for x in closest["reasons"]], loc)
+        text += " " + r.say("described.closest", loc, title=closest.get("title", ""), why=reasons)
+    ids = turn.state.get("candidate_ids") or []
+    return text + " " + r.choose_prompt(len(ids), loc)
 
 
 def _also(turn: Turn) -> str:

@@ -90,6 +90,22 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Bon choix : **{title}** ({price}). Je confirme et j'enregistre le brouillon de "
         "commande ?",
     },
+    "selected.catalog": {
+        "en": "That one was not on the list, but the catalog has **{title}** ({price}), within "
+        "everything you asked. Shall I confirm it and record the order draft?",
+        "fr": "Il n'était pas dans la liste, mais le catalogue a **{title}** ({price}), qui "
+        "respecte tout ce que vous avez demandé. Je confirme et j'enregistre le brouillon de "
+        "commande ?",
+    },
+    "described.none": {
+        "en": "I found nothing matching “{words}” that fits everything you asked.",
+        "fr": "Je n'ai rien trouvé qui corresponde à « {words} » et respecte tout ce que vous "
+        "avez demandé.",
+    },
+    "described.closest": {
+        "en": "The closest, **{title}**, is {why}.",
+        "fr": "Le plus proche, **{title}**, est {why}.",
+    },
     "confirmed": {
         "en": "Done! **{title}** is confirmed and the order draft is recorded (ref. {draft}).",
         "fr": "C'est fait ! **{title}** est confirmé et le brouillon de commande est "
@@ -209,6 +225,8 @@ recipient = phrasing.recipient
 tags = phrasing.tags
 profile_facts = phrasing.profile_facts
 rejection_reasons = phrasing.reasons
+reason = phrasing.reason
+price = phrasing.price
 
 
 def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:

@@ -115,6 +115,8 @@ def summarize(request_text: str, counter: TokenCounter, max_tokens: int | None) 
                 _apply(facts, args)
             elif name == "select_gift":
                 decisions.append(f"selected {args.get('gift_id')}")
+            elif name == "select_described_gift":
+                decisions.append(f"asked for the gift described as '{args.get('described')}'")
             elif name == "confirm_choice":
                 decisions.append("confirmed the selected gift")
             elif name in ("save_recipient_profile", "load_recipient_profile"):

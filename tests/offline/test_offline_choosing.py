@@ -148,3 +148,87 @@ def test_not_a_choice_by_description(text: str) -> None:
 )
 def test_assent_in_many_registers(text: str, confirm: bool) -> None:
     assert extract(text, today=TODAY).confirm is confirm
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("the stovetop espresso maker", "stovetop"),
+        ("that little wireless speaker, if you have it", "wireless"),
+        ("La lampe en bois si vous en avez une", "bois"),
+        ("celle qui fait de la lumière", "lumière"),
+        ("je prendrais plutôt la bouilloire électrique", "électrique"),
+    ],
+)
+def test_a_gift_named_by_what_it_is_goes_to_the_products_own_words(text: str, kept: str) -> None:
+    """Nothing on the shortlist's titles fits: the words go to the tool, which reads the
+    products' descriptions and the catalog (``select_described_gift``)."""
+    found = chosen(text)
+    assert found is not None and found.described is not None and kept in found.described
+    assert found.position is None and found.price is None and found.words is None
+    assert read(text).facts == {}  # a thing named while choosing is no new taste
+
+
+@pytest.mark.parametrize(
+    ("text", "price", "kind"),
+    [
+        ("the cheapest of the candles", "min", "candles"),
+        ("La moins chère des bougies, merci", "min", "bougies"),
+        ("the priciest of the grinders please", "max", "grinders"),
+        ("le plus cher des moulins", "max", "moulins"),
+        ("the least expensive teapot, and confirm it", "min", "teapot"),
+        ("donne-moi la bougie la moins chère", "min", "bougie"),
+    ],
+)
+def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str) -> None:
+    found = chosen(text)
+    assert found is not None and found.price == price
+    assert found.described is not None and kind in found.described
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the cheapest one",
+        "whatever's least expensive",
+        "show me the dearest one, I'll have it",
+        "n'importe lequel, le moins cher",
+        "le moins cher de tes propositions",
+        "the priciest of the first three",
+        "la plus chère de la liste svp",
+    ],
+)
+def test_a_price_end_over_the_whole_list_names_no_kind(text: str) -> None:
+    found = chosen(text)
+    assert found is not None and found.price is not None and found.described is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "that's way too expensive",
+        "c'est un peu cher quand même",
+        "the budget is 40 dollars now",
+        "la livraison doit être en Suisse",
+        "not the wooden one",
+        "the others, please",
+        "plutôt quelque chose pour le jardin",
+        "I'd rather have something for his bike",
+    ],
+)
+def test_no_gift_named_by_what_it_is(text: str) -> None:
+    found = chosen(text)
+    assert found is None or found.described is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("do you have a wooden tray?", "wooden"),
+        ("Auriez-vous une bouilloire électrique ?", "bouilloire"),
+        ("is there a wireless one?", "wireless"),
+    ],
+)
+def test_asking_whether_there_is_one_names_it(text: str, kept: str) -> None:
+    found = chosen(text)
+    assert found is not None and found.described is not None and kept in found.described

@@ -19,7 +19,7 @@ from giftgenius.agent.tools.candidates import (
     get_gift_details,
     search_candidates,
 )
-from giftgenius.agent.tools.choice import confirm_choice, select_gift
+from giftgenius.agent.tools.choice import confirm_choice, select_described_gift, select_gift
 from giftgenius.agent.tools.profile import UpdateProfileArgs, update_profile
 from giftgenius.agent.tools.registry import NoArgs, Registry, Tool, ToolArgs, ToolResult, tool
 from giftgenius.agent.tools.saved_profiles import (
@@ -39,6 +39,7 @@ TOOLS = Registry(
     filter_candidates,
     get_gift_details,
     select_gift,
+    select_described_gift,
     confirm_choice,
 )
 

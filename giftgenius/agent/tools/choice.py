@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from giftgenius.agent.tools.candidates import GiftIdArgs
-from giftgenius.agent.tools.registry import NoArgs, tool
+from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import StagedChange, TurnContext, ok, require_open
-from giftgenius.catalog import Product, check
-from giftgenius.domain import OrderDraft, RecipientProfile, Step, new_id
+from giftgenius.catalog import Product, check, price_in
+from giftgenius.catalog.describing import (
+    Described,
+    best_fits,
+    described_query,
+    enough,
+    fit,
+    read_description,
+)
+from giftgenius.domain import MAX_CANDIDATES, OrderDraft, RecipientProfile, Step, new_id
 from giftgenius.errors import ToolError
 from giftgenius.text import fold
 
@@ -27,6 +37,97 @@ def select_gift(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
     product = _candidate(ctx, args.gift_id)
     ctx.state.selected_gift_id = product.id
     return ok(ctx, selected=ctx.candidate_view(product).model_dump())
+
+
+# How many catalog products one described choice may read beyond the shortlist, per lookup.
+CATALOG_LOOKUP = 8
+
+
+class DescribedGiftArgs(ToolArgs):
+    described: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The user's words for the gift, in their language: its kind, material, "
+        "feature or title words, e.g. 'the moka pot', 'le moulin en bois'.",
+    )
+    price_end: Literal["cheapest", "priciest"] | None = Field(
+        None, description="'the cheapest of the plush toys': the price end among the matches."
+    )
+
+
+@tool
+def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str, Any]:
+    """Select the gift the user names in words rather than by number; it is matched against
+    the shortlist's titles, descriptions and tags, else looked for in the catalog within the
+    run's constraints and added to the shortlist. Confirm it only after an explicit yes.
+
+    ``found`` says where it came from ("shortlist" or "catalog"); when nothing within the
+    constraints fits, nothing changes, ``selected`` is null and ``closest`` may name a
+    product that fits the words but not the constraints, with why.
+    """
+    require_open(ctx)
+    if ctx.state.step != Step.finalizing:
+        raise ToolError(
+            f"Nothing to choose from yet (step '{ctx.state.step}'): filter candidates first."
+        )
+    described = read_description(args.described)
+    if described.size == 0:
+        raise ToolError(
+            f"'{args.described}' names no kind, material, feature or title words: ask the user "
+            "which gift they mean, or use select_gift with an id."
+        )
+    spec = ctx.filter_spec()
+    listed = ctx.products(ctx.state.candidate_ids)
+    shortlist = [
+        listed[i]
+        for i in ctx.state.candidate_ids
+        if i in listed and not check(listed[i], spec, ctx.rates)
+    ]
+    profile = ctx.state.profile
+    query = described_query(described, recipient=profile.audience, age=profile.age)
+    found = "shortlist"
+    product = _pick(ctx, shortlist, described, args.price_end)
+    if product is None:
+        found = "catalog"
+        matches = ctx.search(lambda c: c.ranked(query, limit=CATALOG_LOOKUP, spec=spec))
+        product = _pick(ctx, matches, described, args.price_end)
+    if product is None:
+        nearest = ctx.search(lambda c: c.ranked(query, limit=CATALOG_LOOKUP))
+        close = best_fits(nearest, described)
+        closest = (
+            {"title": close[0].title, "reasons": check(close[0], spec, ctx.rates)}
+            if close
+            else None
+        )
+        return ok(ctx, selected=None, described=args.described, closest=closest)
+    if product.id not in ctx.state.candidate_ids:
+        ctx.state.candidate_ids = [*ctx.state.candidate_ids, product.id][-MAX_CANDIDATES:]
+    ctx.state.selected_gift_id = product.id
+    views = ctx.products(ctx.state.candidate_ids)
+    return ok(
+        ctx,
+        selected=ctx.candidate_view(product).model_dump(),
+        found=found,
+        candidates=[
+            ctx.candidate_view(views[i]).model_dump() for i in ctx.state.candidate_ids if i in views
+        ],
+    )
+
+
+def _pick(
+    ctx: TurnContext, products: list[Product], described: Described, price_end: str | None
+) -> Product | None:
+    """The product the words name among ``products``: the one meeting most of them (the
+    first, on a tie), or with a price end the cheapest or priciest of those meeting enough."""
+    if price_end is None:
+        best = best_fits(products, described)
+        return best[0] if best else None
+    fitting = [p for p in products if enough(fit(p, described), described)]
+    if not fitting:
+        return None
+    currency = ctx.state.profile.budget.currency if ctx.state.profile.budget else "USD"
+    pick = min if price_end == "cheapest" else max
+    return pick(fitting, key=lambda p: price_in(p, currency, ctx.rates))
 
 
 @tool

@@ -1,0 +1,203 @@
+"""Naming a gift in words: "the moka pot", "le moulin en bois", "celui qui mesure la température".
+
+People choose by what a thing is — its kind, its material, what it does, words of its title
+— in their own language, while product records are written in English. A description is
+read once into terms (``read_description``): the vocabulary's tags ("moulin" is a grinder,
+"doudou" a plush), materials of both languages ("en bois" is wood, ``materials.py``),
+features of both languages ("numérique" is digital, "température" is what a thermometer
+measures) and the words left over ("moka"). ``fit`` counts the terms a product meets in its
+title, description and tags, with typos and cognates allowed ("harnais"/"harness");
+``described_query`` turns the same terms into a ranked catalog lookup, for a thing the
+shortlist does not hold. The agent's ``select_gift`` uses both, whichever model calls it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from giftgenius.catalog.materials import MATERIALS, folded_words, mentions, words_for
+from giftgenius.catalog.models import Product
+from giftgenius.catalog.search import RankQuery, _query_words, _recipient_kind
+from giftgenius.catalog.vocabulary import analyze, lemmas
+from giftgenius.text import fold
+
+# What a thing does or is like, in both languages (single words, accents folded on use):
+# features are not tags, and product records name them in English only.
+_FEATURES: dict[str, str] = {
+    "temperature": "temperature temperatures température températures thermometer thermomètre "
+    "thermostat thermal thermique probe sonde",
+    "time": "timer minuteur clock horloge stopwatch chronomètre chrono",
+    "weight": "scale weigh weighs weighing balance pèse peser poids",
+    "light": "light lights lamp lampe lumière lumineux lumineuse led lantern lanterne",
+    "sound": "speaker speakers enceinte audio sound haut-parleur",
+    "digital": "digital numérique electronic électronique connected connecté connectée smart "
+    "wi-fi wifi app",
+    "wireless": "wireless bluetooth",
+    "electric": "electric électrique rechargeable",
+    "manual": "manual manuel manuelle crank manivelle",
+    "handmade": "handmade artisanal artisanale hand-glazed handcrafted",
+    "waterproof": "waterproof étanche",
+    "portable": "portable compact pocket poche foldable pliable pliant",
+    "insulated": "insulated isotherme isolant",
+}
+# Features said in two words or more, in either language (folded).
+_FEATURE_PHRASES: dict[str, str] = {
+    "sans fil": "wireless",
+    "fait main": "handmade",
+    "fait a la main": "handmade",
+    "made by hand": "handmade",
+    "a piles": "electric",
+}
+FEATURES = tuple(_FEATURES)
+
+# Words that carry no description in either language: pointing, choosing, asking politely,
+# "if you have one" ("si vous en avez un").
+_FILLER = frozenset(
+    """
+    the one ones that this these those with which who for from want take pick choose like
+    would have has had got any some please thanks thank you your yours just also really
+    celui celle ceux celles qui que quoi dont avec pour veux voudrais prends prendre choisis
+    avez avoir aurais auriez avait vous nous tu toi moi plait merci stp svp bien tout tous
+    there does could carry sell stock existe exist chance
+    whichever whatever anything something everything either lequel laquelle lesquels
+    lesquelles importe quel quelle quels quelles
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+@lru_cache(maxsize=1)
+def _feature_index() -> dict[str, str]:
+    """Every folded word of a feature → the feature."""
+    return {fold(word): name for name, words in _FEATURES.items() for word in words.split()}
+
+
+@lru_cache(maxsize=64)
+def feature_words(feature: str) -> frozenset[str]:
+    return frozenset(w for w, name in _feature_index().items() if name == feature)
+
+
+@dataclass(frozen=True)
+class Described:
+    """The terms of a description: each one a product may meet."""
+
+    tags: frozenset[str] = frozenset()
+    materials: frozenset[str] = frozenset()
+    features: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()  # folded words nothing above explains
+
+    @property
+    def size(self) -> int:
+        return len(self.tags) + len(self.materials) + len(self.features) + len(self.words)
+
+
+def read_description(text: str) -> Described:
+    """The terms of a description in either language (typos are the caller's to mend)."""
+    features: set[str] = set()
+    for phrase, named in _FEATURE_PHRASES.items():
+        # found in the folded text, blanked in the text as said ("thé" must stay tea)
+        for m in re.finditer(rf"(?<![\w']){phrase}(?![\w'])", fold(text, keep_length=True)):
+            features.add(named)
+            text = text[: m.start()] + " " * len(m[0]) + text[m.end() :]
+    meaning = analyze(text)
+    materials: set[str] = set()
+    words: set[str] = set()
+    material_index = {w: m for m in MATERIALS for w in words_for(m)}
+    for word in _query_words(meaning.words):
+        if word in _FILLER or f"{word}s" in _FILLER:  # lemmas are singular: "vous" is "vou"
+            continue
+        material = material_index.get(word, material_index.get(word.rstrip("s")))
+        feature = _feature_index().get(word)
+        if material is not None:
+            materials.add(material)
+        elif feature is not None:
+            features.add(feature)
+        else:
+            words.add(word)
+    return Described(meaning.tags, frozenset(materials), frozenset(features), frozenset(words))
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    return folded_words(text) | frozenset(lemmas(text))
+
+
+def _met(product: Product, described: Described) -> set[str]:
+    """The description's terms the product meets: a tag among its own or its text's, a
+    material or a feature its text names, a word of its title (typos and cognates allowed:
+    "harnais"/"harness") or of its description (close spellings only: a looser match over
+    a whole description finds "caffeine" in "cafetière")."""
+    from giftgenius.catalog.search import _product_text
+
+    text_tags, _ = _product_text(product)
+    title = _words(product.title)
+    words = title | _words(product.description)
+    met = {f"tag:{t}" for t in described.tags if t in product.tags or t in text_tags}
+    met |= {f"material:{m}" for m in described.materials if mentions(m, words)}
+    met |= {f"feature:{f}" for f in described.features if feature_words(f) & words}
+    met |= {f"word:{w}" for w in described.words if spelled_in(w, title) or _close_in(w, words)}
+    return met
+
+
+def fit(product: Product, described: Described) -> int:
+    """How many of the description's terms the product meets (title, description, tags)."""
+    return len(_met(product, described))
+
+
+def enough(met: int, described: Described) -> bool:
+    """Whether a product meets enough of a description to be the thing named: at least half
+    of its terms, and one at the least."""
+    return met >= max(1, math.ceil(described.size / 2))
+
+
+def best_fits(products: Sequence[Product], described: Described) -> list[Product]:
+    """The products the description names best, in the given order: among those meeting
+    enough of its terms, the ones whose terms are rarest among ``products`` ("the stovetop
+    espresso maker": every coffee item is about espresso, one is a stovetop pot)."""
+    met = [(p, _met(p, described)) for p in products]
+    counts = Counter(term for _, terms in met for term in terms)
+    scored = [
+        (sum(1 / counts[t] for t in terms), p) for p, terms in met if enough(len(terms), described)
+    ]
+    if not scored:
+        return []
+    top = max(score for score, _ in scored)
+    return [p for score, p in scored if score == top]
+
+
+def described_query(
+    described: Described, *, recipient: str | None = None, age: int | None = None
+) -> RankQuery:
+    """A catalog lookup for the description: products sharing a tag or a word with it, the
+    words of its materials and features given in both languages (records are in English)."""
+    extra = [w for m in described.materials for w in words_for(m)]
+    extra += [w for f in described.features for w in feature_words(f)]
+    words = _query_words([*described.words, *(lemma for w in extra for lemma in lemmas(w))])
+    return RankQuery(described.tags, words, _recipient_kind(recipient), age)
+
+
+def _close_in(word: str, words: frozenset[str]) -> bool:
+    from rapidfuzz import fuzz, process
+
+    return word in words or (
+        len(word) >= 5
+        and process.extractOne(word, words, scorer=fuzz.ratio, score_cutoff=85) is not None
+    )
+
+
+def spelled_in(word: str, words: set[str] | frozenset[str]) -> bool:
+    """Whether a word is one of ``words``, typos and cognates allowed: a close spelling, or
+    for long words the same start and a looser one ("harnais"/"harness")."""
+    from rapidfuzz import fuzz, process
+
+    if word in words:
+        return True
+    if process.extractOne(word, words, scorer=fuzz.ratio, score_cutoff=82) is not None:
+        return True
+    return len(word) >= 6 and any(
+        len(t) >= 6 and t[:3] == word[:3] and fuzz.ratio(word, t) >= 70 for t in words
+    )
