@@ -192,6 +192,8 @@ def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str
         "the cheapest one",
         "whatever's least expensive",
         "show me the dearest one, I'll have it",
+        "too pricey, the cheapest instead",
+        "finalement le moins cher plutôt",
         "n'importe lequel, le moins cher",
         "le moins cher de tes propositions",
         "the priciest of the first three",
