@@ -194,6 +194,8 @@ def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str
         "show me the dearest one, I'll have it",
         "too pricey, the cheapest instead",
         "finalement le moins cher plutôt",
+        "file-moi le moins cher",
+        "Je prendrai le moins cher de ta liste, merci",
         "n'importe lequel, le moins cher",
         "le moins cher de tes propositions",
         "the priciest of the first three",
