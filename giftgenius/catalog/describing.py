@@ -65,7 +65,8 @@ _FILLER = frozenset(
     avez avoir aurais auriez avait vous nous tu toi moi plait merci stp svp bien tout tous
     there does could carry sell stock existe exist chance
     whichever whatever anything something everything either lequel laquelle lesquels
-    lesquelles importe quel quelle quels quelles
+    lesquelles importe quel quelle quels quelles instead rather actually finally plutot
+    finalement alors sinon
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

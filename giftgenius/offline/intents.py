@@ -313,6 +313,9 @@ _PHRASE_END = re.compile(
     r"[,.;:!?()]|(?<![\w'])(?:and|et|but|mais|then|puis|please|pls|plz|stp|svp|s'il|for|pour "
     r"(?:lui|elle|moi)|i'?ll|je le|je la|so|donc)(?![\w'])"
 )
+_NOUN_BEFORE = re.compile(
+    r"(?:^|\s)(?:le|la|les|l')\s*[\w-]+(?:\s+[\w-]+)?\s+(?:le|la|les|l')?\s*$"
+)
 _POSTPOSED = re.compile(r"(?:^|\s)(?:le|la|les|l')\s*$")
 
 
@@ -332,8 +335,10 @@ def price_kind(text: str) -> str | None:
         folded[m.start() : m.start() + 3] in ("le ", "la ")
         or _POSTPOSED.search(folded[: m.start()])
     ):
-        start = max((x.end() for x in _PHRASE_END.finditer(folded[: m.start()])), default=0)
-        kind = described(text[start : m.start()])
+        noun = _NOUN_BEFORE.search(
+            folded[: m.start()]
+        )  # "la bougie" in "… la bougie la moins chère"
+        kind = described(text[noun.start() : m.start()]) if noun else None
     return kind
 
 
