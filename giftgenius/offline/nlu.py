@@ -24,7 +24,7 @@ from giftgenius.catalog.places import (
     resolve_country,
     resolve_country_slip,
 )
-from giftgenius.catalog.relations import resolve_relation, shared_tastes
+from giftgenius.catalog.relations import Relation, resolve_relation, shared_tastes
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
 from giftgenius.catalog.when import is_leaving, parse_deadline
 from giftgenius.domain import Locale
@@ -799,9 +799,49 @@ _NAME_VERBS = frozenset(
 )
 
 
+# "for" right before a relation says whom the gift is for, whoever else the message names:
+# "my friend just had a baby, something for the little one", "…, un cadeau pour le bébé".
+_FOR_BEFORE = re.compile(
+    r"(?<![\w'])(?:for|pour|to give to|a offrir a)"
+    r"(?: (?:my|our|the|a|an|his|her|their|mon|ma|mes|notre|nos|le|la|les|l'|un|une|son|sa|ses))?"
+    r"(?: (?:future|new|little|big|petit|petite|nouveau|nouvelle|futur|future|grand|grande))?"
+    r"\s*$"
+)
+
+
+# "for Father's Day", "for Mother's day-ish": an occasion, not whom the gift is for.
+_OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
+
+
+def _cued(relation: Relation, text: str) -> bool:
+    """Whether ``text`` names this known relation as the object of "for"/"pour"."""
+    said = fold(relation.said or relation.name or "")
+    at = fold(text).find(said) if said else -1
+    return (
+        at >= 0
+        and relation.known
+        and _FOR_BEFORE.search(fold(text)[:at]) is not None
+        and _OCCASION_AFTER.match(fold(text)[at + len(said) :]) is None
+    )
+
+
+def _relation_after_for(text: str, lang: Locale) -> Relation | None:
+    """A known relation right after a "for"/"pour" inside one clause, or None."""
+    for m in _FOR_WORD.finditer(text):
+        relation = resolve_relation(text[m.start() :], lang)
+        if relation is not None and _cued(relation, text[m.start() :]):
+            return relation
+    return None
+
+
+_FOR_WORD = re.compile(r"(?<![\w'])(?:for|pour)\s", re.IGNORECASE)
+
+
 def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
     """Who the gift is for, in the person's words with the name ("uncle Dave"); from the
-    positive part of a clause ("my brother, not my sister" → brother)."""
+    positive part of a clause ("my brother, not my sister" → brother). The first relation
+    named wins, unless a later one is the object of "for"/"pour" and the first is not."""
+    found: list[tuple[str, bool, bool, bool]] = []
     for clause in clauses:
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
@@ -824,8 +864,18 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         words = " ".join(w for w in (relation.said, relation.name) if w)
         if said_by_other and fold(relation.said or "~") in said_by_other[0]:
             continue  # "c'est sa sœur qui boit du thé": someone else's relative
+        if words and not _cued(relation, positive):
+            later = _relation_after_for(positive, lang)
+            if later is not None:  # "mon frère se marie, une idée pour ma future belle-sœur"
+                relation, words = later, " ".join(w for w in (later.said, later.name) if w)
         if words:
             at = fold(positive).find(fold(relation.said or relation.name or ""))
             bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
-            return words[:60], bool(relation.name) or bare, relation.known
-    return None, False, False
+            cued = _cued(relation, positive)
+            found.append((words[:60], bool(relation.name) or bare, relation.known, cued))
+            if cued:
+                break
+    if not found:
+        return None, False, False
+    words, labelled, known, _ = next((f for f in found if f[3]), found[0])
+    return words, labelled, known
