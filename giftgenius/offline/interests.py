@@ -381,11 +381,16 @@ def compound_tags(word: str) -> list[str]:
     """The tags of a word written as one with what qualifies it ("hillwalking",
     "wildswimming", "fellrunning", "boardgames"): in English the last part of a compound is
     what it is, so its longest ending the vocabulary or the doing words know gives the
-    tags, after a qualifier of four letters or more. Words the vocabulary knows whole are
-    read whole before this is asked."""
+    tags, after a qualifier of four letters or more that is a word itself ("hill", "wild"),
+    so "impeccable" is no "impec" cable. Words the vocabulary knows whole are read whole
+    before this is asked."""
+    from giftgenius.offline.spelling import is_word
+
     if len(word) < _MIN_HEAD + _MIN_QUALIFIER or not word.isalpha():
         return []
     for cut in range(_MIN_QUALIFIER, len(word) - _MIN_HEAD + 1):
+        if not is_word(word[:cut]):
+            continue
         head = word[cut:]
         tags = sorted(analyze(head).tags) or verb_tags(head)
         if tags:

@@ -467,7 +467,14 @@ def _facts(
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
         # sentences stay sentences: "Budget 100 €. Livraison Paris" names no one
-        recipient = _named_person(". ".join(c.text for c in clauses)) or recipient
+        named = _named_person(". ".join(c.text for c in clauses))
+        if (
+            named is not None
+            and facts.get("country")
+            and resolve_country(named, lang) == facts["country"]
+        ):
+            named = None  # "…, elle est sur Marseille": the place this message gave, no name
+        recipient = named or recipient
         out.labelled = recipient is not None
     retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
@@ -786,7 +793,7 @@ def _said_as_place(word: str, before: str) -> bool:
 # A place word right before a name: "lives in", "à", "from", "près de", and the terse
 # orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
 _PLACE_BEFORE = re.compile(
-    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans|"
+    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans|sur|"
     r"livraison|delivery|deliver|shipping|ship|envoi)\s*$"
 )
 
@@ -811,6 +818,48 @@ _FOR_BEFORE = re.compile(
 
 # "for Father's Day", "for Mother's day-ish": an occasion, not whom the gift is for.
 _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
+
+
+_HELLO = frozenset(
+    [
+        "salut",
+        "bonjour",
+        "bonsoir",
+        "hello",
+        "hi",
+        "hey",
+        "coucou",
+        "yo",
+        "dear",
+        "cher",
+        "chere",
+        "merci",
+        "thanks",
+    ]
+)
+# A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
+_NAME_AT_END = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ'-]+)[\s,]*$")
+_POSSESSIVE_START = re.compile(r"(?:my|our|mon|ma|mes|notre|nos)\s")
+
+
+def _apposed_name(before: Clause, clause: Clause) -> str | None:
+    """The name said just before ", my manager" / ", ma N+1": the clause before ends with a
+    first name and this one opens with a possessive right after its comma."""
+    if clause.start - before.end > 2 or not _POSSESSIVE_START.match(clause.folded):
+        return None
+    m = _NAME_AT_END.search(before.text)
+    if m is None:
+        return None
+    name = m[1]
+    known = resolve_relation(name)
+    if fold(name) in _GREETINGS or (known is not None and known.known):
+        return None
+    if _said_as_place(name, before.text[: m.start()]):
+        return None
+    said_before = fold(before.text[: m.start()]).split()
+    if said_before and said_before[-1] in _HELLO:
+        return None  # "Bonjour Paul, ma femme…": whom the message is to
+    return name
 
 
 def _cued(relation: Relation, text: str) -> bool:
@@ -842,7 +891,9 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
     positive part of a clause ("my brother, not my sister" → brother). The first relation
     named wins, unless a later one is the object of "for"/"pour" and the first is not."""
     found: list[tuple[str, bool, bool, bool]] = []
+    previous: Clause | None = None
     for clause in clauses:
+        before, previous = previous, clause
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
@@ -861,6 +912,10 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
             continue  # "le même budget" folds like "mémé"
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
             continue
+        if relation.known and relation.name is None and before is not None:
+            name = _apposed_name(before, clause)
+            if name is not None:  # "pour Nathalie, ma manager"
+                relation = relation.model_copy(update={"name": name})
         words = " ".join(w for w in (relation.said, relation.name) if w)
         if said_by_other and fold(relation.said or "~") in said_by_other[0]:
             continue  # "c'est sa sœur qui boit du thé": someone else's relative

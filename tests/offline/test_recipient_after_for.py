@@ -50,3 +50,45 @@ def test_without_a_relation_after_for_the_first_one_stays(
 ) -> None:
     found = extract(text, today=TODAY, locale=locale).facts.get("recipient", "")
     assert recipient in found.lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient"),
+    [
+        ("un petit pot de départ pour Hélène, ma cheffe de service", "fr", "Hélène"),
+        ("something for Priya, my line manager, she's off to Canada", "en", "Priya"),
+    ],
+)
+def test_a_name_just_before_a_possessive_relation_is_theirs(
+    text: str, locale: str, recipient: str
+) -> None:
+    assert recipient in extract(text, today=TODAY, locale=locale).facts.get("recipient", "")
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Coucou Julie, ma mère adore les orchidées", "fr"),
+        ("hey Sam, my wife is into pottery", "en"),
+    ],
+)
+def test_the_person_greeted_is_not_the_recipient(text: str, locale: str) -> None:
+    found = extract(text, today=TODAY, locale=locale).facts.get("recipient", "")
+    assert found and found.split()[0].lower() in {"mère", "wife"} and len(found.split()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [("40 balles, il est sur Bordeaux", "fr"), ("50 quid, she's in Manchester", "en")],
+)
+def test_the_place_a_message_gives_is_not_a_name(text: str, locale: str) -> None:
+    facts = extract(text, today=TODAY, locale=locale).facts
+    assert facts.get("country") in {"FR", "GB"}
+    assert "recipient" not in facts
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"), [("Impeccable, je valide", "fr"), ("impeccable, yes", "en")]
+)
+def test_a_whole_word_is_no_compound_of_a_fragment(text: str, locale: str) -> None:
+    assert "interests" not in extract(text, today=TODAY, locale=locale).facts
