@@ -79,7 +79,8 @@ TOOL_ERRORS: dict[str, str] = {
     "(e.g. 'FR').",
     "deadline.past": "The deadline {deadline} is already past (today is {today}).",
     "budget.max_required": "budget_max is required the first time a budget is given.",
-    "budget.min_above_max": "budget_min ({minimum}) is above budget_max ({maximum}).",
+    "budget.min_above_max": "budget_min ({minimum} {currency}) is above budget_max "
+    "({maximum} {currency}).",
     "profile.nothing_to_save": "Nothing to save yet: record who the gift is for first.",
     "label.empty": "That label is nothing once spaces and control characters are removed: "
     "save the profile under a plain word, such as 'sister' or 'boss'.",

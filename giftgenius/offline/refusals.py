@@ -143,16 +143,18 @@ def render(result: dict[str, Any], locale: str) -> str:
     if texts is None or not isinstance(params, dict):
         return _GENERIC[lang]
     try:
-        values = {name: _value(name, value, lang) for name, value in params.items()}
+        currency = str(params.get("currency") or "") if "minimum" in params else ""
+        values = {name: _value(name, value, lang, currency) for name, value in params.items()}
         return texts[lang].format(**values)
     except (KeyError, ValueError, TypeError, IndexError):  # a parameter missing or malformed
         return _GENERIC[lang]
 
 
-def _value(name: str, value: Any, lang: str) -> str:
-    """One parameter as the person reads it: dates and numbers in the locale's format, lists
-    joined with the locale's "and" (or "or" for choices), what is missing as the phrases that
-    ask for it, the filters' reasons as the shortlist's recaps say them."""
+def _value(name: str, value: Any, lang: str, currency: str = "") -> str:
+    """One parameter as the person reads it: dates, numbers and amounts (in ``currency`` when
+    the error is about a budget's amounts) in the locale's format, lists joined with the
+    locale's "and" (or "or" for choices), what is missing as the phrases that ask for it, the
+    filters' reasons as the shortlist's recaps say them."""
     if name == "missing":
         return formats.join(phrasing.missing([str(v) for v in value], lang), lang)
     if name == "reasons":  # the filters' stable reasons, in the words the recaps use
@@ -162,7 +164,7 @@ def _value(name: str, value: Any, lang: str) -> str:
     if isinstance(value, bool):
         raise TypeError(name)
     if isinstance(value, int | float):
-        return formats.number(value, lang)
+        return formats.money(value, currency, lang) if currency else formats.number(value, lang)
     if isinstance(value, list):
         either = name in _OFFERED  # one of these to pick: "USD, EUR or GBP"
         return formats.join([str(v) for v in value], lang, either=either) or _NONE[lang]

@@ -38,6 +38,8 @@ def _sample(name: str) -> object:
         return {"minimum": 1500.5, "maximum": 80, "limit": 40}[name]
     if name == "missing":
         return SAMPLE_MISSING
+    if name == "currency":
+        return "CHF"
     if name in LISTS:
         return ["Zorglub", "Plonk"]
     return "Zorglub"
@@ -75,9 +77,9 @@ def test_dates_numbers_and_choices_follow_the_locale() -> None:
     assert "1er mars 2026" in refusals.render(past, "fr")
     assert "15 avril 2026" in refusals.render(past, "fr")
     assert "March 1, 2026" in refusals.render(past, "en")
-    upside = ToolError("budget.min_above_max", minimum=2500.75, maximum=90).result()
-    assert "500,75" in refusals.render(upside, "fr")
-    assert "2,500.75" in refusals.render(upside, "en")
+    upside = ToolError("budget.min_above_max", minimum=2500.75, maximum=90, currency="EUR")
+    assert "500,75\u00a0€" in refusals.render(upside.result(), "fr")
+    assert "€2,500.75" in refusals.render(upside.result(), "en")
     offered = ToolError("currency.unsupported", currency="SEK", choices=["CHF", "GBP"])
     assert "CHF ou GBP" in refusals.render(offered.result(), "fr")
     assert "CHF or GBP" in refusals.render(offered.result(), "en")

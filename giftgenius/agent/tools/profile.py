@@ -135,7 +135,7 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
         currency = old.budget.currency if old.budget else ctx.default_currency
     minimum = args.budget_min
     if minimum is not None and minimum > amount:
-        raise ToolError("budget.min_above_max", minimum=minimum, maximum=amount)
+        raise ToolError("budget.min_above_max", minimum=minimum, maximum=amount, currency=currency)
     return Budget(amount=amount, currency=currency, min_amount=minimum)
 
 
