@@ -70,11 +70,16 @@ def country(code: str, locale: str) -> str:
     return str(_babel_locale(locale).territories.get(code.upper(), code.upper()))
 
 
-def join(items: Sequence[str], locale: str) -> str:
-    """ "a, b and c" / "a, b et c" (CLDR's list pattern for the language)."""
+def join(items: Sequence[str], locale: str, *, either: bool = False) -> str:
+    """ "a, b and c" / "a, b et c" (CLDR's list pattern for the language); ``either`` for the
+    choices offered: "a, b or c" / "a, b ou c"."""
     from babel.lists import format_list
 
-    return format_list(list(items), style="standard", locale=cldr(locale)) if items else ""
+    if not items:
+        return ""
+    if either:
+        return format_list(list(items), style="or", locale=cldr(locale))
+    return format_list(list(items), style="standard", locale=cldr(locale))
 
 
 def plural(n: int, locale: str, one: str, other: str) -> str:

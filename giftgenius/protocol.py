@@ -5,7 +5,9 @@ summary layout. The offline engine reads exactly this, as a real model reads the
   defined once each in ``giftgenius.agent.tools``; a call that fails validation goes back to
   the model as a tool error.
 - Every tool result is a JSON object: ``{"ok": true, ..., "state": <StateView>}`` or
-  ``{"ok": false, "error": "<what went wrong and what to do>"}``.
+  ``{"ok": false, "error": "<what went wrong and what to do>"}``; a refusal by a tool adds
+  ``"code"`` (one of ``giftgenius.errors.TOOL_ERRORS``) and ``"params"`` (its JSON values), so
+  a reply can tell the person in their own language without relaying the model's English.
 - The compact state block is a system message whose content is
   ``STATE_BLOCK_PREFIX + <StateView JSON>`` on one line; it comes just before the new user
   message, so the model always sees the authoritative state however much history was cut.

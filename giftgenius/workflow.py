@@ -32,8 +32,10 @@ CHECKPOINT_ON_ENTRY: dict[Step, CheckpointStep] = {
 def check_transition(current: Step, target: Step) -> None:
     if target not in LEGAL[current]:
         raise WorkflowError(
-            f"Cannot go from step '{current}' to '{target}'. "
-            f"Allowed next steps: {', '.join(sorted(LEGAL[current])) or 'none (run is done)'}."
+            "step.illegal",
+            current=str(current),
+            target=str(target),
+            allowed=[str(step) for step in sorted(LEGAL[current])],
         )
 
 

@@ -85,7 +85,7 @@ class Rates(BaseModel):
             return self.per_usd[currency.upper()]
         except KeyError:
             raise ToolError(
-                f"Unknown currency {currency!r}; use one of {', '.join(sorted(self.per_usd))}."
+                "currency.no_rate", currency=currency, choices=sorted(self.per_usd)
             ) from None
 
     def in_base(self, amount: float, currency: str) -> float:

@@ -16,6 +16,7 @@ from typing import Any
 from giftgenius.catalog.relations import resolve_relation
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
+from giftgenius.offline import refusals
 from giftgenius.offline import replies as r
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
@@ -438,7 +439,7 @@ def compose_reply(turn: Turn) -> str:
             )
         )
     if last is not None and not last.ok:
-        parts.append(r.say("error", loc, error=last.result.get("error", "?")))
+        parts.append(refusals.render(last.result, loc))
     updated = by_name.get("update_profile")
     if turn.ext.approximate is not None and updated and updated.ok:
         budget = (turn.state.get("profile") or {}).get("budget") or {}

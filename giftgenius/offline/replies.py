@@ -132,10 +132,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "À plus tard ! Votre progression est enregistrée ; revenez quand vous voulez et "
         "on reprendra là où on s'est arrêtés.",
     },
-    "error": {
-        "en": "I couldn't do that: {error}",
-        "fr": "Je n'ai pas pu le faire : {error}",
-    },
     "next.choose.one": {
         "en": "Would you like the idea above? Reply 1 to choose it.",
         "fr": "L'idée ci-dessus vous plaît ? Répondez 1 pour la choisir.",

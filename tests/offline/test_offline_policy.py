@@ -59,7 +59,7 @@ class FakeTools:
             "locale": "en",
         }
         self.saved: dict[str, dict[str, Any]] = {}
-        self.fail: dict[str, str] = {}
+        self.fail: dict[str, dict[str, Any]] = {}
 
     def view(self) -> dict[str, Any]:
         profile = self.state["profile"]
@@ -72,7 +72,7 @@ class FakeTools:
 
     def run(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if name in self.fail:
-            return {"ok": False, "error": self.fail[name]}
+            return {"ok": False, **self.fail[name]}
         return getattr(self, name)(**args)
 
     def update_profile(self, **args: Any) -> dict[str, Any]:
@@ -312,12 +312,26 @@ def test_after_a_dead_end_anything_else_says_the_dead_end_again() -> None:
     assert "With a budget of $14" in reply
 
 
-def test_a_tool_error_is_explained() -> None:
+@pytest.mark.parametrize(
+    ("first", "pick", "said"),
+    [
+        ("Gift for my friend, 50 $, loves board games", "the first one", "out of stock"),
+        ("Un cadeau pour mon ami, 50 $, il adore les jeux de société", "le premier",
+         "en rupture de stock"),
+    ],
+)  # fmt: skip
+def test_a_tool_error_is_explained_in_the_persons_language(
+    first: str, pick: str, said: str
+) -> None:
     chat = Chat()
-    chat.say("Gift for my friend, 50 $, loves board games")
-    chat.tools.fail["select_gift"] = "'g-1' no longer passes the filters: out of stock."
-    reply = chat.say("the first one")
-    assert "out of stock" in reply
+    chat.say(first)
+    chat.tools.fail["select_gift"] = {
+        "error": "'Azul tile game' no longer passes the filters: out of stock.",
+        "code": "gift.fails_filters",
+        "params": {"title": "Azul tile game", "reasons": ["out of stock"]},
+    }
+    reply = chat.say(pick)
+    assert said in reply and "no longer passes" not in reply
 
 
 def test_streamed_text_reassembles_to_the_reply() -> None:

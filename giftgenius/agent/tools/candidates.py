@@ -53,9 +53,9 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
     require_open(ctx)
     profile = ctx.state.profile
     if not profile.complete:
-        raise ToolError(f"Cannot search yet: still missing {', '.join(profile.missing())}.")
+        raise ToolError("search.incomplete", missing=list(profile.missing()))
     if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
-        raise ToolError(f"search_candidates is not available at step '{ctx.state.step}'.")
+        raise ToolError("search.wrong_step", step=str(ctx.state.step))
     found = ctx.search(
         lambda catalog: search_pool(
             catalog,
@@ -89,10 +89,7 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     """
     require_open(ctx)
     if ctx.state.step != Step.filtering:
-        raise ToolError(
-            f"filter_candidates needs fresh candidates (step is '{ctx.state.step}'); "
-            "call search_candidates first."
-        )
+        raise ToolError("filter.wrong_step", step=str(ctx.state.step))
     spec = ctx.filter_spec()
     products = ctx.products(ctx.state.search_pool)
     passing: list[Product] = []
@@ -159,7 +156,7 @@ def get_gift_details(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
     """
     product = ctx.product(args.gift_id)
     if product is None:
-        raise ToolError(f"No gift has id '{args.gift_id}'. Use an id from the candidate list.")
+        raise ToolError("gift.unknown", gift_id=args.gift_id)
     details = product.model_dump(mode="json")
     budget = ctx.state.profile.budget
     if budget is not None:

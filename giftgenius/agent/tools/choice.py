@@ -31,9 +31,7 @@ def select_gift(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing:
-        raise ToolError(
-            f"Nothing to choose from yet (step '{ctx.state.step}'): filter candidates first."
-        )
+        raise ToolError("choice.not_ready", step=str(ctx.state.step))
     product = _candidate(ctx, args.gift_id)
     ctx.state.selected_gift_id = product.id
     return ok(ctx, selected=ctx.candidate_view(product).model_dump())
@@ -67,15 +65,10 @@ def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing:
-        raise ToolError(
-            f"Nothing to choose from yet (step '{ctx.state.step}'): filter candidates first."
-        )
+        raise ToolError("choice.not_ready", step=str(ctx.state.step))
     described = read_description(args.described)
     if described.size == 0:
-        raise ToolError(
-            f"'{args.described}' names no kind, material, feature or title words: ask the user "
-            "which gift they mean, or use select_gift with an id."
-        )
+        raise ToolError("choice.nothing_described", described=args.described)
     spec = ctx.filter_spec()
     listed = ctx.products(ctx.state.candidate_ids)
     shortlist = [
@@ -139,7 +132,7 @@ def confirm_choice(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing or ctx.state.selected_gift_id is None:
-        raise ToolError("No gift is selected yet: call select_gift after the user picks one.")
+        raise ToolError("choice.none_selected")
     product = _candidate(ctx, ctx.state.selected_gift_id)
     draft = OrderDraft(
         id=new_id(),
@@ -194,13 +187,12 @@ def _candidate(ctx: TurnContext, gift_id: str) -> Product:
     """The product behind a shortlisted id, re-checked against today's catalog and filters."""
     if gift_id not in ctx.state.candidate_ids:
         raise ToolError(
-            f"'{gift_id}' is not one of this run's candidates "
-            f"({', '.join(ctx.state.candidate_ids) or 'none yet'}). Use one of those ids."
+            "gift.not_candidate", gift_id=gift_id, candidates=list(ctx.state.candidate_ids)
         )
     product = ctx.product(gift_id)
     if product is None:
-        raise ToolError(f"'{gift_id}' was removed from the catalog; pick another candidate.")
+        raise ToolError("gift.removed", gift_id=gift_id)
     reasons = check(product, ctx.filter_spec(), ctx.rates)
     if reasons:
-        raise ToolError(f"'{product.title}' no longer passes the filters: {'; '.join(reasons)}.")
+        raise ToolError("gift.fails_filters", title=product.title, reasons=list(reasons))
     return product

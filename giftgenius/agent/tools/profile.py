@@ -105,7 +105,9 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
         }
     if args.deadline is not None:
         if args.deadline < ctx.today:
-            raise ToolError(f"The deadline {args.deadline} is already past (today is {ctx.today}).")
+            raise ToolError(
+                "deadline.past", deadline=args.deadline.isoformat(), today=ctx.today.isoformat()
+            )
         data["deadline"] = args.deadline
     for name in args.clear or []:
         data[name] = [] if name == "dislikes" else None
@@ -124,7 +126,7 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
     elif old.budget is not None:
         amount = old.budget.amount
     else:
-        raise ToolError("budget_max is required the first time a budget is given.")
+        raise ToolError("budget.max_required")
     currency: str  # a Currency value: read_currency's, the old budget's or the settings'
     if args.currency is not None:
         available = [code for code in BUDGET_CURRENCY_CODES if code in ctx.rates.per_usd]
@@ -133,7 +135,7 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
         currency = old.budget.currency if old.budget else ctx.default_currency
     minimum = args.budget_min
     if minimum is not None and minimum > amount:
-        raise ToolError(f"budget_min ({minimum}) is above budget_max ({amount}).")
+        raise ToolError("budget.min_above_max", minimum=minimum, maximum=amount, currency=currency)
     return Budget(amount=amount, currency=currency, min_amount=minimum)
 
 

@@ -50,9 +50,7 @@ def read_recipient(text: str, locale: Locale, old: ProfileDraft) -> RecipientRea
     """
     clean = _clean(text)
     if not clean:
-        raise ToolError(
-            "recipient is empty: pass who the gift is for in the user's words, e.g. 'my uncle'."
-        )
+        raise ToolError("recipient.empty")
     relation = resolve_relation(clean, locale)
     if relation is None:
         return RecipientReading(
@@ -98,11 +96,7 @@ def read_country(text: str, locale: Locale) -> str:
         return clean
     code = resolve_country(clean, locale) if clean else None
     if code is None:
-        raise ToolError(
-            f"'{clean[:_SHOWN]}' is not a place whose country I can tell. Ask the user which "
-            "country the gift should be delivered to, then pass its name or its ISO 3166-1 "
-            "code (e.g. 'FR')."
-        )
+        raise ToolError("country.unknown", place=clean[:_SHOWN])
     return code
 
 
@@ -118,15 +112,8 @@ def read_currency(text: str, *, dollar: str, available: list[str]) -> Currency:
     if code is None:
         meaning = currency_words().get(fold(word))
         code = resolve(meaning, fold(word), dollar) if meaning is not None else None
-    choices = ", ".join(available)
     if code is None:
-        raise ToolError(
-            f"'{word[:_SHOWN]}' is not a currency I know: pass the budget's ISO 4217 code, "
-            f"one of {choices}."
-        )
+        raise ToolError("currency.unknown", word=word[:_SHOWN], choices=list(available))
     if code not in available:
-        raise ToolError(
-            f"A budget cannot be held in {code}: the catalog converts only {choices}. Ask the "
-            "user which of these to use, or convert the amount into one of them."
-        )
+        raise ToolError("currency.unsupported", currency=code, choices=list(available))
     return cast(Currency, code)  # one of ``available``, all of them ``Currency`` values

@@ -135,7 +135,7 @@ class Registry(Mapping[str, Tool]):
                     "error": f"{name} could not use these arguments: {_problems(exc)}. "
                     "Send shorter or plainer values.",
                 }
-            return {"ok": False, "error": str(exc)}
+            return exc.result()
 
 
 def _problems(exc: ValidationError) -> str:

@@ -40,18 +40,12 @@ def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
     cleaned of control characters; what is left must still be a label.
     """
     if not ctx.state.profile.recipient:
-        raise ToolError("Nothing to save yet: record who the gift is for first.")
+        raise ToolError("profile.nothing_to_save")
     label = normalize_label(scrub(args.label))
     if not label:
-        raise ToolError(
-            "That label is nothing once spaces and control characters are removed: save the "
-            "profile under a plain word, such as 'sister' or 'boss'."
-        )
+        raise ToolError("label.empty")
     if len(label) > MAX_LABEL_CHARS:
-        raise ToolError(
-            f"That label is longer than {MAX_LABEL_CHARS} characters once personal details "
-            "in it are replaced by placeholders: use a short word, such as 'sister' or 'boss'."
-        )
+        raise ToolError("label.too_long", limit=MAX_LABEL_CHARS)
     profile = RecipientProfile(user_id=ctx.user_id, label=label, profile=ctx.state.profile)
     ctx.staged.append(lambda repos: repos.profiles.upsert(profile))
     return ok(ctx, saved_label=label)
@@ -66,9 +60,7 @@ def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
         saved = repos.profiles.get(ctx.user_id, label)
         labels = [] if saved else [p.label for p in repos.profiles.list(ctx.user_id)]
     if saved is None:
-        raise ToolError(
-            f"No saved profile is labelled '{label}'. Saved labels: {', '.join(labels) or 'none'}."
-        )
+        raise ToolError("label.unknown", label=label, labels=labels)
     old = ctx.state.profile
     ctx.state.profile = saved.profile.model_copy(deep=True)
     settle_step(ctx, old)

@@ -125,7 +125,4 @@ def ok(ctx: TurnContext, **data: Any) -> dict[str, Any]:
 def require_open(ctx: TurnContext) -> None:
     """Refuse changes to a finished run (its order draft is recorded)."""
     if ctx.state.step == Step.done:
-        raise ToolError(
-            "This gift search is finished (the order draft is recorded). "
-            "Tell the user they can type /restart to start a new one."
-        )
+        raise ToolError("run.finished")
