@@ -499,6 +499,7 @@ def _budget(
     # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
     # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
     dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
+    whole = " ".join(c.text for c in clauses)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
         if "GB" in (home, facts.get("country"), profile.get("country")):
@@ -508,6 +509,8 @@ def _budget(
         )  # a short line may be misjudged ("quatre-vingts euros max")
         if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
             amount = None  # "5 expressos par jour" counts cups, not money
+        if amount is not None and amount.currency_assumed and _year_of_a_date(whole, amount.amount):
+            amount = None  # "by December 20, 2026": the year of a date, not money
         if amount is None and (correcting or clause.corrects) and known:
             bare = _BARE_NUMBER.search(clause.folded)
             if bare and not _age_in(clause.folded):
@@ -526,6 +529,25 @@ def _budget(
         out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
+
+
+_MONTH = (
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|janv|fevr?|mars|avr|mai|juin|juil|"
+    r"aout|sept)[a-z]*\.?"
+)
+
+
+def _year_of_a_date(text: str, amount: object) -> bool:
+    """Whether a bare figure is the year of a date written with its month ("December 20,
+    2026", "le 20 décembre 2026", "March 3rd 2027")."""
+    try:
+        year = int(str(amount))
+    except ValueError:
+        return False
+    if not 1900 <= year <= 2100:
+        return False
+    pattern = rf"{_MONTH}\s*(?:\d{{1,2}}(?:st|nd|rd|th|er)?)?,?\s*{year}(?!\d)"
+    return re.search(pattern, fold(text)) is not None
 
 
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
