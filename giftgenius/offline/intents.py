@@ -282,9 +282,18 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
     m = _NUMBER_WORD.search(folded)
     if m:
         return Choice(position=_NUMBER_WORDS[m[1] or m[2]])
+    from giftgenius.offline.spelling import is_word
+
     for word in re.finditer(r"[a-z]+", folded):
         if len(word[0]) < 4:
             continue
+        if (
+            word[0] not in ORDINALS
+            and is_word(word[0])
+            and not _POINTED.search(folded[: word.start()])
+            and not _ONE_AFTER.match(folded[word.end() :])
+        ):
+            continue  # "send to Chicago" is no "second": a real word is a slip only in place
         best = process.extractOne(word[0], ORDINALS.keys(), scorer=fuzz.ratio, score_cutoff=80)
         if (
             best is not None
@@ -293,6 +302,11 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         ):
             return Choice(position=ORDINALS[best[0]])
     return None
+
+
+# Where a misspelt ordinal stands: after "the"/"le", or before "one"/"un" or the end.
+_POINTED = re.compile(r"(?<![\w'])(?:the|le|la|l')\s*$")
+_ONE_AFTER = re.compile(r"\s*(?:one|un|une|option|idea|choice|pls|please|stp|svp)?[\s.!]*$")
 
 
 # Asking whether there is such a thing names it as surely as pointing at it ("do you have a
@@ -339,6 +353,10 @@ def price_kind(text: str) -> str | None:
             folded[: m.start()]
         )  # "la bougie" in "… la bougie la moins chère"
         kind = described(text[noun.start() : m.start()]) if noun else None
+    if kind is not None:
+        terms = read_description(kind)
+        if not (terms.tags or terms.materials or terms.features):
+            return None  # "the most expensive one that fits": no kind, the whole list
     return kind
 
 
