@@ -403,6 +403,10 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     if folded.rstrip().endswith("?") and not asking:
         return None
     words = intents.described(raw)
+    if words and intents.confirms(folded):
+        terms = read_description(words)
+        if not (terms.tags or terms.materials or terms.features):
+            return None  # "oui c'est juste, je le prends", "ok c bon jle prend": a yes
     return intents.Choice(described=words) if words else None
 
 

@@ -44,3 +44,25 @@ def test_a_price_end_without_a_kind_ranges_over_the_list(text: str) -> None:
 )
 def test_a_price_end_with_a_kind_keeps_it(text: str, kind: str) -> None:
     assert kind in (intents.price_kind(text) or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Oui voilà, c'est parfait, je le garde", "fr"),
+        ("yep that's grand, I'll have it", "en"),
+    ],
+)
+def test_a_yes_with_a_taking_verb_is_no_description(text: str, locale: str) -> None:
+    import datetime as dt
+
+    from giftgenius.offline.nlu import extract
+
+    found = extract(
+        text,
+        today=dt.date(2026, 12, 1),
+        locale=locale,
+        candidate_titles=["Walnut Chess Set", "Tea Sampler"],
+        choosing=True,
+    )
+    assert found.confirm and found.choice is None
