@@ -353,7 +353,24 @@ def _recover(turn: Turn, failed: ToolResult) -> Decision | None:
         return None
     if failed.name == "filter_candidates" and turn.step == "generating_candidates":
         return _call("search_candidates")
+    if failed.name == "update_profile":
+        # One refused field must not lose the rest of the message ("c'est pour Hélène, ma
+        # belle-mère, elle adore le thé, budget 5000 yens"): record the others, then ask.
+        dropped = _FIELDS_OF.get(str(failed.result.get("code", "")).split(".")[0], ())
+        kept = {k: v for k, v in turn.ext.facts.items() if k not in dropped}
+        if dropped and kept and kept != turn.ext.facts:
+            return _call("update_profile", _jsonable(kept))
     return None
+
+
+# The facts a refused update_profile names by its code's first part, left out of the retry.
+_FIELDS_OF: dict[str, tuple[str, ...]] = {
+    "currency": ("budget_max", "budget_min", "currency"),
+    "budget": ("budget_max", "budget_min", "currency"),
+    "country": ("country",),
+    "deadline": ("deadline",),
+    "recipient": ("recipient",),
+}
 
 
 def _said_score(label: str, said: list[str]) -> float:
@@ -438,9 +455,14 @@ def compose_reply(turn: Turn) -> str:
                 labels=", ".join(labels) or r.say("none_saved", loc),
             )
         )
+    updated = by_name.get("update_profile")
+    refused = next(
+        (res for res in turn.results if res.name == "update_profile" and not res.ok), None
+    )
     if last is not None and not last.ok:
         parts.append(refusals.render(last.result, loc))
-    updated = by_name.get("update_profile")
+    elif refused is not None and updated is not None and updated.ok:
+        parts.append(refusals.render(refused.result, loc))  # the rest was recorded
     if turn.ext.approximate is not None and updated and updated.ok:
         budget = (turn.state.get("profile") or {}).get("budget") or {}
         parts.append(

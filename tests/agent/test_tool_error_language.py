@@ -50,3 +50,23 @@ def test_a_refusal_is_told_in_the_persons_language(
     reply = agent.turn(run.id, user, line).reply
     assert said in reply and "JPY" in reply
     assert not any(words in reply for words in english), reply
+
+
+@pytest.mark.parametrize(
+    ("line", "recipient", "interest"),
+    [
+        ("Pour Margaux, ma nièce, qui adore l'escalade, budget 6000 yens", "nièce", "climbing"),
+        ("Something for my grandpa who loves chess, about 8000 yen", "grandpa", "chess"),
+    ],
+)
+def test_a_refused_budget_loses_nothing_else_the_message_said(
+    agent: Agent, line: str, recipient: str, interest: str
+) -> None:
+    user = "partly"
+    run = agent.open(user).run
+    turned = agent.turn(run.id, user, line)
+    assert "JPY" in turned.reply  # the budget is refused, and said so
+    profile = turned.state.profile
+    assert recipient in (profile.recipient or "")
+    assert interest in profile.interests
+    assert profile.budget is None
