@@ -780,10 +780,13 @@ def _named_person(text: str) -> str | None:
     titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
+        before_word = fold(text[: m.start()])
         if (
             fold(word) in _GREETINGS
             or _said_as_place(word, text[: m.start()])
-            or resolve_country_slip(word)
+            # a slip of a country's name only where a place goes: "En Frange" is France,
+            # "a gift for Grace" is Grace, not Grèce
+            or (_PLACE_BEFORE.search(before_word) and resolve_country_slip(word))
         ):
             continue
         if any(start <= m.start() < end for start, end in titles):

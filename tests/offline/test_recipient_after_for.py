@@ -92,3 +92,16 @@ def test_the_place_a_message_gives_is_not_a_name(text: str, locale: str) -> None
 )
 def test_a_whole_word_is_no_compound_of_a_fragment(text: str, locale: str) -> None:
     assert "interests" not in extract(text, today=TODAY, locale=locale).facts
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "name"),
+    [
+        ("Collecting for Grace in payroll, she only drinks herbal tea", "en", "Grace"),
+        ("On se cotise pour Grace, elle part en retraite", "fr", "Grace"),
+    ],
+)
+def test_a_name_one_letter_from_a_country_is_still_a_name(
+    text: str, locale: str, name: str
+) -> None:
+    assert extract(text, today=TODAY, locale=locale).facts.get("recipient") == name
