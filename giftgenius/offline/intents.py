@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
+from giftgenius.offline.spelling import is_word
 from giftgenius.text import fold
 
 ORDINALS = {
@@ -282,8 +283,6 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
     m = _NUMBER_WORD.search(folded)
     if m:
         return Choice(position=_NUMBER_WORDS[m[1] or m[2]])
-    from giftgenius.offline.spelling import is_word
-
     for word in re.finditer(r"[a-z]+", folded):
         if len(word[0]) < 4:
             continue

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from giftgenius.agent.runner import Agent
 from giftgenius.agent.tools import TurnContext
+from giftgenius.app import build_agent
 from giftgenius.catalog import load_rates
 from giftgenius.domain import SessionState
+from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 
 TODAY = dt.date(2026, 11, 29)
@@ -40,3 +43,11 @@ def make_ctx(db: Database):
         )
 
     return make
+
+
+@pytest.fixture
+def agent(seeded_home: Path) -> Iterator[Agent]:
+    """A whole agent on the offline model over a seeded home (whole-chat tests)."""
+    built = build_agent(load_settings(home=seeded_home))
+    yield built
+    built.close()

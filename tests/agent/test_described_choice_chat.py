@@ -7,22 +7,10 @@ after a yes. Sentences are our own, in English and French.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from giftgenius.agent.runner import Agent
-from giftgenius.app import build_agent
 from giftgenius.domain import Step
-from giftgenius.settings import load_settings
-
-
-@pytest.fixture
-def agent(seeded_home: Path) -> Iterator[Agent]:
-    built = build_agent(load_settings(home=seeded_home))
-    yield built
-    built.close()
 
 
 @pytest.mark.parametrize(

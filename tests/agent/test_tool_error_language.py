@@ -5,15 +5,11 @@ Sentences are our own, in English and French."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from giftgenius.agent.runner import Agent
 from giftgenius.agent.tools import execute
-from giftgenius.app import build_agent
-from giftgenius.settings import load_settings
 
 
 def test_a_refused_call_carries_its_code_and_parameters(make_ctx) -> None:
@@ -24,13 +20,6 @@ def test_a_refused_call_carries_its_code_and_parameters(make_ctx) -> None:
     assert result["code"] == "deadline.past"
     assert result["params"] == {"deadline": late, "today": ctx.today.isoformat()}
     json.dumps(result)  # what the model is sent is plain JSON
-
-
-@pytest.fixture
-def agent(seeded_home: Path) -> Iterator[Agent]:
-    built = build_agent(load_settings(home=seeded_home))
-    yield built
-    built.close()
 
 
 @pytest.mark.parametrize(
