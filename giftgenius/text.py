@@ -11,11 +11,18 @@ out of the original text, which needs one folded character per original characte
 
 What folding cannot decide stays with the caller: the catalog vocabulary keeps "thé" (tea)
 apart from "the" itself, because folding makes them the same word.
+
+Folding is on every path that reads text (the offline model folds each message, clause and
+word several times over), so it is cheap where it can be: ASCII text, most of what people
+type, has no accents, ligatures or curly apostrophes, so folding it is lowercasing; and the
+rest is folded once per distinct word or character and remembered, since a conversation
+uses few of them.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE"})
@@ -28,10 +35,16 @@ def fold(text: str, *, keep_length: bool = False) -> str:
     so a match's span in the folded text is the same span in the original; characters that
     only fold to several ("œ", "ﬁ") are kept, lowercased.
     """
-    text = text.translate(_APOSTROPHES)
+    if text.isascii():
+        return text.lower()  # NFKD leaves every ASCII character as it is
     if keep_length:
-        return "".join(_fold_char(ch) for ch in text)
-    return _strip_marks(spell_ligatures(text.lower())).lower()
+        return "".join(map(_fold_char, text.translate(_APOSTROPHES)))
+    return _fold_whole(text)
+
+
+@lru_cache(maxsize=4096)
+def _fold_whole(text: str) -> str:
+    return _strip_marks(spell_ligatures(text.translate(_APOSTROPHES).lower())).lower()
 
 
 def spell_ligatures(text: str) -> str:
@@ -39,6 +52,7 @@ def spell_ligatures(text: str) -> str:
     return text.translate(_LIGATURES)
 
 
+@lru_cache(maxsize=4096)
 def _fold_char(ch: str) -> str:
     lower = ch.lower()
     folded = _strip_marks(lower).lower()

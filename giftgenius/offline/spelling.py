@@ -81,7 +81,10 @@ def _slip(typed: str, meant: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def _mended(word: str) -> str | None:
+    """The word ``word`` is a slip of, or None. A near-miss search over every target word
+    is the dearest step of reading a message, and people reuse their words: remembered."""
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 

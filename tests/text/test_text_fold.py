@@ -90,3 +90,12 @@ def test_vocabulary_keeps_the_tea_ambiguity_folding_cannot_see() -> None:
 def _today() -> dt.date:
     """A fixed day keeps the extraction deterministic."""
     return dt.date(2026, 11, 2)
+
+
+@given(st.text())
+def test_plain_ascii_folds_as_text_with_accents_does(text: str) -> None:
+    # ASCII text takes a short way (lowercasing); an accent sends the same text the long way,
+    # and the two must agree on every character.
+    assert fold(text + "É", keep_length=True) == fold(text, keep_length=True) + "e"
+    ascii_text = text.encode("ascii", "ignore").decode()
+    assert fold(ascii_text + "É") == fold(ascii_text) + "e"
