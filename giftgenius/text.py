@@ -21,7 +21,9 @@ uses few of them.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
@@ -65,3 +67,29 @@ def _strip_marks(text: str) -> str:
     """Compatibility decomposition (é → e + accent, ﬁ → fi, ² → 2) without the accents."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def alternation(words: Iterable[str], end: Callable[[str], str] = lambda _word: "") -> str:
+    """A regular expression matching any of ``words``, longest first, as a prefix tree.
+
+    The flat ``a|ab|abc…`` of a thousand currency names takes Python's ``re`` a quarter of
+    a second to compile in every process; the same words as a tree ("dollar(?:s|)…") compile
+    in a fraction of that and match the same text: at one position the words that fit are
+    prefixes of one another, and the tree tries the longer continuation before the end of
+    the shorter word, as longest-first order does. ``end(word)`` is appended where ``word``
+    ends (a lookahead, say).
+    """
+    tree: dict[str, dict] = {}
+    for word in words:
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {"word": word}
+
+    def render(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + render(child) for ch, child in sorted(node.items()) if ch]
+        if "" in node:
+            branches.append(end(node[""]["word"]))
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return render(tree)
