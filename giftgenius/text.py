@@ -41,12 +41,19 @@ def fold(text: str, *, keep_length: bool = False) -> str:
         return text.lower()  # NFKD leaves every ASCII character as it is
     if keep_length:
         return "".join(map(_fold_char, text.translate(_APOSTROPHES)))
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _fold_word(text)
     return _fold_whole(text)
 
 
-@lru_cache(maxsize=4096)
+_REMEMBERED_LENGTH = 64  # words and short phrases; a whole message is not worth keeping
+
+
 def _fold_whole(text: str) -> str:
     return _strip_marks(spell_ligatures(text.translate(_APOSTROPHES).lower())).lower()
+
+
+_fold_word = lru_cache(maxsize=4096)(_fold_whole)
 
 
 def spell_ligatures(text: str) -> str:

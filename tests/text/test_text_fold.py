@@ -99,3 +99,11 @@ def test_plain_ascii_folds_as_text_with_accents_does(text: str) -> None:
     assert fold(text + "É", keep_length=True) == fold(text, keep_length=True) + "e"
     ascii_text = text.encode("ascii", "ignore").decode()
     assert fold(ascii_text + "É") == fold(ascii_text) + "e"
+
+
+@given(st.text(), st.text())
+def test_more_text_never_folds_shorter(text: str, more: str) -> None:
+    # The offline model stops trying ever longer prefixes of a word once one folds longer
+    # than any dictionary word (``interests.compound_tags``): that holds only if folding
+    # more text never gives less.
+    assert len(fold(text + more)) >= len(fold(text))
