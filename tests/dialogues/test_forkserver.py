@@ -16,11 +16,16 @@ from giftgenius.evaluate.player import clean_env
 LINES = "A present for my aunt who loves knitting, 40 euros, she lives in Lyon\n"
 
 
-@pytest.fixture
-def servers(tmp_path: Path) -> Iterator[ForkServers]:
-    home = tmp_path / "server-home"
-    home.mkdir()
-    started = ForkServers(clean_env(str(home)))
+@pytest.fixture(scope="module")
+def server_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("server-home")
+
+
+@pytest.fixture(scope="module")
+def servers(server_home: Path) -> Iterator[ForkServers]:
+    """One server for the module's commands, as the evaluator keeps one per job: starting one
+    imports the whole application (about 3 s of CPU), once rather than per test."""
+    started = ForkServers(clean_env(str(server_home)))
     yield started
     started.close()
 
@@ -63,13 +68,15 @@ def test_exit_codes_and_errors_come_through(servers: ForkServers, tmp_path) -> N
     assert bad.returncode != 0 and bad.stderr.strip()
 
 
-def test_each_command_has_its_own_home_and_nothing_carries_over(servers, tmp_path) -> None:
+def test_each_command_has_its_own_home_and_nothing_carries_over(
+    servers, server_home, tmp_path
+) -> None:
     env_a, cwd_a = _home(tmp_path, "a")
     env_b, cwd_b = _home(tmp_path, "b")
     assert servers.run(["chat", "--user", "ana"], LINES, env_a, cwd_a, 120).returncode == 0
     assert servers.run(["resume", "--user", "ana"], "", env_b, cwd_b, 120).returncode == 3
     assert (Path(cwd_a) / "giftgenius.db").exists()
-    assert not (tmp_path / "server-home" / "giftgenius.db").exists()
+    assert not (server_home / "giftgenius.db").exists()
 
 
 def test_a_command_out_of_time_is_killed_and_the_server_goes_on(servers, tmp_path) -> None:
