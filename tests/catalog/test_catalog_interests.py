@@ -81,9 +81,7 @@ def test_every_interest_has_three_everyday_gifts_in_each_main_country(interest, 
     interest, sent to any main country, must have more than one idea to offer."""
     rates = load_rates()
     everyday = [
-        p
-        for p in by_interest[interest]
-        if p.in_stock and price_in(p, "USD", rates) <= EVERYDAY_USD
+        p for p in by_interest[interest] if p.in_stock and price_in(p, "USD", rates) <= EVERYDAY_USD
     ]
     for country in MAIN_COUNTRIES:
         reaching = [p.title for p in everyday if p.ships_to_country(country)]
