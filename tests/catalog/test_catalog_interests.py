@@ -23,11 +23,18 @@ from giftgenius.catalog import (
     describe,
     interests,
     load_products,
+    load_rates,
+    price_in,
 )
 from giftgenius.catalog.vocabulary import fold, synonyms
 
 # Price bands, in the product's own currency: what "cheap", "mid" and "treat" mean.
 BANDS = ((0, 25), (25, 80), (80, float("inf")))
+
+# An everyday budget ("30 euros at most", "under 25 pounds"), in USD at the catalog's rates,
+# and the countries most gifts are sent to: an interest must be served in each of them.
+EVERYDAY_USD = 35.0
+MAIN_COUNTRIES = ("US", "GB", "FR", "DE", "CA", "IE", "BE", "ES", "IT", "AU", "CH")
 
 
 def band(price: float) -> int:
@@ -66,6 +73,19 @@ def test_every_interest_has_five_available_gifts_at_varied_prices_and_places(int
     assert len({p.currency for p in products}) >= 2, f"{interest}: one currency"
     assert len({tuple(p.ships_to) for p in products}) >= 2, f"{interest}: one shipping region"
     assert len({p.delivery_days for p in products}) >= 2, f"{interest}: one delivery time"
+
+
+@pytest.mark.parametrize("interest", interests())
+def test_every_interest_has_three_everyday_gifts_in_each_main_country(interest, by_interest):
+    """People ask for "the second" or "another one": at an everyday budget a shortlist for any
+    interest, sent to any main country, must have more than one idea to offer."""
+    rates = load_rates()
+    everyday = [
+        p for p in by_interest[interest] if p.in_stock and price_in(p, "USD", rates) <= EVERYDAY_USD
+    ]
+    for country in MAIN_COUNTRIES:
+        reaching = [p.title for p in everyday if p.ships_to_country(country)]
+        assert len(reaching) >= 3, f"{interest} to {country}: {reaching}"
 
 
 def test_interests_as_a_whole_cover_every_band_currency_and_region(by_interest):
