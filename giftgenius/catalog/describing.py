@@ -66,7 +66,7 @@ _FILLER = frozenset(
     there does could carry sell stock existe exist chance
     whichever whatever anything something everything either lequel laquelle lesquels
     lesquelles importe quel quelle quels quelles instead rather actually finally plutot
-    finalement alors sinon
+    finalement alors sinon about sur propos regarding concerning on of
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -147,6 +147,14 @@ def _met(product: Product, described: Described) -> set[str]:
 def fit(product: Product, described: Described) -> int:
     """How many of the description's terms the product meets (title, description, tags)."""
     return len(_met(product, described))
+
+
+def of_the_kind_named(product: Product, described: Described) -> bool:
+    """Whether the product is of every kind the description names (its tags): "the book
+    about fish" is a book *and* about fish, not an atlas of coffee; with no kind named,
+    no product is."""
+    met = _met(product, described)
+    return bool(described.tags) and all(f"tag:{t}" in met for t in described.tags)
 
 
 def enough(met: int, described: Described) -> bool:

@@ -11,7 +11,13 @@ import datetime as dt
 import pytest
 
 from giftgenius.catalog import FilterSpec, load_rates
-from giftgenius.catalog.describing import best_fits, described_query, fit, read_description
+from giftgenius.catalog.describing import (
+    best_fits,
+    described_query,
+    fit,
+    of_the_kind_named,
+    read_description,
+)
 from giftgenius.catalog.search import ProductList
 from tests.catalog.product_factory import make
 
@@ -84,3 +90,31 @@ def test_the_catalog_lookup_keeps_the_constraints() -> None:
     assert [p.id for p in catalog.ranked(query, limit=3)][:1] == ["g-9002"]
     tight = FilterSpec(budget_max=40, currency="USD", today=dt.date(2026, 12, 1))
     assert "g-9002" not in [p.id for p in catalog.ranked(query, limit=3, spec=tight)]
+
+
+def test_off_the_shortlist_a_find_must_be_of_the_kind_named() -> None:
+    """Half the words is enough among the ideas shown, not in the whole catalog: a tank
+    thermometer meets half of "the thermometer for the roast", an atlas half of "a book of
+    sea stories", yet neither is the thing asked for."""
+    tank = make(
+        "g-9101",
+        title="Aquarium Thermometer Strip",
+        description="A stick-on strip that shows the water temperature of a fish tank.",
+        tags=["aquarium"],
+    )
+    atlas = make(
+        "g-9102",
+        title="Atlas of Tea Gardens",
+        description="Maps and photographs of tea estates, as a large hardback book.",
+        tags=["tea", "book"],
+    )
+    sea_book = make(
+        "g-9103",
+        title="Tales of the Sea",
+        description="Stories of sailors and storms, a hardback book for long evenings.",
+        tags=["book", "sailing"],
+    )
+    roast = read_description("the thermometer for the roast")
+    assert fit(tank, roast) and not of_the_kind_named(tank, roast)
+    sea = read_description("le livre sur la voile")
+    assert of_the_kind_named(sea_book, sea) and not of_the_kind_named(atlas, sea)

@@ -16,8 +16,10 @@ from giftgenius.catalog.describing import (
     described_query,
     enough,
     fit,
+    of_the_kind_named,
     read_description,
 )
+from giftgenius.catalog.search import answers
 from giftgenius.domain import MAX_CANDIDATES, OrderDraft, RecipientProfile, Step, new_id
 from giftgenius.errors import ToolError
 from giftgenius.text import fold
@@ -83,7 +85,14 @@ def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str
     if product is None:
         found = "catalog"
         matches = ctx.search(lambda c: c.ranked(query, limit=CATALOG_LOOKUP, spec=spec))
-        product = _pick(ctx, matches, described, args.price_end)
+        # Beyond the shortlist the words are all there is to go on, and half of them is
+        # not enough: an aquarium's thermometer meets half of "le thermomètre pour la
+        # viande", an atlas of coffee half of "the book about fish". The find must be of
+        # every kind the words name, or answer an interest of this run.
+        on_topic = [
+            p for p in matches if of_the_kind_named(p, described) or answers(p, profile.interests)
+        ]
+        product = _pick(ctx, on_topic, described, args.price_end)
     if product is None:
         nearest = ctx.search(lambda c: c.ranked(query, limit=CATALOG_LOOKUP))
         close = best_fits(nearest, described)
