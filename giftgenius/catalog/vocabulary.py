@@ -61,13 +61,15 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "video-game": (
         "video games",
         "jeux vidéo",
-        "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming",
+        "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming|"
+        # the consoles people name for the whole hobby ("lives on his PS5")
+        "playstation|ps4|ps5|xbox|nintendo switch|game boy|gameboy",
     ),
     "role-playing": (
         "role-playing games",
         "jeux de rôle",
         "role-playing game|role playing|roleplaying|rpg|tabletop rpg|jeu de rôle|jdr|"
-        "dungeons and dragons|dungeons & dragons|dnd|dungeon master|maître du jeu|"
+        "dungeons and dragons|dungeons & dragons|dnd|d&d|dungeon master|maître du jeu|"
         "polyhedral dice|dés polyédriques",
     ),
     "word-game": (
@@ -186,7 +188,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "cuisine indienne",
         "indian food|indian cooking|curry|curries|masala|tandoori|chutney|biryani",
     ),
-    "gin": ("gin", "gin", "gins|gin tonic|gin and tonic|gin-tonic|london dry"),
+    "gin": ("gin", "gin", "gins|gin tonic|gin and tonic|gin-tonic|g&t|g and t|london dry"),
     "rum": ("rum", "rhum", "rhums|rums|rhum arrangé|rhum agricole|dark rum|spiced rum"),
     "champagne": (
         "champagne",
@@ -431,7 +433,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "gardening",
         "jardinage",
         "garden|jardin|gardener|jardinier|jardinière|seeds|graines|semences|vegetable garden|"
-        "potager|herbs|herbes aromatiques|compost|balcony garden|grower|cultivate|cultiver",
+        "potager|herbs|herbes aromatiques|compost|balcony garden|grower|cultivate|cultiver|"
+        "vegetable patch|veg patch|veggie patch|veggie garden|allotment|jardin ouvrier",
     ),
     "cooking": (
         "cooking",
