@@ -164,6 +164,14 @@ def _relation_words() -> frozenset[str]:
 _DOUBLED = re.compile(r"([a-z])\1+")
 
 
+# To run something is to lead it, not to go running: "runs a bookshop", "runs D&D on
+# Fridays", "runs the chess club". ("runs marathons" is read by "marathon" itself.)
+_RUNS_SOMETHING = re.compile(
+    r"(?<![\w'-])(?:runs|run|ran)\s+(?=(?:an?|the|his|her|their|our|my|its|\w+&\w+)\b)",
+    re.IGNORECASE,
+)
+
+
 def verb_tags(folded: str) -> list[str]:
     """Tags from what the person says someone does.
 
@@ -337,7 +345,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
             and tag not in found
             and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
         ]
-    verbs = _merge(verb_tags(fold(own)), doing_tags(own, locale, cued=segment.cued))
+    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), own)  # "runs D&D" leads it
+    verbs = _merge(verb_tags(fold(led)), doing_tags(led, locale, cued=segment.cued))
     leftover = [
         w
         for w in analysis.words

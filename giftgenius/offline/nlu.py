@@ -26,7 +26,7 @@ from giftgenius.catalog.places import (
 )
 from giftgenius.catalog.relations import Relation, resolve_relation, shared_tastes
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
-from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
@@ -35,6 +35,7 @@ from giftgenius.offline.clauses import (
     KEEN,
     MARKER,
     NOT_BUT,
+    TAKE_BACK,
     Clause,
     contrast_as_negation,
     segments,
@@ -101,7 +102,12 @@ _UNKNOWN_RELATION_CUE = re.compile(
     r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
     r"|^\s*(?:my|mon|ma|mes)\s"
 )
-_LEAD_NO = re.compile(r"^\s*(?:no|non|nope|nan|oops|sorry|pardon)\s*[,!.]\s*")
+# What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
+# "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
+_LEAD_NO = re.compile(
+    r"^\s*(?:(?:actually|en fait|oh|ah|well|bon|enfin)[\s,]+)?"
+    rf"(?:{TAKE_BACK}|no|non|nope|nan|oops|sorry|pardon)\s*(?:[,!.:]\s*|(?=\d)|$)"
+)
 _E_EURO = re.compile(
     r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
 )
@@ -317,6 +323,17 @@ _TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislik
 _NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
 
 
+# A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
+# third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
+_NOT_THIS = re.compile(r"(?<![\w'])(?:not|pas|non|no|nah)\s+(?P<what>[^,;.!?]{1,30}?)\s*[,;.!?]")
+_POINTING = re.compile(r"^(?:(?:the|le|la|l')\s*)?(?:that|this|ce|cet|cette|celui|celle|ca)\b")
+
+
+def _points(piece: str) -> bool:
+    """Whether a refused piece points at a gift of the list ("le 2", "that one", "celui-là")."""
+    return _POINTING.match(piece) is not None or intents.choice(piece, whole=False) is not None
+
+
 def _negated(folded: str) -> bool:
     return any(m.group("neg") for m in MARKER.finditer(folded))
 
@@ -334,6 +351,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
+    cues += [m for m in _NOT_THIS.finditer(folded) if _points(m["what"])]
     whole = True
     chooses = intents.CHOICE_CUE.search(folded) is not None  # "je prendrais plutôt …"
     if cues:
@@ -697,11 +715,14 @@ def _tastes(
     liked: list[str] = []
     refused: list[str] = []
     mine_tags: list[str] = []
+    said_before: list[str] = []  # the tastes the last clause that named some liked
+    taken_back = False  # a clause took back what came before and named nothing itself
     for clause in _own_parts(clauses):
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
         mine = _MINE.search(body.folded) is not None  # "le vin, c'est moi": not their taste
+        liked_before = len(liked)
         for segment in segments(body):
             tags = segment_tags(segment, lang)
             if mine:
@@ -720,6 +741,17 @@ def _tastes(
             for tag in tags:
                 if tag not in target:
                     target.append(tag)
+        said_now = liked[liked_before:]
+        corrects = clause.corrects or taken_back
+        if said_now and corrects and said_before and not _ALSO.search(clause.folded):
+            # "she likes candles. scrap that, pottery", "le tricot, euh non, la couture": the
+            # tastes of the clause before are taken back, as a correction in a later message
+            # takes back the last one known (below).
+            liked = [t for t in liked if t not in said_before or t in said_now]
+        if said_now:
+            said_before, taken_back = said_now, False
+        elif clause.corrects:
+            taken_back = True  # "scrap that, she's into pottery": the next clause corrects
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
     liked = [t for t in liked if t not in refused and t not in mine_tags]
@@ -740,6 +772,10 @@ def _tastes(
         facts["remove_interests"] = remove
     if back := [t for t in liked if t in old_dislikes]:
         facts["remove_dislikes"] = back
+
+
+# A correction that adds rather than replaces: "actually she also likes tea".
+_ALSO = re.compile(r"(?<![\w'])(?:also|too|as well|aussi|egalement|en plus)(?![\w'])")
 
 
 _QUALIFIER = re.compile(
@@ -783,6 +819,9 @@ def _named_person(text: str) -> str | None:
         before_word = fold(text[: m.start()])
         if (
             fold(word) in _GREETINGS
+            # "before December 18th", "avant Noël", "Christmas Eve": a day, no one's name
+            or names_a_day(text[m.start() :])
+            or names_a_day(" ".join([*text[: m.start()].split()[-1:], text[m.start() :]]))
             or _said_as_place(word, text[: m.start()])
             # a slip of a country's name only where a place goes: "En Frange" is France,
             # "a gift for Grace" is Grace, not Grèce
@@ -939,6 +978,15 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
             relation = resolve_relation(plain, lang) or relation
         if relation is None or "même" in (relation.said or "").lower():
             continue  # "le même budget" folds like "mémé"
+        said_at = fold(positive).find(fold(relation.said or "~"))
+        if said_at >= 0 and names_a_day(positive[said_at:]):
+            # "before Valentine's Day" is a day, not "my valentine"; "mothers day gift for my
+            # mom" names the mother after the day
+            end = said_at + len(relation.said or "")
+            positive = positive[:said_at] + " " * (end - said_at) + positive[end:]
+            relation = resolve_relation(positive, lang) if positive.strip() else None
+            if relation is None:
+                continue
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
             continue
         if relation.known and relation.name is None and before is not None:
