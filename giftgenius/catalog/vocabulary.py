@@ -1317,6 +1317,23 @@ class _PhraseTable:
                 i += 1
         return found, rest
 
+    def phrase_words(self, text: str) -> set[str]:
+        """The words of ``text`` (as ``tokenize`` gives them) that a phrase of two words or
+        more took ("cuisine" and "japonaise" in "la cuisine japonaise")."""
+        words = tokenize(text)
+        lemmas = [self.lemma(token) for token in words]
+        taken: set[str] = set()
+        i = 0
+        while i < len(lemmas):
+            for size in range(min(self.longest, len(lemmas) - i), 1, -1):
+                if tuple(lemmas[i : i + size]) in self.keys:
+                    taken.update(words[i : i + size])
+                    i += size
+                    break
+            else:
+                i += 1
+        return taken
+
 
 def _tag_phrases() -> dict[str, tuple[str, ...]]:
     phrases: dict[str, tuple[str, ...]] = {}
@@ -1382,6 +1399,12 @@ def analyze(text_or_words: str | Iterable[str]) -> Analysis:
 def lemmas(text: str) -> list[str]:
     """Every word of the text in the form the vocabulary compares (folded, singularized)."""
     return [_TAGS.lemma(token) for token in tokenize(text)]
+
+
+def phrase_words(text: str) -> set[str]:
+    """The words of ``text`` that belong to a vocabulary phrase of several words: such a word
+    is read with its phrase, not again on its own ("cuisine japonaise" is no cooking)."""
+    return _TAGS.phrase_words(text)
 
 
 def canonical_tags(text_or_words: str | Iterable[str]) -> set[str]:

@@ -20,11 +20,17 @@ from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.describing import read_description
 from giftgenius.catalog.places import (
     country_name,
+    names_a_land,
     place_alone,
     resolve_country,
     resolve_country_slip,
 )
-from giftgenius.catalog.relations import Relation, resolve_relation, shared_tastes
+from giftgenius.catalog.relations import (
+    Relation,
+    resolve_relation,
+    shared_tastes,
+    workplace_tags,
+)
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
 from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
@@ -133,9 +139,11 @@ _NOT_PLACE = frozenset(
 _ARTICLES = frozenset({"the", "la", "le", "les", "l"})
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
-    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it)\b.*?"
-    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:le |on |this |ce )?"
-    r"|(?=\b(?:dans|in)\s))(?P<rest>.+)$"
+    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it|"
+    # a birthday said by the age: "turns 12 in ten days", "fête ses 40 ans le 14"
+    r"turns|is turning|turning|will turn|fete ses|fetera ses|aura \d+ ans)\b.*?"
+    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:this |ce )?"
+    r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
 
@@ -143,8 +151,11 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
     phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
+    after_en: set[str] = set()  # phrases after "en": a country or a region only
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
+        if m and cue[0] == "en":
+            after_en.add(m[1])
         if (
             lang == "en"
             and clause.text[cue.start() : cue.end()] == "a"
@@ -188,6 +199,8 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
                 and not any(ch.isdigit() for ch in candidate)
             ):
                 found = resolve_country(candidate.title(), lang)
+            if found is not None and phrase in after_en and not names_a_land(candidate, lang):
+                found = None  # "il est en grève": "en" goes before a land, not a town
             if found is not None:
                 return found
     if short:
@@ -485,6 +498,12 @@ def _facts(
         new = [t for t in shared if t not in old and t not in facts.get("interests", [])]
         if new:
             facts["interests"] = [*facts.get("interests", []), *new]
+        at_work = workplace_tags(relation) if relation is not None else set()
+        if at_work & set(facts.get("interests", [])):  # "un collègue de bureau": no office taste
+            kept = [t for t in facts["interests"] if t not in at_work]
+            facts["interests"] = kept
+            if not kept:
+                del facts["interests"]
     current = profile.get("recipient")
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
@@ -838,8 +857,29 @@ def _named_person(text: str) -> str | None:
             after = text[m.end() :].split()
             if not after or fold(after[0]) not in _NAME_VERBS:
                 continue
-        return word
+        return word + _surname(text[m.end() :])
     return None
+
+
+_SURNAME = re.compile(r"^ ([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+
+
+def _surname(after: str) -> str:
+    """The family name right after a first name ("Mary Jones"), with its space, or ""."""
+    m = _SURNAME.match(after)
+    if m is None:
+        return ""
+    word = m[1]
+    relation = resolve_relation(word)
+    if (
+        fold(word) in _GREETINGS
+        or fold(word) in _NAME_VERBS
+        or names_a_day(word)
+        or (relation is not None and relation.known)
+        or _said_as_place(word, "")
+    ):
+        return ""
+    return " " + word
 
 
 # A run of capitalised words is a title, not a person's name, when it starts with an article

@@ -183,3 +183,103 @@ def test_a_week_without_a_cue_is_no_deadline() -> None:
 )
 def test_a_month_or_a_holiday_is_no_name(text: str, locale: str, recipient: str | None) -> None:
     assert facts(text, locale=locale).get("recipient") == recipient
+
+
+# --- where someone works, and a phrase's head noun, are no tastes of their own ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "interests"),
+    [
+        ("une idée pour ma collègue de bureau, fan de randonnée", "fr", ["hiking"]),
+        ("something for my office mate, she loves plants", "en", ["plant"]),
+        ("il adore la cuisine italienne", "fr", ["italian-cuisine"]),
+        ("ma tante raffole de la cuisine indienne", "fr", ["indian-cuisine"]),
+        # a taste in how the relation is named still counts, and a verb still does
+        ("for my tennis partner", "en", ["tennis"]),
+        ("elle cuisine tous les dimanches", "fr", ["cooking"]),
+    ],
+)
+def test_naming_words_are_no_extra_taste(text: str, locale: str, interests: list[str]) -> None:
+    assert facts(text, locale=locale).get("interests") == interests
+
+
+# --- an occasion's day --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "due"),
+    [
+        ("my niece turns 8 in two weeks", "en", dt.date(2026, 12, 14)),
+        ("mon père fête ses 70 ans le 12", "fr", dt.date(2026, 12, 12)),
+        ("it's for her birthday on the 3rd", "en", dt.date(2026, 12, 3)),
+        ("son anniversaire tombe le 5", "fr", dt.date(2026, 12, 5)),
+    ],
+)
+def test_the_day_of_an_occasion_is_the_deadline(text: str, locale: str, due: dt.date) -> None:
+    assert facts(text, locale=locale).get("deadline") == due
+
+
+# --- names: a family name, and "en" before a town --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient"),
+    [
+        ("a gift for Ana Lopez, she likes yoga", "en", "Ana Lopez"),
+        ("un cadeau pour Hélène Martin qui aime le thé", "fr", "Hélène Martin"),
+        ("for Tom, he loves chess", "en", "Tom"),
+    ],
+)
+def test_a_family_name_stays_with_the_first_name(text: str, locale: str, recipient: str) -> None:
+    assert facts(text, locale=locale).get("recipient") == recipient
+
+
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [
+        ("mon frère est en grève depuis lundi", None),
+        ("elle vit en Suisse", "CH"),
+        ("il est en Californie pour le boulot", "US"),
+        ("il est en stage à Berlin", "DE"),
+    ],
+)
+def test_en_goes_before_a_land_not_a_town(text: str, country: str | None) -> None:
+    assert facts(text, locale="fr").get("country") == country
+
+
+def test_text_speak_with() -> None:
+    assert "astronomy" in facts("my dad is obsessed w telescopes", locale="en")["interests"]
+
+
+def test_walking_someone_else_is_no_hike() -> None:
+    assert "hiking" not in facts("for the lady who walks my dog", locale="en").get("interests", [])
+    assert "hiking" not in facts("pour celui qui promène mon chien", locale="fr").get(
+        "interests", []
+    )
+    assert "hiking" in facts("she walks for hours every weekend", locale="en")["interests"]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient"),
+    [
+        ("pour Inès du service client, elle adore le thé", "fr", "Inès"),
+        ("for Jo from customer support, she loves tea", "en", "Jo"),
+        ("a thank-you gift for my best client", "en", "best client"),
+    ],
+)
+def test_a_department_names_no_relation(text: str, locale: str, recipient: str) -> None:
+    assert facts(text, locale=locale).get("recipient") == recipient
+
+
+@pytest.mark.parametrize(
+    ("text", "recipient"),
+    [
+        ("a little thank-you for the lady who feeds my cats", "lady"),
+        ("something for the guy who fixed my bike, he's into jazz", "guy"),
+        # the speaker's own animal is no recipient either way
+        ("for the woman next door who waters my plants", "woman"),
+    ],
+)
+def test_a_person_described_by_what_they_do_is_the_recipient(text: str, recipient: str) -> None:
+    assert facts(text, locale="en").get("recipient") == recipient
