@@ -210,6 +210,13 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     return _slipped_country(phrases, lang)
 
 
+def _a_country_by_name(text: str, lang: Locale) -> bool:
+    """Whether ``text`` is a country's own name in either language ("France", "Suisse")."""
+    found = resolve_country(text.strip(" .!?"), lang)
+    names = {fold(country_name(found, lg)) for lg in ("en", "fr")} if found else set()
+    return fold(text.strip(" .!?")) in names
+
+
 def _bare_place(text: str, lang: Locale) -> str | None:
     """A message that is only a place typed in lowercase ("marseille", "new york"), as an
     answer; or a country's name with one slip ("Frange" alone is a word, "frnace" is not)."""
@@ -479,6 +486,12 @@ def _facts(
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
+        first = clause is clauses[0] and text[clause.end :].lstrip().startswith(",")
+        if short and first and clause.text.strip()[:1].isupper():
+            # "Florence, 30 €": a capitalised first piece of a terse list is where a name goes,
+            # as in ``_listed_place``; only a country's own name is a place there ("France,
+            # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
+            short = _a_country_by_name(clause.text, lang)
         country = _place(clause, lang, short) or _listed_place(text, clause, lang)
         if country is not None:
             facts["country"] = country

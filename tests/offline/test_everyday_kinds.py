@@ -283,3 +283,19 @@ def test_a_department_names_no_relation(text: str, locale: str, recipient: str) 
 )
 def test_a_person_described_by_what_they_do_is_the_recipient(text: str, recipient: str) -> None:
     assert facts(text, locale="en").get("recipient") == recipient
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "country"),
+    [
+        ("Austin, 40 dollars", "en", None),  # a first name where a name goes
+        ("Valence, 25 €", "fr", None),
+        ("Belgique, 25 €", "fr", "BE"),  # a country's own name is a place anywhere
+        ("marseille, 25 €", "fr", "FR"),  # a town typed in lowercase names no one
+        ("Manchester", "en", "GB"),  # a whole message that is a town
+    ],
+)
+def test_a_capitalised_first_piece_is_a_name_not_a_town(
+    text: str, locale: str, country: str | None
+) -> None:
+    assert facts(text, locale=locale).get("country") == country
