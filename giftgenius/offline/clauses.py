@@ -170,6 +170,12 @@ _POS = (
     r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
     r"something"
 )
+# "No worries", "no rush", "pas de souci": saying all is well refuses nothing. Shared with
+# ``intents``, where "yeah no worries" is a yes.
+NO_TROUBLE = (
+    r"worries|worry|problem|problems|probs?|biggie|rush|hurry|pressure|stress|soucis?|"
+    r"problemes?|pression|urgence"
+)
 # Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
 # de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
 # (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
@@ -178,7 +184,8 @@ _HEDGE = (
     r"not sure|unsure|(?:i )?(?:don'?t|do not) know|dunno|no inspiration|"
     r"(?:aucune |pas (?:d'|la moindre |une |trop d'|vraiment d'|beaucoup d'))idees?|"
     r"(?:je )?(?:ne )?(?:sais|sait) pas|(?:je )?(?:n')?en sais rien|pas (?:trop )?sure?|"
-    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?"
+    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?|"
+    rf"(?:no|pas de|pas d'|aucun|aucune|zero) (?:{NO_TROUBLE})"
 )
 # A fondness said with a negation word, read before the negations: "never says no to a gin",
 # "can't say no to chocolate", "ne dit jamais non à un bon vin", "ne refuse jamais un café".

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
+from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
 from giftgenius.text import fold
 
@@ -496,10 +497,9 @@ _COMMON = frozenset(
 # of the message is read as usual ("nah yeah, lock it in", "yeah nah, not that one").
 _YES_WORD = r"yes|yeah|yea|yep|yup|ya|ye|ok|okay|oui|ouais|ouaip|ouep|mouais"
 _NO_WORD_RUN = r"no|nah|naw|nope|non|nan|nop"
-# "yeah no worries", "oui pas de souci": a "no" that says all is well is no answer word.
-_NO_TROUBLE = r"worries|worry|problem|problems|probs?|biggie|stress|soucis?|probleme|problemo"
 _ANSWER_WORD = re.compile(
-    rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{_NO_TROUBLE})))(?![\w'])[\s,.!]*"
+    # "yeah no worries": a "no" that says all is well is no answer word
+    rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{NO_TROUBLE})))(?![\w'])[\s,.!]*"
 )
 
 

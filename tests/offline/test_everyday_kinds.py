@@ -299,3 +299,21 @@ def test_a_capitalised_first_piece_is_a_name_not_a_town(
     text: str, locale: str, country: str | None
 ) -> None:
     assert facts(text, locale=locale).get("country") == country
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "tag"),
+    [
+        ("no rush at all, my aunt loves jigsaws", "en", "puzzle"),
+        ("pas de pression hein, mon oncle adore le golf", "fr", "golf"),
+        ("aucun souci, ma fille adore les chevaux", "fr", "horse"),
+    ],
+)
+def test_saying_all_is_well_refuses_nothing(text: str, locale: str, tag: str) -> None:
+    found = facts(text, locale=locale)
+    assert tag in found.get("interests", [])
+    assert "dislikes" not in found
+
+
+def test_a_real_refusal_of_the_same_word_still_refuses() -> None:
+    assert "stress" in facts("she hates stress, loves yoga", locale="en").get("dislikes", [])
