@@ -77,7 +77,7 @@ _NEG = (
     r"offer|show|send|buy|give|pick)(?: (?:me|him|her|them|us))?(?: any)?|"
     r"(?:ne )?(?:me |lui |leur )?(?:propose|proposez|suggere|suggerez|montre|montrez|"
     r"conseille|conseillez|offre|offrez)(?:-moi|-lui)? (?:surtout )?(?:pas|jamais|plus)|"
-    r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
+    r"dislikes?|hates?|can'?t stand|cannot stand|avoids?|avoiding|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?)|"
     r"nothing(?! (?:but|else|more|less|much|like|special))|"
     r"not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"

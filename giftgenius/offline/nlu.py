@@ -731,7 +731,7 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 _FREE_DISLIKE = re.compile(
     r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
     r"hates?|deteste\w*|n'aime (?:pas|plus)|doesn'?t like|don'?t like|not a fan of|"
-    r"pas fan d(?:e |')|no|nothing with|nothing in|without|"
+    r"pas fan d(?:e |')|no|nothing with|nothing in|without|avoids?|avoiding|evite[rz]?|"
     r"nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?))$"
 )
 

@@ -317,3 +317,15 @@ def test_saying_all_is_well_refuses_nothing(text: str, locale: str, tag: str) ->
 
 def test_a_real_refusal_of_the_same_word_still_refuses() -> None:
     assert "stress" in facts("she hates stress, loves yoga", locale="en").get("dislikes", [])
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "refused"),
+    [
+        ("my mum avoids sugar these days", "en", "confectionery"),
+        ("he's been avoiding alcohol since january, loves chess", "en", "alcohol"),
+        ("ma sœur évite le plastique", "fr", "plastique"),
+    ],
+)
+def test_avoiding_is_refusing(text: str, locale: str, refused: str) -> None:
+    assert refused in facts(text, locale=locale).get("dislikes", [])
