@@ -375,6 +375,18 @@ BARE_CITY_POPULATION = 100_000
 lyon"): a town that small shares its name with too many words ("orange", "super")."""
 
 
+def names_a_land(text: str, locale: Locale = "en") -> bool:
+    """Whether ``text`` is a country's or a region's name, not only a town's: French puts
+    "en" before those alone ("en Bretagne", "en Suisse"; "à Lyon"), so "en grève" names no
+    Greve."""
+    index = _index()
+    full = key(text)
+    return any(
+        _country(index, k, locale) is not None or k in index.regions
+        for k in (full, _strip_leading(full))
+    )
+
+
 def resolve_country_slip(text: str, locale: Locale = "en") -> str | None:
     """The country whose name ``text`` is with one slip of the fingers ("Frange", "Allemange",
     "Belgiqe", "Canda"), or None.

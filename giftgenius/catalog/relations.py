@@ -87,6 +87,8 @@ anyone - = landlord|landlady|host|hostess|housekeeper|cleaner|postman|mailman|ma
     doorman|concierge|hairdresser|barber|pastor|priest
 anyone - = ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend
 anyone - = student|pupil|learner|mentee|protégé|protégée
+anyone m = +gentleman|+guy|+man|+bloke|+chap|+fella|+fellow|+young man
+anyone f = +lady|+woman|+gal|+young lady
 """
 
 _FR = """
@@ -400,19 +402,35 @@ def shared_tastes(relation: Relation) -> list[str]:
     coach" → chess), for the reader to take as interests."""
     found: list[str] = []
     for token in tokens(relation.said or ""):
-        if _taste(token.folded):
+        if _taste(token.folded) and token.folded not in _AT_WORK:
             found.extend(t for t in sorted(canonical_tags(token.folded)) if t not in found)
     return found
 
 
+def workplace_tags(relation: Relation) -> set[str]:
+    """The catalog tags of the words of ``relation.said`` that say where the person works
+    ("collègue de bureau" → office): how the relation was named, not what they like."""
+    return {
+        tag
+        for token in tokens(relation.said or "")
+        if token.folded in _AT_WORK
+        for tag in canonical_tags(token.folded)
+    }
+
+
 # "an engineer on my team", "a designer at work", "une graphiste de mon équipe": the role is
 # a colleague's, whatever the noun (the lexicon cannot hold every job title).
+_WORKPLACE_WORDS = (
+    "team|office|work|job|company|firm|department|dept|workplace|accounting|accounts|finance|"
+    "hr|sales|marketing|legal|engineering|equipe|bureau|boulot|travail|boite|service|taf|"
+    "compta|comptabilite|entreprise|societe|agence|labo"
+)
 _WORKPLACE = re.compile(
     r"^\s*(?:on|in|at|from|of|de|du|d'|dans|au|a|chez)\s*(?:(?:my|our|the|his|her|mon|ma|notre|"
-    r"la|le|l'|nos)\s*)?(?:team|office|work|job|company|firm|department|dept|workplace|"
-    r"accounting|accounts|finance|hr|sales|marketing|legal|engineering|equipe|bureau|boulot|"
-    r"travail|boite|service|taf|compta|comptabilite|entreprise|societe|agence|labo)(?![\w])"
+    rf"la|le|l'|nos)\s*)?(?:{_WORKPLACE_WORDS})(?![\w])"
 )
+# Where people work names no taste: "collègue de bureau", "office mate" share no office supplies.
+_AT_WORK = frozenset(_WORKPLACE_WORDS.split("|"))
 _ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "l"})
 
 
@@ -464,6 +482,16 @@ def _fallback(words: list[Token], text: str) -> Relation | None:
     return None
 
 
+# A department named after the people it serves names none of them: "Milan du service client",
+# "Jo from customer support".
+_DEPARTMENT = re.compile(
+    r"(?<![\w'])(?:service (?:aux )?clients?|service client[eè]le|relation clients?|"
+    r"(?:customer|client|guest|patient) (?:service|services|support|care|success|relations))"
+    r"(?![\w'])",
+    re.IGNORECASE,
+)
+
+
 def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
     """The recipient ``text`` describes, or None when it describes nobody.
 
@@ -473,6 +501,7 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
     """
     if not text or not text.strip():
         return None
+    text = _DEPARTMENT.sub(lambda m: " " * len(m[0]), text)
     words = tokens(text)
     matches = _matches(words, locale)
     if not matches:

@@ -62,13 +62,15 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "video-game": (
         "video games",
         "jeux vidéo",
-        "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming",
+        "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming|"
+        # the consoles people name for the whole hobby ("lives on his PS5")
+        "playstation|ps4|ps5|xbox|nintendo switch|game boy|gameboy",
     ),
     "role-playing": (
         "role-playing games",
         "jeux de rôle",
         "role-playing game|role playing|roleplaying|rpg|tabletop rpg|jeu de rôle|jdr|"
-        "dungeons and dragons|dungeons & dragons|dnd|dungeon master|maître du jeu|"
+        "dungeons and dragons|dungeons & dragons|dnd|d&d|dungeon master|maître du jeu|"
         "polyhedral dice|dés polyédriques",
     ),
     "word-game": (
@@ -187,7 +189,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "cuisine indienne",
         "indian food|indian cooking|curry|curries|masala|tandoori|chutney|biryani",
     ),
-    "gin": ("gin", "gin", "gins|gin tonic|gin and tonic|gin-tonic|london dry"),
+    "gin": ("gin", "gin", "gins|gin tonic|gin and tonic|gin-tonic|g&t|g and t|london dry"),
     "rum": ("rum", "rhum", "rhums|rums|rhum arrangé|rhum agricole|dark rum|spiced rum"),
     "champagne": (
         "champagne",
@@ -432,7 +434,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "gardening",
         "jardinage",
         "garden|jardin|gardener|jardinier|jardinière|seeds|graines|semences|vegetable garden|"
-        "potager|herbs|herbes aromatiques|compost|balcony garden|grower|cultivate|cultiver",
+        "potager|herbs|herbes aromatiques|compost|balcony garden|grower|cultivate|cultiver|"
+        "vegetable patch|veg patch|veggie patch|veggie garden|allotment|jardin ouvrier",
     ),
     "cooking": (
         "cooking",
@@ -1315,6 +1318,23 @@ class _PhraseTable:
                 i += 1
         return found, rest
 
+    def phrase_words(self, text: str) -> set[str]:
+        """The words of ``text`` (as ``tokenize`` gives them) that a phrase of two words or
+        more took ("cuisine" and "japonaise" in "la cuisine japonaise")."""
+        words = tokenize(text)
+        lemmas = [self.lemma(token) for token in words]
+        taken: set[str] = set()
+        i = 0
+        while i < len(lemmas):
+            for size in range(min(self.longest, len(lemmas) - i), 1, -1):
+                if tuple(lemmas[i : i + size]) in self.keys:
+                    taken.update(words[i : i + size])
+                    i += size
+                    break
+            else:
+                i += 1
+        return taken
+
 
 def _tag_phrases() -> dict[str, tuple[str, ...]]:
     phrases: dict[str, tuple[str, ...]] = {}
@@ -1387,6 +1407,12 @@ def _analyze_text(text: str) -> Analysis:
 def lemmas(text: str) -> list[str]:
     """Every word of the text in the form the vocabulary compares (folded, singularized)."""
     return [_TAGS.lemma(token) for token in tokenize(text)]
+
+
+def phrase_words(text: str) -> set[str]:
+    """The words of ``text`` that belong to a vocabulary phrase of several words: such a word
+    is read with its phrase, not again on its own ("cuisine japonaise" is no cooking)."""
+    return _TAGS.phrase_words(text)
 
 
 def canonical_tags(text_or_words: str | Iterable[str]) -> set[str]:

@@ -38,7 +38,7 @@ _CUE_EN = (
 )
 _CUE_FR = (
     r"avant|d'ici(?: a| au)?|pour|au plus tard|jusqu'(?:a|au)|sous|"
-    r"dans les|"
+    r"dans les|dans(?= la semaine)|courant(?= de la semaine| semaine)|"
     r"(?:doit|doivent|faut qu'(?:il|elle|ils|elles|ca)|faut que (?:ca|ce soit|le cadeau)) "
     r"(?:arriver|arrive|etre livre|etre la|soit la|soit livre)|"
     r"arrive|arriver|livre|livree|livraison(?: pour| avant)?|date limite(?: est)?"
@@ -77,7 +77,11 @@ _CLAUSE = re.compile(
     r"[.;!?]+|,\s+(?=[^\W\d])(?!at the latest|au plus tard|dernier d)|"
     r"\s+(?:but|mais|though|cependant)\s+"
 )
-_DURATION = re.compile(r"^(?:the next |les? )?(\d+|a|an|one|une?)\s+(day|week|jour|semaine)s?\b")
+# "within 3 days", "a week", "dans les 10 jours"; "within the week", "dans la semaine",
+# "courant de la semaine": a week from today (the article counts one).
+_DURATION = re.compile(
+    r"^(?:the next |les? |de )?(\d+|a|an|one|une?|the|la)\s+(day|week|jour|semaine)s?\b"
+)
 _WEEKDAYS = (
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
@@ -265,7 +269,7 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
     day = _DAY_OF_MONTH.match(said)
     if day is not None and (day["article"] or day["suffix"]):  # "the 12th", "le 15"; not "2 people"
         return _day_of_month(today, int(day["day"]))
-    duration = _DURATION.match(rest)
+    duration = _DURATION.match(rest) or _DURATION.match(said)
     if duration is not None:
         if cue in _DAY_ONLY_CUES:
             return None
@@ -340,6 +344,21 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
             if when is not None and when >= today:
                 found = when
     return found
+
+
+# A weekday; a month with its day ("December 18th", "20 déc."), since "May" and "June" alone
+# are as often first names.
+_DAY_NAME = re.compile(
+    rf"^(?:(?:{_WEEKDAYS})(?![\w])|(?:{_MONTH_WORDS})\.?\s+(?:the\s+)?\d|"
+    rf"\d{{1,2}}(?:st|nd|rd|th|er|e)?\s+(?:of\s+)?(?:{_MONTH_WORDS})(?![\w]))"
+)
+
+
+def names_a_day(text: str) -> bool:
+    """Whether ``text`` starts with a weekday, a month with its day or a holiday ("Friday",
+    "December 18th", "Noël", "Valentine's Day"): capitalised, such a word is no one's name."""
+    said = _fold_in_place(text.lower())
+    return _DAY_NAME.match(said) is not None or _HOLIDAY.match(said) is not None
 
 
 def is_leaving(text: str, locale: Locale = "en") -> bool:

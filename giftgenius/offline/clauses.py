@@ -24,6 +24,8 @@ _CLAUSE_OPENERS = (
     r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
     r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
     r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
+    r"scrap|scratch|forget|never ?mind|nvm|wait|euh|heu|hum|hmm|uh|um|oh|ah|ugh|attends|"
+    r"laisse|oublie|"
     r"have to|il faut|faut|doit|besoin|\d|"
     # a refusal ends where the speaker names someone: "no candles, my aunt likes puzzles"
     r"my|our|mon|ma|mes|notre|nos)"
@@ -34,12 +36,21 @@ _BREAK = re.compile(
     rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])"
 )
 
+# Words that take back what was just said: "scrap that", "nvm", "no wait", "euh non",
+# "laisse tomber". Shared with ``nlu``, which drops them from the front of a clause.
+TAKE_BACK = (
+    r"scrap that|scratch that|forget that|forget it|never ?mind|nvm|no wait|wait no|oh wait|"
+    r"(?:euh|heu|hum|hmm|uh|um|er|ah) (?:no|non|nan)|non attends|attends non|laisse tomber|"
+    r"oublie ca|oublie ce que j'ai dit"
+)
 # A correction replaces the earlier value instead of adding to it.
 CORRECTION = re.compile(
     r"(?<![\w'])(?:actually|sorry,? i meant|i meant|i mean|my bad|oops|scratch that|"
     r"correction|on second thought|make it|change (?:it|that) to|rather|instead|"
     r"en fait|plutot|pardon|je voulais dire|non pas|finalement|enfin non|ah non|oh non|"
-    r"au temps pour moi|je me suis trompee?|ou plutot|disons plutot|mets plutot)(?![\w'])"
+    r"au temps pour moi|je me suis trompee?|ou plutot|disons plutot|mets plutot|"
+    # taking back what was just said, without "but": "scrap that", "no wait", "euh non"
+    rf"{TAKE_BACK})(?![\w'])"
     r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
 )
 # "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
@@ -66,7 +77,7 @@ _NEG = (
     r"offer|show|send|buy|give|pick)(?: (?:me|him|her|them|us))?(?: any)?|"
     r"(?:ne )?(?:me |lui |leur )?(?:propose|proposez|suggere|suggerez|montre|montrez|"
     r"conseille|conseillez|offre|offrez)(?:-moi|-lui)? (?:surtout )?(?:pas|jamais|plus)|"
-    r"dislikes?|hates?|can'?t stand|cannot stand|avoid|evite[rz]?|except|sauf|"
+    r"dislikes?|hates?|can'?t stand|cannot stand|avoids?|avoiding|evite[rz]?|except|sauf|"
     r"nothing with|nothing in|nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?)|"
     r"nothing(?! (?:but|else|more|less|much|like|special))|"
     r"not into|isn'?t into|not a fan of|pas fan d(?:e |')|never|jamais|"
@@ -112,7 +123,15 @@ WELCOME = (
 # Liking cues: what follows them is an interest.
 _POS = (
     rf"{KEEN}|{WELCOME}|"
-    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
+    r"aime\w*|adore\w*|kiff\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
+    # reading or watching without end: "dévore les BD", "devours thrillers", "binges anime"
+    r"devore\w*|devours?|devouring|binges?|binge-watch\w*|enchaine\w*|"
+    # taking a taste up with others: "joined the chess club", "s'est inscrite au club de judo"
+    r"joined|has joined|signed up (?:for|to|with)|enrolled in|a rejoint|rejoint|"
+    r"vient de rejoindre|(?:s'est |s'|vient de s')inscrit\w* (?:a|au|aux|en|dans)|"
+    # leading one: "runs D&D on Fridays", "runs the chess club", "anime un club de lecture"
+    r"(?:runs|run|ran|leads|hosts|organi[sz]es)(?= (?:an?|the|his|her|their|our|\w+&\w+)\b)|"
+    r"anime (?:un|une|le|la|des)(?= )|"
     r"is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
@@ -151,6 +170,12 @@ _POS = (
     r"(?:send|buy|find) (?:her|him|them)|(?:want|would like|'d like) (?:a|an|some|something)|"
     r"something"
 )
+# "No worries", "no rush", "pas de souci": saying all is well refuses nothing. Shared with
+# ``intents``, where "yeah no worries" is a yes.
+NO_TROUBLE = (
+    r"worries|worry|problem|problems|probs?|biggie|rush|hurry|pressure|stress|soucis?|"
+    r"problemes?|pression|urgence"
+)
 # Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
 # de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
 # (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
@@ -159,10 +184,19 @@ _HEDGE = (
     r"not sure|unsure|(?:i )?(?:don'?t|do not) know|dunno|no inspiration|"
     r"(?:aucune |pas (?:d'|la moindre |une |trop d'|vraiment d'|beaucoup d'))idees?|"
     r"(?:je )?(?:ne )?(?:sais|sait) pas|(?:je )?(?:n')?en sais rien|pas (?:trop )?sure?|"
-    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?"
+    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?|"
+    rf"(?:no|pas de|pas d'|aucun|aucune|zero) (?:{NO_TROUBLE})"
+)
+# A fondness said with a negation word, read before the negations: "never says no to a gin",
+# "can't say no to chocolate", "ne dit jamais non à un bon vin", "ne refuse jamais un café".
+_FOND = (
+    r"(?:never|rarely|won'?t|can'?t|cannot|would never) (?:says?|turns?) (?:no to|down)|"
+    r"ne (?:dit|dira|disent) jamais non (?:a|au|aux)|ne (?:refuse|refusera|crache) jamais"
+    r"(?: sur)?"
 )
 MARKER = re.compile(
-    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<neg>{_NEG})|(?P<pos>{_POS}))(?:(?<=')|(?![\w]))"
+    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<fond>{_FOND})|(?P<neg>{_NEG})|(?P<pos>{_POS}))"
+    r"(?:(?<=')|(?![\w]))"
 )
 
 
@@ -170,7 +204,9 @@ _HABIT = re.compile(
     r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
     r"tous les apres-midi|chaque (?:jour|matin|apres-midi|soir|semaine|week-end|weekend|"
     r"dimanche|samedi|ete)|"
-    r"every (?:day|morning|afternoon|evening|night|weekend|week|summer|sunday|saturday)|"
+    r"every (?:day|morning|afternoon|evening|night|weekend|week|summer|sunday|saturday|"
+    r"monday|tuesday|wednesday|thursday|friday)|tous les (?:lundis|mardis|mercredis|jeudis|"
+    r"vendredis)|"
     r"toute la (?:journee|semaine|soiree)|all day(?: long)?|all the time|a longueur de journee|"
     r"sans arret|non-stop|religieusement)"
     r"(?![\w'])"
@@ -247,12 +283,12 @@ def segments(clause: Clause) -> list[Segment]:
         if _THING_IS.search(clause.folded[: m.start()]) and m[0] in ("est", "etait"):
             continue  # "la livraison est à Lyon": a thing, not the person, is described
         refused = marker and not positive and not clause.folded[cursor : m.start()].strip()
-        if m.group("pos") is not None and refused:
+        if (m.group("pos") or m.group("fond")) is not None and refused:
             continue  # "pas quelque chose de sportif", "not something loud": still refused
         if m.start() > cursor:
             out.append(_segment(clause, cursor, m.start(), positive, cued, marker))
         positive = m.group("neg") is None
-        cued = m.group("pos") is not None
+        cued = m.group("pos") is not None or m.group("fond") is not None
         cursor = m.end()
         marker = m[0]
     if cursor < len(clause.text):

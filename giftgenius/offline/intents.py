@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
+from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
 from giftgenius.text import fold
 
@@ -494,11 +495,41 @@ _COMMON = frozenset(
 )
 
 
+# "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the
+# other, the way people mull a question over aloud, mean what the last of them says; the rest
+# of the message is read as usual ("nah yeah, lock it in", "yeah nah, not that one").
+_YES_WORD = r"yes|yeah|yea|yep|yup|ya|ye|ok|okay|oui|ouais|ouaip|ouep|mouais"
+_NO_WORD_RUN = r"no|nah|naw|nope|non|nan|nop"
+_ANSWER_WORD = re.compile(
+    # "yeah no worries": a "no" that says all is well is no answer word
+    rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{NO_TROUBLE})))(?![\w'])[\s,.!]*"
+)
+
+
+def _answer_run(folded: str) -> tuple[bool, str] | None:
+    """When the message opens with a yes and a no one after the other: whether the last of
+    them is a yes, and the message after them; else None."""
+    at, said = 0, []
+    lead = len(folded) - len(folded.lstrip())
+    while m := _ANSWER_WORD.match(folded, lead + at):
+        said.append(m[1] is not None)
+        at = m.end() - lead
+    if len(set(said)) < 2:
+        return None
+    return said[-1], folded[lead + at :]
+
+
 def confirms(folded: str) -> bool:
+    run = _answer_run(folded)
+    if run is not None:
+        return run[0] and DECLINE.search(run[1]) is None
     return _CONFIRM.search(folded) is not None and not declines(folded)
 
 
 def declines(folded: str) -> bool:
+    run = _answer_run(folded)
+    if run is not None:
+        return not run[0] or DECLINE.search(run[1]) is not None
     return DECLINE.search(folded) is not None
 
 

@@ -28,6 +28,7 @@ from giftgenius.catalog.vocabulary import (
     TAGS,
     analyze,
     canonical_tags,
+    phrase_words,
     synonyms,
     tags_in_order,
     tokenize,
@@ -162,6 +163,17 @@ def _relation_words() -> frozenset[str]:
 
 
 _DOUBLED = re.compile(r"([a-z])\1+")
+
+
+# To run something is to lead it, not to go running: "runs a bookshop", "runs D&D on
+# Fridays", "runs the chess club" ("runs marathons" is read by "marathon" itself); to walk
+# someone's dog or children is no hike ("the guy who walks my dog", "promène son chien").
+_RUNS_SOMETHING = re.compile(
+    r"(?<![\w'-])(?:(?:runs|run|ran)\s+(?=(?:an?|the|his|her|their|our|my|its|\w+&\w+)\b)|"
+    r"(?:walks|walk|walked|walking|promene|promenait|promener)\s+"
+    r"(?=(?:his|her|their|our|my|your|the|son|sa|ses|mon|ma|mes|le|la|les)\s))",
+    re.IGNORECASE,
+)
 
 
 def verb_tags(folded: str) -> list[str]:
@@ -307,6 +319,25 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     return tags
 
 
+# An article or a possessive makes the next word a noun: "la cuisine japonaise" is no
+# "elle cuisine".
+_NOUN_AFTER = r"(?:la|le|les|l'|un|une|des|du|the|an?|his|her|their|sa|son|ses|mon|ma|mes|my)"
+
+
+def _phrases_blanked(text: str) -> str:
+    """``text`` with the phrases of several words the vocabulary knows blanked (same length)
+    where an article makes them nouns, for the verb readings: "la cuisine japonaise" has
+    given its tag already, and is no cooking ("elle cuisine" still is)."""
+    words = phrase_words(text)
+    if not words:
+        return text
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    phrase = re.compile(
+        rf"(?<![\w'-]){_NOUN_AFTER}\s*((?:(?:{alternatives})(?:\s+|$))+)", re.IGNORECASE
+    )
+    return phrase.sub(lambda m: m[0][: m.start(1) - m.start()] + " " * len(m[1]), text)
+
+
 def _gift_forms(text: str, locale: str) -> set[str]:
     """Kinds of gift that only give a taste its form: "whisky tasting", "coffee mug" — in
     English the word right after a taste names how it comes, not a second taste. (In French
@@ -337,7 +368,9 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
             and tag not in found
             and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
         ]
-    verbs = _merge(verb_tags(fold(own)), doing_tags(own, locale, cued=segment.cued))
+    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), own)  # "runs D&D" leads it
+    led = _phrases_blanked(led)  # "la cuisine japonaise" is a cuisine, not "cuisine" the verb
+    verbs = _merge(verb_tags(fold(led)), doing_tags(led, locale, cued=segment.cued))
     leftover = [
         w
         for w in analysis.words

@@ -23,13 +23,19 @@ from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.describing import read_description
 from giftgenius.catalog.places import (
     country_name,
+    names_a_land,
     place_alone,
     resolve_country,
     resolve_country_slip,
 )
-from giftgenius.catalog.relations import Relation, resolve_relation, shared_tastes
+from giftgenius.catalog.relations import (
+    Relation,
+    resolve_relation,
+    shared_tastes,
+    workplace_tags,
+)
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
-from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
@@ -38,6 +44,7 @@ from giftgenius.offline.clauses import (
     KEEN,
     MARKER,
     NOT_BUT,
+    TAKE_BACK,
     Clause,
     contrast_as_negation,
     segments,
@@ -104,7 +111,12 @@ _UNKNOWN_RELATION_CUE = re.compile(
     r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
     r"|^\s*(?:my|mon|ma|mes)\s"
 )
-_LEAD_NO = re.compile(r"^\s*(?:no|non|nope|nan|oops|sorry|pardon)\s*[,!.]\s*")
+# What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
+# "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
+_LEAD_NO = re.compile(
+    r"^\s*(?:(?:actually|en fait|oh|ah|well|bon|enfin)[\s,]+)?"
+    rf"(?:{TAKE_BACK}|no|non|nope|nan|oops|sorry|pardon)\s*(?:[,!.:]\s*|(?=\d)|$)"
+)
 _E_EURO = re.compile(
     r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
 )
@@ -130,9 +142,11 @@ _NOT_PLACE = frozenset(
 _ARTICLES = frozenset({"the", "la", "le", "les", "l"})
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
-    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it)\b.*?"
-    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:le |on |this |ce )?"
-    r"|(?=\b(?:dans|in)\s))(?P<rest>.+)$"
+    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it|"
+    # a birthday said by the age: "turns 12 in ten days", "fête ses 40 ans le 14"
+    r"turns|is turning|turning|will turn|fete ses|fetera ses|aura \d+ ans)\b.*?"
+    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:this |ce )?"
+    r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
 
@@ -140,8 +154,11 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
     phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
+    after_en: set[str] = set()  # phrases after "en": a country or a region only
     for cue in _PLACE_CUE.finditer(clause.folded):
         m = _PHRASE.match(clause.text, cue.end())
+        if m and cue[0] == "en":
+            after_en.add(m[1])
         if (
             lang == "en"
             and clause.text[cue.start() : cue.end()] == "a"
@@ -185,6 +202,8 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
                 and not any(ch.isdigit() for ch in candidate)
             ):
                 found = resolve_country(candidate.title(), lang)
+            if found is not None and phrase in after_en and not names_a_land(candidate, lang):
+                found = None  # "il est en grève": "en" goes before a land, not a town
             if found is not None:
                 return found
     if short:
@@ -192,6 +211,13 @@ def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
         if found is not None:
             return found
     return _slipped_country(phrases, lang)
+
+
+def _a_country_by_name(text: str, lang: Locale) -> bool:
+    """Whether ``text`` is a country's own name in either language ("France", "Suisse")."""
+    found = resolve_country(text.strip(" .!?"), lang)
+    names = {fold(country_name(found, lg)) for lg in ("en", "fr")} if found else set()
+    return fold(text.strip(" .!?")) in names
 
 
 def _bare_place(text: str, lang: Locale) -> str | None:
@@ -358,6 +384,17 @@ _TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislik
 _NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
 
 
+# A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
+# third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
+_NOT_THIS = re.compile(r"(?<![\w'])(?:not|pas|non|no|nah)\s+(?P<what>[^,;.!?]{1,30}?)\s*[,;.!?]")
+_POINTING = re.compile(r"^(?:(?:the|le|la|l')\s*)?(?:that|this|ce|cet|cette|celui|celle|ca)\b")
+
+
+def _points(piece: str) -> bool:
+    """Whether a refused piece points at a gift of the list ("le 2", "that one", "celui-là")."""
+    return _POINTING.match(piece) is not None or intents.choice(piece, whole=False) is not None
+
+
 def _negated(folded: str) -> bool:
     return any(m.group("neg") for m in MARKER.finditer(folded))
 
@@ -375,6 +412,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     """The choice the message makes; after a correction ("le moulin… non, l'Azul") only
     what follows the last correction counts."""
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
+    cues += [m for m in _NOT_THIS.finditer(folded) if _points(m["what"])]
     whole = True
     chooses = intents.CHOICE_CUE.search(folded) is not None  # "je prendrais plutôt …"
     if cues:
@@ -489,6 +527,12 @@ def _facts(
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
+        first = clause is clauses[0] and text[clause.end :].lstrip().startswith(",")
+        if short and first and clause.text.strip()[:1].isupper():
+            # "Florence, 30 €": a capitalised first piece of a terse list is where a name goes,
+            # as in ``_listed_place``; only a country's own name is a place there ("France,
+            # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
+            short = _a_country_by_name(clause.text, lang)
         country = _place(clause, lang, short) or _listed_place(text, clause, lang)
         if country is not None:
             facts["country"] = country
@@ -508,6 +552,12 @@ def _facts(
         new = [t for t in shared if t not in old and t not in facts.get("interests", [])]
         if new:
             facts["interests"] = [*facts.get("interests", []), *new]
+        at_work = workplace_tags(relation) if relation is not None else set()
+        if at_work & set(facts.get("interests", [])):  # "un collègue de bureau": no office taste
+            kept = [t for t in facts["interests"] if t not in at_work]
+            facts["interests"] = kept
+            if not kept:
+                del facts["interests"]
     current = profile.get("recipient")
     if not known and current is None:
         # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
@@ -722,7 +772,7 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 _FREE_DISLIKE = re.compile(
     r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
     r"hates?|deteste\w*|n'aime (?:pas|plus)|doesn'?t like|don'?t like|not a fan of|"
-    r"pas fan d(?:e |')|no|nothing with|nothing in|without|"
+    r"pas fan d(?:e |')|no|nothing with|nothing in|without|avoids?|avoiding|evite[rz]?|"
     r"nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?))$"
 )
 
@@ -738,11 +788,14 @@ def _tastes(
     liked: list[str] = []
     refused: list[str] = []
     mine_tags: list[str] = []
+    said_before: list[str] = []  # the tastes the last clause that named some liked
+    taken_back = False  # a clause took back what came before and named nothing itself
     for clause in _own_parts(clauses):
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
         mine = _MINE.search(body.folded) is not None  # "le vin, c'est moi": not their taste
+        liked_before = len(liked)
         for segment in segments(body):
             tags = segment_tags(segment, lang)
             if mine:
@@ -761,6 +814,17 @@ def _tastes(
             for tag in tags:
                 if tag not in target:
                     target.append(tag)
+        said_now = liked[liked_before:]
+        corrects = clause.corrects or taken_back
+        if said_now and corrects and said_before and not _ALSO.search(clause.folded):
+            # "she likes candles. scrap that, pottery", "le tricot, euh non, la couture": the
+            # tastes of the clause before are taken back, as a correction in a later message
+            # takes back the last one known (below).
+            liked = [t for t in liked if t not in said_before or t in said_now]
+        if said_now:
+            said_before, taken_back = said_now, False
+        elif clause.corrects:
+            taken_back = True  # "scrap that, she's into pottery": the next clause corrects
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
     liked = [t for t in liked if t not in refused and t not in mine_tags]
@@ -781,6 +845,10 @@ def _tastes(
         facts["remove_interests"] = remove
     if back := [t for t in liked if t in old_dislikes]:
         facts["remove_dislikes"] = back
+
+
+# A correction that adds rather than replaces: "actually she also likes tea".
+_ALSO = re.compile(r"(?<![\w'])(?:also|too|as well|aussi|egalement|en plus)(?![\w'])")
 
 
 _QUALIFIER = re.compile(
@@ -824,6 +892,9 @@ def _named_person(text: str) -> str | None:
         before_word = fold(text[: m.start()])
         if (
             fold(word) in _GREETINGS
+            # "before December 18th", "avant Noël", "Christmas Eve": a day, no one's name
+            or names_a_day(text[m.start() :])
+            or names_a_day(" ".join([*text[: m.start()].split()[-1:], text[m.start() :]]))
             or _said_as_place(word, text[: m.start()])
             # a slip of a country's name only where a place goes: "En Frange" is France,
             # "a gift for Grace" is Grace, not Grèce
@@ -840,8 +911,29 @@ def _named_person(text: str) -> str | None:
             after = text[m.end() :].split()
             if not after or fold(after[0]) not in _NAME_VERBS:
                 continue
-        return word
+        return word + _surname(text[m.end() :])
     return None
+
+
+_SURNAME = re.compile(r"^ ([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+
+
+def _surname(after: str) -> str:
+    """The family name right after a first name ("Mary Jones"), with its space, or ""."""
+    m = _SURNAME.match(after)
+    if m is None:
+        return ""
+    word = m[1]
+    relation = resolve_relation(word)
+    if (
+        fold(word) in _GREETINGS
+        or fold(word) in _NAME_VERBS
+        or names_a_day(word)
+        or (relation is not None and relation.known)
+        or _said_as_place(word, "")
+    ):
+        return ""
+    return " " + word
 
 
 # A run of capitalised words is a title, not a person's name, when it starts with an article
@@ -980,6 +1072,15 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
             relation = resolve_relation(plain, lang) or relation
         if relation is None or "même" in (relation.said or "").lower():
             continue  # "le même budget" folds like "mémé"
+        said_at = fold(positive).find(fold(relation.said or "~"))
+        if said_at >= 0 and names_a_day(positive[said_at:]):
+            # "before Valentine's Day" is a day, not "my valentine"; "mothers day gift for my
+            # mom" names the mother after the day
+            end = said_at + len(relation.said or "")
+            positive = positive[:said_at] + " " * (end - said_at) + positive[end:]
+            relation = resolve_relation(positive, lang) if positive.strip() else None
+            if relation is None:
+                continue
         if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
             continue
         if relation.known and relation.name is None and before is not None:

@@ -118,7 +118,8 @@ def _mended(word: str) -> str | None:
 # pere"). Whole words only, and only forms that are no word of either language.
 _SHORT_FORMS = {
     "luv": "love", "luvs": "loves", "luvv": "love", "luvvs": "loves", "wuvs": "loves",
-    "w/": "with", "w/o": "without", "smth": "something", "sth": "something",
+    "w/": "with", "w": "with", "w/o": "without", "lemme": "let me", "smth": "something",
+    "sth": "something",
     "smthg": "something", "somethin": "something", "bc": "because", "cuz": "because",
     "coz": "because", "hes": "he's", "shes": "she's", "theyre": "they're", "ppl": "people",
     "u": "you", "ur": "your", "thx": "thanks", "tho": "though", "gonna": "going to",
