@@ -1,7 +1,7 @@
 """When the gift must arrive: a deadline read with dateparser, and words that mean "not now".
 
 A date is a deadline only when a deadline cue introduces it — "by Friday", "before the
-12th", "within a week", "it has to arrive Monday", "avant le 20 décembre", "d'ici
+12th" (the 11th: "before" and "avant" leave the day out), "within a week", "it has to arrive Monday", "avant le 20 décembre", "d'ici
 vendredi", "pour le 15", "pour Noël". Without one a date is something else: "je reviens
 demain" and "I'll be back tomorrow" say when the person returns, not when the gift is due,
 and a clause that says the person is leaving ("I'll think about it", "on verra ça demain")
@@ -45,6 +45,12 @@ _CUE_FR = (
 )
 _CUE = re.compile(rf"(?<![\w'])(?:{_CUE_EN}|{_CUE_FR})(?![\w'])")
 _DAY_ONLY_CUES = frozenset({"for", "pour"})
+# Cues that leave the day itself out: "before Friday", "avant le 20" (but "by Friday",
+# "d'ici vendredi", "pour le 20" and "until Friday" include it).
+_STRICT = re.compile(r"(?<![\w'])(?:before|avant)$")
+# ...unless what follows is a stretch of days whose last day is meant: "before the end of
+# the month", "avant la fin du mois".
+_PERIOD = re.compile(r"\s*(?:the |la |le )?(?:end|fin)\b")
 # Cues that follow the date: "Friday at the latest", "vendredi au plus tard".
 _TRAILING_CUE = re.compile(
     r"(?<![\w'])(?:at the latest|latest|tops|max|au plus tard|dernier delai|grand max|"
@@ -335,7 +341,10 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
         if not clause.strip() or _LEAVING.search(folded):
             continue
         for cue in _CUE.finditer(folded):
+            after = folded[cue.end() :]
             when = _date_after(cue[0], clause[cue.end() :], today, locale)
+            if when is not None and _STRICT.search(cue[0]) and not _PERIOD.match(after):
+                when -= dt.timedelta(days=1)  # "before the 24th" is there on the 23rd
             if when is not None and when >= today:
                 found = when
         trailing = _TRAILING_CUE.search(folded)
