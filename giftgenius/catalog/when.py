@@ -1,9 +1,10 @@
 """When the gift must arrive: a deadline read with dateparser, and words that mean "not now".
 
 A date is a deadline only when a deadline cue introduces it — "by Friday", "before the
-12th" (the 11th: "before" and "avant" leave the day out), "within a week", "it has to arrive Monday", "avant le 20 décembre", "d'ici
-vendredi", "pour le 15", "pour Noël". Without one a date is something else: "je reviens
-demain" and "I'll be back tomorrow" say when the person returns, not when the gift is due,
+12th" (the 11th: "before" and "avant" leave the day out), "within a week", "it has to
+arrive Monday", "avant le 20 décembre", "d'ici vendredi", "pour le 15", "pour Noël".
+Without one a date is something else: "je reviens demain" and "I'll be back tomorrow" say
+when the person returns, not when the gift is due,
 and a clause that says the person is leaving ("I'll think about it", "on verra ça demain")
 never sets a deadline, whatever it holds.
 
