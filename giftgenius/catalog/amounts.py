@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from giftgenius.catalog.textkeys import fold
 from giftgenius.currency import CURRENCY_WORDS, resolve
 from giftgenius.domain import Locale
+from giftgenius.text import alternation
 
 Kind = Literal["at_most", "about", "between", "at_least"]
 
@@ -95,8 +96,22 @@ def currency_words() -> dict[str, str]:
     """Folded currency word → ISO code or a marker (``DOLLAR``, ``BALLE``).
 
     ``CURRENCY_WORDS`` first; then babel's English and French names (singular and plural)
-    and every symbol that is not a bare letter, for each currency CLDR knows.
+    and every symbol that is not a bare letter, for each currency CLDR knows. Asking babel
+    for 1,300 names costs about 0.2 s, in every process that reads an amount, so the table
+    is kept on disk (``diskcache``).
     """
+    from pathlib import Path
+
+    from giftgenius import currency, text
+    from giftgenius.catalog import textkeys
+    from giftgenius.diskcache import cached, fingerprint
+
+    sources = [Path(__file__), Path(currency.__file__), Path(text.__file__)]
+    sources.append(Path(textkeys.__file__))
+    return cached("currency-words", fingerprint(["babel"], sources), _currency_words)
+
+
+def _currency_words() -> dict[str, str]:
     from babel.numbers import get_currency_name, get_currency_symbol, list_currencies
 
     words: dict[str, str] = {}
@@ -113,8 +128,7 @@ def currency_words() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def _amount_pattern() -> re.Pattern[str]:
-    names = sorted(currency_words(), key=len, reverse=True)
-    currency = "|".join(re.escape(n) + (r"(?![\w$])" if n[-1:].isalnum() else "") for n in names)
+    currency = alternation(currency_words(), end=lambda n: r"(?![\w$])" if n[-1:].isalnum() else "")
     return re.compile(
         rf"(?<![\w.,/])(?:(?P<pre>{currency})\s?(?P<n1>{_NUM})|(?P<n2>{_NUM}))"
         rf"(?![\d/:%]|[.,]\d|\w*(?:st|nd|rd|th|e|er|eme|ans?|yo|years?|h|pm|am)\b)"

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from giftgenius.domain import Locale
@@ -1385,15 +1386,22 @@ def analyze(text_or_words: str | Iterable[str]) -> Analysis:
 
     A list is read item by item, so a phrase never spans two items.
     """
-    items = [text_or_words] if isinstance(text_or_words, str) else list(text_or_words)
-    tags: set[str] = set()
-    words: list[str] = []
-    for item in items:
-        found, rest = _TAGS.scan(item)
-        for meaning in found:
-            tags.update(meaning)
-        words.extend(rest)
-    return Analysis(frozenset(tags), tuple(words))
+    if isinstance(text_or_words, str):
+        return _analyze_text(text_or_words)
+    parts = [_analyze_text(item) for item in text_or_words]
+    return Analysis(
+        frozenset().union(*(part.tags for part in parts)),
+        tuple(word for part in parts for word in part.words),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _analyze_text(text: str) -> Analysis:
+    """One text's analysis. The offline model asks about the same words and clauses many
+    times per message (every word of a message against every shortlisted title), so the
+    answers, immutable, are remembered."""
+    found, rest = _TAGS.scan(text)
+    return Analysis(frozenset(tag for meaning in found for tag in meaning), tuple(rest))
 
 
 def lemmas(text: str) -> list[str]:

@@ -194,7 +194,16 @@ _PERIOD_END = re.compile(
 
 def _fold_in_place(text: str) -> str:
     """Folded text of the same length, so a match's offsets index the original too."""
-    return "".join((fold(ch) or ch)[0] for ch in text.replace("’", "'"))
+    text = text.replace("’", "'")
+    if text.isascii():
+        return fold(text)  # ASCII folds character for character
+    return "".join(map(_first_of_fold, text))
+
+
+@lru_cache(maxsize=4096)
+def _first_of_fold(ch: str) -> str:
+    """One character for ``ch``: the first of its fold ("œ" → "o"), itself if it folds away."""
+    return (fold(ch) or ch)[0]
 
 
 @lru_cache(maxsize=1)

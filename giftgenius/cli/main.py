@@ -132,6 +132,11 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--jobs", type=int, default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
+    ev.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start every command as a new interpreter, not forked from a preloaded one",
+    )
     return parser
 
 
@@ -541,6 +546,7 @@ class Cli:
             only=self.args.only,
             out=self.out.file,
             err=self.err.file,
+            fresh=self.args.fresh,
         )
 
 

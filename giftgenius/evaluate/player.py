@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from giftgenius.evaluate.corpus import Script
+from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.judge import judge
 from giftgenius.settings import DATABASE_FILE
 
@@ -104,14 +105,16 @@ def bytecode_folder(folder: Path) -> Path | None:
 
 
 class _Cli:
-    def __init__(self, env: dict[str, str], cwd: str):
-        self.env, self.cwd = env, cwd
+    def __init__(self, env: dict[str, str], cwd: str, servers: ForkServers | None = None):
+        self.env, self.cwd, self.servers = env, cwd, servers
         self.commands: list[str] = []
         self.transcript: list[str] = []
 
     def run(self, args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
         self.commands.append("giftgenius " + " ".join(args))
         try:
+            if self.servers is not None:
+                return self.servers.run(args, stdin, self.env, self.cwd, TIMEOUT)
             return subprocess.run(
                 [sys.executable, "-m", "giftgenius", *args],
                 input=stdin,
@@ -214,11 +217,14 @@ def play(
     records: Records | None = None,
     database: Path | None = None,
     bytecode: Path | None = None,
+    servers: ForkServers | None = None,
 ) -> RunResult:
     """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run.
 
     ``database`` (from ``seeded_database``) is copied into the home first; ``bytecode``
-    (from ``bytecode_folder``) is where the processes keep compiled modules.
+    (from ``bytecode_folder``) is where the processes keep compiled modules; with
+    ``servers`` each command is forked from a preloaded interpreter (``forkserver``)
+    instead of started from nothing.
     """
     started = time.monotonic()
     today = today or dt.datetime.now(dt.UTC).date()
@@ -226,7 +232,7 @@ def play(
     with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
         if database is not None:
             shutil.copyfile(database, Path(home) / DATABASE_FILE)
-        cli = _Cli(clean_env(home, bytecode), home)
+        cli = _Cli(clean_env(home, bytecode), home, servers)
         try:
             _play(cli, script, user, today, result, records or Records())
         except _Failed as exc:

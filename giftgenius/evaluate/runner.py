@@ -20,10 +20,12 @@ from typing import IO, Any
 
 from giftgenius.errors import UsageError
 from giftgenius.evaluate.corpus import Dialogue, Script, fill, load_corpus
+from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.player import (
     Records,
     RunResult,
     bytecode_folder,
+    clean_env,
     play,
     seeded_database,
 )
@@ -108,12 +110,17 @@ def evaluate(
     seed: int = 0,
     jobs: int | None = None,
     progress: Callable[[RunResult], None] | None = None,
+    fresh: bool = False,
 ) -> Report:
     """Play every dialogue, ``jobs`` runs at a time, and gather the verdicts.
 
     A dialogue's replays are played only once it passes as written: when the written run
     fails, the verdict and its reason are already known, and on a shared machine the
     replays would double the time for nothing.
+
+    Each command is a process of its own; unless ``fresh`` (or where ``os.fork`` does not
+    exist) it is forked from a server that has imported the application once per job
+    (``forkserver``), which halves the evaluation's CPU.
     """
     if replays < 0:
         raise UsageError("--replays must be 0 or more.")
@@ -127,11 +134,14 @@ def evaluate(
     seed_folder = tempfile.TemporaryDirectory(prefix="giftgenius-eval-seed-")
     database = seeded_database(Path(seed_folder.name))
     bytecode = bytecode_folder(Path(seed_folder.name))
+    servers = None
+    if not fresh and hasattr(os, "fork"):
+        servers = ForkServers(clean_env(seed_folder.name, bytecode))
     pool = ThreadPoolExecutor(max_workers=jobs)
 
     def submit(script: Script) -> Future[RunResult]:
         user = f"{script.dialogue_id[:56]}-r{script.replay}"
-        return pool.submit(play, script, user, today, records, database, bytecode)
+        return pool.submit(play, script, user, today, records, database, bytecode, servers)
 
     planned = {d.id: scripts(d, replays, seed) for d in dialogues}
     try:
@@ -148,6 +158,8 @@ def evaluate(
     finally:
         # Interrupted (Ctrl-C, SIGTERM): start no new run; the ones under way end on their own.
         pool.shutdown(wait=False, cancel_futures=True)
+        if servers is not None:
+            servers.close()
         seed_folder.cleanup()
     results = [DialogueResult(d, sorted(runs[d.id], key=lambda r: r.replay)) for d in dialogues]
     return Report(results, seed, replays, jobs, time.monotonic() - started, today)
@@ -178,6 +190,7 @@ def main(
     only: list[str] | None,
     out: IO[str],
     err: IO[str],
+    fresh: bool = False,
 ) -> int:
     """The command: 0 when every dialogue passes, 5 otherwise (its report is still printed)."""
     folder = directory or DEFAULT_DIR
@@ -196,7 +209,9 @@ def main(
         err.write(f"{verdict:4} {run.dialogue_id}{tag} ({run.seconds:.0f} s)\n")
         err.flush()
 
-    report = evaluate(dialogues, replays=replays, seed=seed, jobs=jobs, progress=progress)
+    report = evaluate(
+        dialogues, replays=replays, seed=seed, jobs=jobs, progress=progress, fresh=fresh
+    )
     if as_json:
         out.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")
     else:

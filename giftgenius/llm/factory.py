@@ -92,3 +92,18 @@ def _openai(settings: Settings, model: str) -> OpenAIChatModel:
         timeout=settings.model_timeout,
         context_window=model_context_window(settings),
     )
+
+
+def preload() -> None:
+    """Import the model clients and build the offline model's tables now.
+
+    For a process that forks commands (the evaluator's fork server): every child then
+    starts with them, instead of paying for them before its first reply.
+    """
+    import giftgenius.llm.openai_chat  # noqa: F401
+    from giftgenius.offline.engine import MODEL_NAME, preload_tables
+    from giftgenius.offline.transport import OfflineTransport  # noqa: F401
+    from giftgenius.tokens import encoding_for, get_encoding
+
+    preload_tables()
+    get_encoding(encoding_for(MODEL_NAME))

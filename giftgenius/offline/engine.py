@@ -21,6 +21,16 @@ MODEL_NAME = "offline"
 _ALPHANUMERIC = string.ascii_letters + string.digits
 
 
+def preload_tables() -> None:
+    """Build the tables reading a message needs (each is built on first use otherwise)."""
+    from giftgenius.catalog import amounts, places
+    from giftgenius.offline import spelling
+
+    places.resolve_country("Toronto")
+    spelling.is_word("cadeau")
+    amounts.parse_amount("30 euros")
+
+
 def tool_call_id() -> str:
     """An id of the API's shape: "call_" and 24 random alphanumerics."""
     return "call_" + "".join(secrets.choice(_ALPHANUMERIC) for _ in range(24))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
@@ -461,17 +462,19 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
     return Match(best=best, share=matched[best[0]] / len(said))
 
 
-def _tags_of(candidate: Candidate) -> set[str]:
+@lru_cache(maxsize=1024)
+def _tags_of(candidate: Candidate) -> frozenset[str]:
     """The tags a person may name a candidate by: its title's (whole phrases and single
     words: a "coffee mug" is a mug and is about coffee), the interests it answers, and the
-    tags inside their display words ("board games" → games too)."""
+    tags inside their display words ("board games" → games too). The same shortlist is
+    shown turn after turn, so each candidate's tags are worked out once."""
     found = set(canonical_tags(candidate.title)) | set(candidate.answers)
     found |= set(canonical_tags(candidate.title.split()))
     for tag in list(found):
         for language in ("en", "fr"):
             for word in describe(tag, language).split():
                 found |= canonical_tags(word)
-    return found
+    return frozenset(found)
 
 
 def _spelled_in(word: str, title_words: set[str]) -> bool:

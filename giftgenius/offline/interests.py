@@ -417,11 +417,15 @@ def compound_tags(word: str) -> list[str]:
     tags, after a qualifier of four letters or more that is a word itself ("hill", "wild"),
     so "impeccable" is no "impec" cable. Words the vocabulary knows whole are read whole
     before this is asked."""
-    from giftgenius.offline.spelling import is_word
+    from giftgenius.offline.spelling import is_word, longest_word
 
     if len(word) < _MIN_HEAD + _MIN_QUALIFIER or not word.isalpha():
         return []
     for cut in range(_MIN_QUALIFIER, len(word) - _MIN_HEAD + 1):
+        if len(fold(word[:cut])) > longest_word():
+            # No qualifier is longer than the dictionary's longest word, and a longer cut
+            # only folds longer: a pasted run of 4,000 letters is not tried at every length.
+            break
         if not is_word(word[:cut]):
             continue
         head = word[cut:]

@@ -11,9 +11,12 @@ about the recipient. Interests come from ``interests``; intents from ``intents``
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from giftgenius.catalog.amounts import parse_amount
@@ -302,8 +305,46 @@ def extract(
     """Read one user message. ``profile`` is the current profile (for corrections);
     ``choosing`` says a shortlist is on show, ``candidate_titles`` its titles when known
     (choices are read only then, and titles only over them), ``candidate_answers`` the
-    interests each of them answers, in the same order (to choose one by what it is for)."""
-    profile = profile or {}
+    interests each of them answers, in the same order (to choose one by what it is for).
+
+    The model is asked several times in one turn (after each tool result) about the same
+    message and the same state block, so a reading depends on nothing but these arguments
+    and is remembered for them; each caller gets its own copy to keep.
+    """
+    answers = None if candidate_answers is None else tuple(map(tuple, candidate_answers))
+    found = _read(
+        text,
+        today,
+        dollar,
+        _Key(json.dumps(profile or {}, sort_keys=True, default=repr), profile or {}),
+        tuple(candidate_titles or ()),
+        locale,
+        choosing,
+        answers,
+    )
+    return copy.deepcopy(found)
+
+
+@dataclass(frozen=True)
+class _Key:
+    """A profile as a cache key: compared by its JSON, handed over as it is."""
+
+    json: str
+    value: dict[str, Any] = field(compare=False, hash=False)
+
+
+@lru_cache(maxsize=256)
+def _read(
+    text: str,
+    today: dt.date,
+    dollar: str,
+    profile_key: _Key,
+    candidate_titles: tuple[str, ...],
+    locale: str | None,
+    choosing: bool,
+    candidate_answers: tuple[tuple[str, ...], ...] | None,
+) -> Extraction:
+    profile = profile_key.value
     raw = mend(text.replace("’", "'").replace("‘", "'"))  # typos mended once, for all below
     lang: Locale = "fr" if locale == "fr" else "en" if locale == "en" else detect_locale(raw)
     folded = fold(raw, keep_length=True)
@@ -315,8 +356,8 @@ def extract(
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
     if (choosing or candidate_titles) and not out.load:
-        titles = candidate_titles or []
-        answers = candidate_answers or [[] for _ in titles]
+        titles = candidate_titles
+        answers = candidate_answers or [() for _ in titles]
         shortlist = [intents.Candidate(t, tuple(a)) for t, a in zip(titles, answers, strict=False)]
         out.choice = _choice(raw, folded, shortlist)
         if out.choice is not None and (out.choice.described is None or out.choice.price):

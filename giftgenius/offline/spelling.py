@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
 from giftgenius.catalog.relations import lexicon
 from giftgenius.currency import CURRENCY_WORDS
@@ -44,9 +45,22 @@ def is_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def longest_word() -> int:
+    """The length of the longest word ``is_word`` knows (folded): nothing longer is a word."""
+    return max(map(len, _dictionary()))
+
+
+@lru_cache(maxsize=1)
 def _dictionary() -> frozenset[str]:
     """The words of pyspellchecker's English and French lists, accents dropped (people type
-    "ecoute" for "écoute")."""
+    "ecoute" for "écoute"). Decoding the two lists costs 0.3–0.4 s in every process that
+    checks a word, so the set is kept on disk (``diskcache``)."""
+    from giftgenius.diskcache import cached, fingerprint
+
+    return cached("dictionary", fingerprint(["pyspellchecker"], [Path(__file__)]), _read_lists)
+
+
+def _read_lists() -> frozenset[str]:
     import gzip
     import json
     import unicodedata
@@ -81,7 +95,10 @@ def _slip(typed: str, meant: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def _mended(word: str) -> str | None:
+    """The word ``word`` is a slip of, or None. A near-miss search over every target word
+    is the dearest step of reading a message, and people reuse their words: remembered."""
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 

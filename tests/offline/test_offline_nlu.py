@@ -671,3 +671,24 @@ def test_a_material_word_in_a_set_phrase_refuses_no_material(text: str) -> None:
 
     dislikes = facts(text).get("dislikes", [])
     assert dislikes and all(material_of(d) is None for d in dislikes)
+
+
+def test_a_remembered_reading_is_each_callers_own_copy() -> None:
+    # The model reads the same message once per request of a turn; the reading is
+    # remembered, so what one caller does with it must not reach the next.
+    first = extract("ma sœur adore le thé et le yoga", today=TODAY)
+    first.facts["interests"].append("knitting")
+    first.facts["recipient"] = "someone else"
+    again = extract("ma sœur adore le thé et le yoga", today=TODAY)
+    assert again.facts["interests"] == ["tea", "yoga"]
+    assert again.facts["recipient"] == "sœur"
+
+
+def test_a_reading_depends_on_the_profile_it_is_given() -> None:
+    # "actually 80" corrects a known budget and says nothing without one; a taste already
+    # known is nothing new: the profile is part of what a reading is remembered by.
+    assert facts("actually 80") == {}
+    assert facts("actually 80", profile=KNOWN_BUDGET) == {"budget_max": 80}
+    assert facts("en fait plutôt le yoga") == {"interests": ["yoga"]}
+    assert facts("en fait plutôt le yoga", profile=KNOWN_BUDGET)["remove_interests"] == ["tea"]
+    assert facts("actually 80") == {}

@@ -90,3 +90,20 @@ def test_vocabulary_keeps_the_tea_ambiguity_folding_cannot_see() -> None:
 def _today() -> dt.date:
     """A fixed day keeps the extraction deterministic."""
     return dt.date(2026, 11, 2)
+
+
+@given(st.text())
+def test_plain_ascii_folds_as_text_with_accents_does(text: str) -> None:
+    # ASCII text takes a short way (lowercasing); an accent sends the same text the long way,
+    # and the two must agree on every character.
+    assert fold(text + "É", keep_length=True) == fold(text, keep_length=True) + "e"
+    ascii_text = text.encode("ascii", "ignore").decode()
+    assert fold(ascii_text + "É") == fold(ascii_text) + "e"
+
+
+@given(st.text(), st.text())
+def test_more_text_never_folds_shorter(text: str, more: str) -> None:
+    # The offline model stops trying ever longer prefixes of a word once one folds longer
+    # than any dictionary word (``interests.compound_tags``): that holds only if folding
+    # more text never gives less.
+    assert len(fold(text + more)) >= len(fold(text))
