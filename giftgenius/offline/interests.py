@@ -18,6 +18,7 @@ maps to the same tags. Ordinary words must not collide with a synonym, so a tag 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
@@ -33,7 +34,7 @@ from giftgenius.catalog.vocabulary import (
     tags_in_order,
     tokenize,
 )
-from giftgenius.offline.clauses import Segment
+from giftgenius.offline.clauses import KEEN, Segment
 from giftgenius.offline.doings import doing_tags
 from giftgenius.text import fold
 
@@ -130,11 +131,132 @@ PROPER = _PROPER = re.compile(
 )
 
 
+# Liking words strong enough to keep an object the vocabulary does not know ("loves
+# fishing", "fan de Stromae"); ``nlu`` keeps free words after them, names are read after them.
+LIKING = (
+    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|"
+    r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
+    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
+    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
+    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN}"
+)
+# Verbs whose object is a taste and says what kind of thing a name is: what someone listens
+# to is music, what they read is books, whom they support is a team (the vocabulary's
+# "sport": which sport a team plays, its name does not say). What they watch is a taste the
+# catalog does not tell apart by kind.
+_KIND_VERBS: tuple[tuple[str, str | None], ...] = (
+    (r"listens? to|listening to|listened to|ecoute\w*", "music"),
+    (r"reads?|reading|lit|lisait|lire|relit|devore\w*|devours?", "book"),
+    (
+        r"supports?|supporting|supported|supporte\w*|supporter (?:de|d'|du|des|of)|"
+        r"supportrice (?:de|d'|du|des)|roots? for|cheers? (?:for|on)",
+        "sport",
+    ),
+    (r"watch(?:es|ing|ed)?|regarde\w*|binges?|binge-watch\w*", None),
+)
+_KIND_VERB = [
+    (re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"), tag) for pattern, tag in _KIND_VERBS
+]
+# Where a capitalised word is the object of a taste, not a person: after a taste verb or
+# "mostly"/"surtout"/"like"/"comme", with an article or "huge"/"big" between ("loves the
+# Beatles", "fan de l'OM", "reads a lot, mostly Agatha Christie"), or after "a" and such an
+# adjective ("a huge Harry Potter fan"). An article alone says nothing: "delivery to the
+# US", "dans le Vaucluse" are places.
+_ARTICLE = r"(?:the|a|an|some|le|la|les|l'|un|une|du|des|de|d'|de la|tout|tous|toute|toutes)"
+_BIG = r"(?:huge|big|massive|real|true|total|diehard|die-hard|grand|grande|gros|grosse|vrai|vraie)"
+_OBJECT_BEFORE = re.compile(
+    rf"(?:(?<![\w'])(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)}|mostly|surtout|"
+    r"especially|notamment|en particulier|particularly|like|comme|such as|including|genre)"
+    rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
+    rf"|(?<![\w'])(?:a|an|un|une)(?:\s+{_BIG})+\s*$"
+)
+# A name followed by one of these is what someone is a fan of: "a Star Wars nerd".
+_FAN_AFTER = re.compile(
+    r"^\s*(?:fans?|nerds?|geeks?|addicts?|buffs?|lovers?|freaks?|junkies?|obsessives?|stans?|"
+    r"aficionados?|groupies?|fanatics?)(?![\w'])"
+)
+# A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
+_LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
+# A run of capitalised words, in any alphabet's capitals, all-capital ones too ("PSG").
+_NAME_RUN = re.compile(
+    r"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)"
+    r"\s+){0,2}[A-ZÀ-Ý][\w'-]*)*"
+)
+
+
+@dataclass(frozen=True)
+class NamedTaste:
+    """A title, a band, an author, a team or a brand said as a taste, where it is in the
+    text, and the tag its verb gives it (``None`` when the verb does not say)."""
+
+    start: int
+    end: int
+    name: str
+    kind: str | None
+
+
+def taste_names(text: str) -> list[NamedTaste]:
+    """The capitalised words of ``text`` that stand where a taste goes, not a person: the
+    object of a taste verb, after an article or "mostly", before "fan"/"nerd", or listed
+    after such a one ("loves Disney and Pixar"). Read by position only, never by a list of
+    famous names; a person's name goes elsewhere (a clause's subject, after "for"/"pour",
+    after a relation, greeted), which ``nlu`` reads."""
+    folded = fold(text, keep_length=True)
+    found: list[NamedTaste] = []
+    for m in _NAME_RUN.finditer(text):
+        before = folded[: m.start()]
+        listed = bool(found) and _LIST_ON.match(folded[found[-1].end : m.start()]) is not None
+        if not (
+            listed
+            or _OBJECT_BEFORE.search(before)
+            or _FAN_AFTER.match(folded[m.end() :])
+        ):
+            continue
+        name = m[0].strip(" '-")
+        if name.lower() in {"i", "i'm", "i'd", "i've", "i'll"}:
+            continue
+        kind = found[-1].kind if listed else _kind_of(before)
+        found.append(NamedTaste(m.start(), m.start() + len(name), name, kind))
+    return found
+
+
+def _kind_of(before: str) -> str | None:
+    """The tag of the last kind-telling verb before a name, in its clause."""
+    clause = re.split(r"[.;!?]|(?<![\w'])(?:but|mais)(?![\w'])", before)[-1]
+    last: tuple[int, str | None] = (-1, None)
+    for pattern, tag in _KIND_VERB:
+        for m in pattern.finditer(clause):
+            if m.start() > last[0]:
+                last = (m.start(), tag)
+    return last[1] if last[1] in TAGS else None
+
+
+def named_tastes(segment: Segment) -> list[str]:
+    """The tastes a segment names by a title, a band, an author, a team or a brand, kept as
+    said (so what the catalog cannot serve is said plainly), each followed by the tag its
+    verb gives ("écoute Angèle" → Angèle, music). A name the vocabulary knows ("Lego",
+    "Star Wars" if it did) is left to the vocabulary's own reading."""
+    text = f"{segment.marker} {segment.text}"
+    found: list[str] = []
+    for taste in taste_names(text):
+        if _a_vocabulary_phrase(taste.name):
+            continue
+        for word in (taste.name, taste.kind):
+            if word and word not in found:
+                found.append(word)
+    return found
+
+
+def _a_vocabulary_phrase(name: str) -> bool:
+    """Whether a capitalised run is, whole, what the vocabulary knows ("Lego", "Board
+    Games"), rather than a name one of whose words it knows ("Harry Potter" is no pottery)."""
+    analysis = analyze(name)
+    return bool(analysis.tags) and not [w for w in analysis.words if w not in _FILLER]
+
+
 def _names_blanked(text: str) -> str:
     def blank(m: re.Match[str]) -> str:
-        analysis = analyze(m[0])
-        keep = analysis.tags and not [w for w in analysis.words if w not in _FILLER]
-        return m[0] if keep else " " * len(m[0])
+        return m[0] if _a_vocabulary_phrase(m[0]) else " " * len(m[0])
 
     return _PROPER.sub(blank, text)
 
