@@ -170,10 +170,11 @@ _OBJECT_BEFORE = re.compile(
     rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
     rf"|(?<![\w'])(?:a|an|un|une)(?:\s+{_BIG})+\s*$"
 )
-# A name followed by one of these is what someone is a fan of: "a Star Wars nerd".
+# A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
+# supporter follows its sport ("a Chelsea supporter").
 _FAN_AFTER = re.compile(
     r"^\s*(?:fans?|nerds?|geeks?|addicts?|buffs?|lovers?|freaks?|junkies?|obsessives?|stans?|"
-    r"aficionados?|groupies?|fanatics?)(?![\w'])"
+    r"aficionados?|groupies?|fanatics?|(?P<team>supporters?|supportrices?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
@@ -206,16 +207,13 @@ def taste_names(text: str) -> list[NamedTaste]:
     for m in _NAME_RUN.finditer(text):
         before = folded[: m.start()]
         listed = bool(found) and _LIST_ON.match(folded[found[-1].end : m.start()]) is not None
-        if not (
-            listed
-            or _OBJECT_BEFORE.search(before)
-            or _FAN_AFTER.match(folded[m.end() :])
-        ):
+        fan = _FAN_AFTER.match(folded[m.end() :])
+        if not (listed or fan or _OBJECT_BEFORE.search(before)):
             continue
         name = m[0].strip(" '-")
         if name.lower() in {"i", "i'm", "i'd", "i've", "i'll"}:
             continue
-        kind = found[-1].kind if listed else _kind_of(before)
+        kind = found[-1].kind if listed else "sport" if fan and fan["team"] else _kind_of(before)
         found.append(NamedTaste(m.start(), m.start() + len(name), name, kind))
     return found
 
