@@ -172,7 +172,8 @@ _CONFIRM = re.compile(
     r"finalise\w*|carrement|volontiers|avec plaisir|top|super|genial|go|c'est parti|"
     r"entendu|exactement|tout a fait|bien sur|oki|okey|j'achete|envoie\w*|envoyez|"
     r"c'est regle|dernier mot|on part la-dessus|c'est beau|correct|comme ca|"
-    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)(?![\w']|-\w)"
+    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)"
+    r"(?![\w']|-\w)"
 )
 DECLINE = re.compile(
     r"(?<![\w'])(?:not yet|pas encore|don'?t confirm|do not confirm|ne (?:confirme|valide) pas|"

@@ -154,6 +154,8 @@ _KIND_VERBS: tuple[tuple[str, str | None], ...] = (
     ),
     (r"watch(?:es|ing|ed)?|regarde\w*|binges?|binge-watch\w*", None),
 )
+# A taste verb opening what follows a word: "Lucy adores…", "Tom supports…", "Léa écoute…".
+TASTE_VERB = re.compile(rf"(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)})(?![\w'])")
 _KIND_VERB = [
     (re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"), tag) for pattern, tag in _KIND_VERBS
 ]
@@ -488,7 +490,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
             and tag not in found
             and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
         ]
-    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), own)  # "runs D&D" leads it
+    # "runs D&D" leads it; "loves Star Trek" is no trekking: names give no doing either
+    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), _names_blanked(own))
     led = _phrases_blanked(led)  # "la cuisine japonaise" is a cuisine, not "cuisine" the verb
     verbs = _merge(verb_tags(fold(led)), doing_tags(led, locale, cued=segment.cued))
     leftover = [

@@ -41,7 +41,6 @@ from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
     CORRECTION,
-    KEEN,
     MARKER,
     NOT_BUT,
     TAKE_BACK,
@@ -53,6 +52,7 @@ from giftgenius.offline.clauses import (
 from giftgenius.offline.interests import (
     LIKING,
     PROPER,
+    TASTE_VERB,
     free_words,
     named_tastes,
     segment_tags,
@@ -927,7 +927,9 @@ def _named_person(text: str) -> str | None:
         if (before and before[-1] in ".!?") or not before:
             # a sentence's first word is capitalised anyway: only a name if a verb follows
             after = text[m.end() :].split()
-            if not after or fold(after[0]) not in _NAME_VERBS:
+            if not after or not (
+                fold(after[0]) in _NAME_VERBS or TASTE_VERB.match(fold(" ".join(after[:3])))
+            ):
                 continue
         return word + _surname(text[m.end() :])
     return None
@@ -1077,6 +1079,7 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        body = _without_named_tastes(body)  # "regarde Friends en boucle" names no friends
         # the parts are kept apart, so a relation is not named by a word after a cut-out
         # marker ("mon beauf est fan de BBQ" does not name him BBQ)
         positive = " ; ".join(s.text for s in segments(body) if s.positive)
