@@ -541,6 +541,8 @@ def _facts(
             # as in ``_listed_place``; only a country's own name is a place there ("France,
             # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
             short = _a_country_by_name(clause.text, lang)
+        if short and TASTE_VERB.match(fold(" ".join(clause.text.split()[1:3]))):
+            short = False  # "Anna reads everything", "Lucy loves jazz": a sentence, no place
         spot = _without_named_tastes(clause)  # "fan de l'OM", "loves Italy": no destination
         country = _place(spot, lang, short) or _listed_place(text, spot, lang)
         if country is not None:
