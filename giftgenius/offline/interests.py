@@ -514,7 +514,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         and _LIST.search(segment.folded) is not None
     )
     extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
-    if segment.cued or _FAN.search(segment.folded) or not segment.positive:
+    listens = any(tag and pattern.search(segment.folded) for pattern, tag in _KIND_VERB)
+    if segment.cued or listens or _FAN.search(segment.folded) or not segment.positive:
         return _merge(_merge(found, verbs), extra)
     if verbs and _subject_verb(fold(segment.text)):
         # "elle tricote des écharpes pour toute la famille": what someone makes or does it

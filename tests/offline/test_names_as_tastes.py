@@ -145,3 +145,26 @@ def test_a_k_pop_fan_finds_products() -> None:
     from giftgenius.catalog import load_products
 
     assert sum("k-pop" in p.tags for p in load_products()) >= 3
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "tag"),
+    [
+        ("my stepdad listens to a lot of blues", "en", "jazz"),
+        ("ma sœur écoute beaucoup de rap", "fr", "hip-hop"),
+    ],
+)
+def test_what_someone_listens_to_is_a_taste(text: str, locale: str, tag: str) -> None:
+    assert tag in _facts(text, locale).get("interests", [])  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "name"),
+    [("Aurora reads constantly", "en", "Aurora"), ("Valence écoute du rap", "fr", "Valence")],
+)
+def test_a_name_before_a_taste_verb_is_the_recipient_not_a_town(
+    text: str, locale: str, name: str
+) -> None:
+    facts = _facts(text, locale)
+    assert facts.get("recipient") == name
+    assert "country" not in facts
