@@ -134,7 +134,7 @@ PROPER = _PROPER = re.compile(
 # Liking words strong enough to keep an object the vocabulary does not know ("loves
 # fishing", "fan de Stromae"); ``nlu`` keeps free words after them, names are read after them.
 LIKING = (
-    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|"
+    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|du|des|of)|fond of|likes?|loves?|"
     r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"

@@ -31,6 +31,8 @@ def _facts(text: str, locale: str) -> dict[str, object]:
         ("mon cousin kiffe le Barça", "fr", "Barça", "cousin"),
         ("my brother-in-law loves Star Trek", "en", "Star Trek", "brother-in-law"),
         ("elle regarde Friends en boucle", "fr", "Friends", None),
+        ("grand fan du FC Nantes", "fr", "FC Nantes", None),  # no one named Nantes
+        ("il adore le Real Madrid", "fr", "Real Madrid", None),
     ],
 )
 def test_a_name_in_a_taste_is_the_taste_not_the_recipient(
