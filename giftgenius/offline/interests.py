@@ -196,28 +196,57 @@ class NamedTaste:
     end: int
     name: str
     kind: str | None
+    qualifier: bool = False  # "Italian food": a kind of the taste after it, nothing more
 
 
 def taste_names(text: str) -> list[NamedTaste]:
     """The capitalised words of ``text`` that stand where a taste goes, not a person: the
     object of a taste verb, after an article or "mostly", before "fan"/"nerd", or listed
-    after such a one ("loves Disney and Pixar"). Read by position only, never by a list of
-    famous names; a person's name goes elsewhere (a clause's subject, after "for"/"pour",
-    after a relation, greeted), which ``nlu`` reads."""
+    after such a one ("loves Disney and Pixar"); and the word that qualifies a taste right
+    after it ("Japanese whisky", "French wine": ``qualifier``). Read by position only,
+    never by a list of famous names; a person's name goes elsewhere (a clause's subject,
+    after "for"/"pour", after a relation, greeted), which ``nlu`` reads. What the speaker
+    loves is someone dear ("I love Mary", "on adore Mamie Jo"), not a taste."""
     folded = fold(text, keep_length=True)
     found: list[NamedTaste] = []
     for m in _NAME_RUN.finditer(text):
         before = folded[: m.start()]
         listed = bool(found) and _LIST_ON.match(folded[found[-1].end : m.start()]) is not None
         fan = _FAN_AFTER.match(folded[m.end() :])
-        if not (listed or fan or _OBJECT_BEFORE.search(before)):
+        verb = _OBJECT_BEFORE.search(before)
+        if verb is not None and _SPEAKER_BEFORE.search(before[: verb.start()]):
+            verb = None
+        qualifier = _qualifies_a_taste(m[0], text[m.end() :], before)
+        if not (listed or fan or verb or qualifier):
             continue
         name = m[0].strip(" '-")
         if name.lower() in {"i", "i'm", "i'd", "i've", "i'll"}:
             continue
         kind = found[-1].kind if listed else "sport" if fan and fan["team"] else _kind_of(before)
-        found.append(NamedTaste(m.start(), m.start() + len(name), name, kind))
+        end = m.start() + len(name)
+        found.append(NamedTaste(m.start(), end, name, kind, qualifier))
     return found
+
+
+# The speaker as the subject of a taste verb: "I love…", "we all adore…", "on adore…".
+_SPEAKER_BEFORE = re.compile(
+    r"(?<![\w'])(?:i|we|je|j'|nous|on)\s*(?:(?:all|really|just|also|so|tous|toutes|vraiment|"
+    r"tellement)\s+)*$"
+)
+# Where a person is named, a word after the name is no taste it qualifies ("pour Julie").
+_PERSON_BEFORE = re.compile(r"(?<![\w'])(?:for|pour|to|a|à)\s*$")
+_NEXT_WORD = re.compile(r"^ ([a-zà-ÿ][\w-]*)")
+
+
+def _qualifies_a_taste(name: str, after: str, before: str) -> bool:
+    """Whether a capitalised word qualifies the taste right after it, in lowercase: "Italian
+    food", "Japanese whisky", "Disney movies" — a kind of the taste, no one's name."""
+    word = _NEXT_WORD.match(after)
+    if word is None or " " in name.strip() or _PERSON_BEFORE.search(before):
+        return False
+    if fold(name) in _relation_words():
+        return False  # "Frère photographe amateur": the recipient, said with a taste
+    return bool(analyze(word[1]).tags)
 
 
 def _kind_of(before: str) -> str | None:
@@ -231,15 +260,18 @@ def _kind_of(before: str) -> str | None:
     return last[1] if last[1] in TAGS else None
 
 
-def named_tastes(segment: Segment) -> list[str]:
-    """The tastes a segment names by a title, a band, an author, a team or a brand, kept as
-    said (so what the catalog cannot serve is said plainly), each followed by the tag its
-    verb gives ("écoute Angèle" → Angèle, music). A name the vocabulary knows ("Lego",
-    "Star Wars" if it did) is left to the vocabulary's own reading."""
-    text = f"{segment.marker} {segment.text}"
+def named_tastes(segment: Segment, clause: str) -> list[str]:
+    """The tastes a segment of ``clause`` names by a title, a band, an author, a team or a
+    brand, kept as said (so what the catalog cannot serve is said plainly), each followed
+    by the tag its verb gives ("écoute Angèle" → Angèle, music). The whole clause is read,
+    for the verb and its subject before the segment. A name the vocabulary knows ("Lego")
+    or that only qualifies a taste ("Italian food") is left to the vocabulary's reading."""
+    end = segment.start + len(segment.text)
     found: list[str] = []
-    for taste in taste_names(text):
-        if _a_vocabulary_phrase(taste.name):
+    for taste in taste_names(clause):
+        if not segment.start <= taste.start < end:
+            continue
+        if taste.qualifier or _a_vocabulary_phrase(taste.name):
             continue
         for word in (taste.name, taste.kind):
             if word and word not in found:

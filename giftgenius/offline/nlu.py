@@ -815,7 +815,7 @@ def _tastes(
         for segment in segments(body):
             tags = segment_tags(segment, lang)
             if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
-                tags = [*tags, *(t for t in named_tastes(segment) if t not in tags)]
+                tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
             if mine:
                 mine_tags.extend(t for t in tags if t not in mine_tags)
                 continue

@@ -170,3 +170,26 @@ def test_a_name_before_a_taste_verb_is_the_recipient_not_a_town(
     facts = _facts(text, locale)
     assert facts.get("recipient") == name
     assert "country" not in facts
+
+
+def test_a_word_qualifying_the_taste_after_it_is_no_one_s_name() -> None:
+    facts = _facts("a box of Belgian chocolates for Ana", "en")
+    assert facts.get("recipient") == "Ana"
+
+
+def test_a_word_qualifying_the_taste_after_it_is_no_taste_of_its_own() -> None:
+    facts = _facts("my wife is into Greek food and Cuban rum", "en")
+    assert facts.get("recipient") == "wife"
+    assert "rum" in facts["interests"]
+    assert not {"Greek", "Cuban"} & set(facts["interests"])
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "recipient"),
+    [
+        ("I adore Ruth, what can I get her?", "en", "Ruth"),
+        ("on adore Mathilde, une idée ?", "fr", "Mathilde"),
+    ],
+)
+def test_whom_the_speaker_loves_is_a_person(text: str, locale: str, recipient: str) -> None:
+    assert _facts(text, locale).get("recipient") == recipient
