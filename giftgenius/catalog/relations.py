@@ -248,6 +248,30 @@ class _Match:
     term: _Term
 
 
+# Parts a relation's hyphenated word may have besides the relation ("ex-boss", "beau-papa",
+# "mum-to-be", "petit-frère"): the lexicon's own compound parts, qualifiers, "to be".
+_TO_BE = frozenset({"to", "be"})
+
+
+@lru_cache(maxsize=1)
+def _compound_parts() -> frozenset[str]:
+    parts = {w for table in lexicon().values() for term in table for w in term.split()}
+    return frozenset(parts | _QUALIFIERS | _TO_BE)
+
+
+def _part_of_a_word(words: list[Token], text: str, start: int, end: int) -> bool:
+    """Whether ``words[start:end]`` are only part of a hyphenated word whose other parts are
+    no relation's ("k-pop", "pop-up", "hip-hop"): a hyphenated word is one word, and what
+    it names is not read out of its pieces."""
+    first, last = start, end - 1
+    while first > 0 and text[words[first - 1].end : words[first].start] == "-":
+        first -= 1
+    while last + 1 < len(words) and text[words[last].end : words[last + 1].start] == "-":
+        last += 1
+    others = [w.folded for w in (*words[first:start], *words[end : last + 1])]
+    return any(word not in _compound_parts() for word in others)
+
+
 def _singular(word: str) -> list[str]:
     if len(word) <= 3:
         return []
@@ -281,7 +305,7 @@ def _follows(words: list[Token], index: int, before: frozenset[str]) -> bool:
     return i >= 0 and words[i].folded in before
 
 
-def _matches(words: list[Token], locale: Locale) -> list[_Match]:
+def _matches(words: list[Token], locale: Locale, text: str) -> list[_Match]:
     """Every lexicon term in the text, longest first, left to right."""
     found: list[_Match] = []
     i = 0
@@ -290,6 +314,8 @@ def _matches(words: list[Token], locale: Locale) -> list[_Match]:
             term = _lookup(" ".join(t.folded for t in words[i : i + size]), locale)
             if term is not None and term.after and not _follows(words, i, term.after):
                 term = None  # "une bière blonde" is no girlfriend, "Bonjour monsieur" no gift
+            if term is not None and _part_of_a_word(words, text, i, i + size):
+                term = None  # "k-pop", "pop-up": no dad ("pop") read out of one word
             if term is not None:
                 found.append(_Match(i, i + size, term))
                 i += size
@@ -503,7 +529,7 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         return None
     text = _DEPARTMENT.sub(lambda m: " " * len(m[0]), text)
     words = tokens(text)
-    matches = _matches(words, locale)
+    matches = _matches(words, locale, text)
     if not matches:
         return _fallback(words, text)
     head_index = _head(matches, words, text, locale)

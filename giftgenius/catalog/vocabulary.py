@@ -731,6 +731,11 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "hip-hop",
         "hip hop|hiphop|rap|rapper|rappeur|rappeuse|beatmaking|beatmaker|rnb|r&b",
     ),
+    "k-pop": (
+        "K-pop",
+        "K-pop",
+        "kpop|k pop|korean pop|pop coréenne|photocard|photocards|light stick|lightstick",
+    ),
     "electronic-music": (
         "electronic music",
         "musique électronique",

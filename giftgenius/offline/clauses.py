@@ -238,6 +238,7 @@ class Segment:
     positive: bool
     cued: bool
     marker: str = ""  # the folded negation or liking word that opened it
+    start: int = 0  # where it starts in its clause
 
 
 _RATHER_THAN = re.compile(r"(?<![\w'])(?:plutot|rather)\b[^,.;!?]*?\s(que|than)\s")
@@ -300,4 +301,4 @@ def _segment(
     clause: Clause, start: int, end: int, positive: bool, cued: bool, marker: str
 ) -> Segment:
     text, folded = clause.text[start:end], clause.folded[start:end]
-    return Segment(text, folded, positive, cued, marker)
+    return Segment(text, folded, positive, cued, marker, start)

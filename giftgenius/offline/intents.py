@@ -152,9 +152,10 @@ CHOICE_CUE = re.compile(
 
 # Yes, in words; "no" in words. A decline wins over a yes in the same message. The family is
 # broad on purpose: assent in every register (plain, polite, British and American slang,
-# familiar French), not the phrases of one conversation.
+# familiar French), not the phrases of one conversation. A hyphenated word is one word: the
+# "k" of "k-pop" and the "go" of "her go-to drink" say no yes.
 _CONFIRM = re.compile(
-    r"(?<![\w'])(?:yes|yep|yeah|yup|ya|yea|ye|yas+|yess+|yessir|yes sir|aye|sure|sure thing|"
+    r"(?<![\w'-])(?:yes|yep|yeah|yup|ya|yea|ye|yas+|yess+|yessir|yes sir|aye|sure|sure thing|"
     r"ok|okay|k|kk|confirm\w*|go|go ahead|go for it|go on(?: then)?|sorted|lock it(?: in)?|"
     r"locked in|bet|nice one|cheers|done deal|that'?ll do|that works|works for me|"
     r"fine by me|good (?:for|by|with) me|(?:all|that'?s) good|ring it up|wrap it up|buy it|"
@@ -171,7 +172,8 @@ _CONFIRM = re.compile(
     r"finalise\w*|carrement|volontiers|avec plaisir|top|super|genial|go|c'est parti|"
     r"entendu|exactement|tout a fait|bien sur|oki|okey|j'achete|envoie\w*|envoyez|"
     r"c'est regle|dernier mot|on part la-dessus|c'est beau|correct|comme ca|"
-    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)(?![\w'])"
+    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)"
+    r"(?![\w']|-\w)"
 )
 DECLINE = re.compile(
     r"(?<![\w'])(?:not yet|pas encore|don'?t confirm|do not confirm|ne (?:confirme|valide) pas|"

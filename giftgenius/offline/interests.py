@@ -18,6 +18,7 @@ maps to the same tags. Ordinary words must not collide with a synonym, so a tag 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
@@ -33,7 +34,7 @@ from giftgenius.catalog.vocabulary import (
     tags_in_order,
     tokenize,
 )
-from giftgenius.offline.clauses import Segment
+from giftgenius.offline.clauses import KEEN, Segment
 from giftgenius.offline.doings import doing_tags
 from giftgenius.text import fold
 
@@ -130,11 +131,164 @@ PROPER = _PROPER = re.compile(
 )
 
 
+# Liking words strong enough to keep an object the vocabulary does not know ("loves
+# fishing", "fan de Stromae"); ``nlu`` keeps free words after them, names are read after them.
+LIKING = (
+    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|du|des|of)|fond of|likes?|loves?|"
+    r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
+    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
+    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
+    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN}"
+)
+# Verbs whose object is a taste and says what kind of thing a name is: what someone listens
+# to is music, what they read is books, whom they support is a team (the vocabulary's
+# "sport": which sport a team plays, its name does not say). What they watch is a taste the
+# catalog does not tell apart by kind.
+_KIND_VERBS: tuple[tuple[str, str | None], ...] = (
+    (r"listens? to|listening to|listened to|ecoute\w*", "music"),
+    (r"reads?|reading|lit|lisait|lire|relit|devore\w*|devours?", "book"),
+    (
+        r"supports?|supporting|supported|supporte\w*|supporter (?:de|d'|du|des|of)|"
+        r"supportrice (?:de|d'|du|des)|roots? for|cheers? (?:for|on)",
+        "sport",
+    ),
+    (r"watch(?:es|ing|ed)?|regarde\w*|binges?|binge-watch\w*", None),
+)
+# A taste verb opening what follows a word: "Lucy adores…", "Tom supports…", "Léa écoute…".
+TASTE_VERB = re.compile(rf"(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)})(?![\w'])")
+_KIND_VERB = [
+    (re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"), tag) for pattern, tag in _KIND_VERBS
+]
+# Where a capitalised word is the object of a taste, not a person: after a taste verb or
+# "mostly"/"surtout"/"like"/"comme", with an article or "huge"/"big" between ("loves the
+# Beatles", "fan de l'OM", "reads a lot, mostly Agatha Christie"), or after "a" and such an
+# adjective ("a huge Harry Potter fan"). An article alone says nothing: "delivery to the
+# US", "dans le Vaucluse" are places.
+_ARTICLE = r"(?:the|a|an|some|le|la|les|l'|un|une|du|des|de|d'|de la|tout|tous|toute|toutes)"
+_BIG = r"(?:huge|big|massive|real|true|total|diehard|die-hard|grand|grande|gros|grosse|vrai|vraie)"
+_OBJECT_BEFORE = re.compile(
+    rf"(?:(?<![\w'])(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)}|mostly|surtout|"
+    r"especially|notamment|en particulier|particularly|like|comme|such as|including|genre)"
+    rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
+    rf"|(?<![\w'])(?:a|an|un|une)(?:\s+{_BIG})+\s*$"
+)
+# A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
+# supporter follows its sport ("a Chelsea supporter").
+_FAN_AFTER = re.compile(
+    r"^\s*(?:fans?|nerds?|geeks?|addicts?|buffs?|lovers?|freaks?|junkies?|obsessives?|stans?|"
+    r"aficionados?|groupies?|fanatics?|(?P<team>supporters?|supportrices?))(?![\w'])"
+)
+# A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
+_LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
+# A run of capitalised words, in any alphabet's capitals, all-capital ones too ("PSG").
+_NAME_RUN = re.compile(
+    r"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)"
+    r"\s+){0,2}[A-ZÀ-Ý][\w'-]*)*"
+)
+
+
+@dataclass(frozen=True)
+class NamedTaste:
+    """A title, a band, an author, a team or a brand said as a taste, where it is in the
+    text, and the tag its verb gives it (``None`` when the verb does not say)."""
+
+    start: int
+    end: int
+    name: str
+    kind: str | None
+    qualifier: bool = False  # "Italian food": a kind of the taste after it, nothing more
+
+
+def taste_names(text: str) -> list[NamedTaste]:
+    """The capitalised words of ``text`` that stand where a taste goes, not a person: the
+    object of a taste verb, after an article or "mostly", before "fan"/"nerd", or listed
+    after such a one ("loves Disney and Pixar"); and the word that qualifies a taste right
+    after it ("Japanese whisky", "French wine": ``qualifier``). Read by position only,
+    never by a list of famous names; a person's name goes elsewhere (a clause's subject,
+    after "for"/"pour", after a relation, greeted), which ``nlu`` reads. What the speaker
+    loves is someone dear ("I love Mary", "on adore Mamie Jo"), not a taste."""
+    folded = fold(text, keep_length=True)
+    found: list[NamedTaste] = []
+    for m in _NAME_RUN.finditer(text):
+        before = folded[: m.start()]
+        listed = bool(found) and _LIST_ON.match(folded[found[-1].end : m.start()]) is not None
+        fan = _FAN_AFTER.match(folded[m.end() :])
+        verb = _OBJECT_BEFORE.search(before)
+        if verb is not None and _SPEAKER_BEFORE.search(before[: verb.start()]):
+            verb = None
+        qualifier = _qualifies_a_taste(m[0], text[m.end() :], before)
+        if not (listed or fan or verb or qualifier):
+            continue
+        name = m[0].strip(" '-")
+        if name.lower() in {"i", "i'm", "i'd", "i've", "i'll"}:
+            continue
+        kind = found[-1].kind if listed else "sport" if fan and fan["team"] else _kind_of(before)
+        end = m.start() + len(name)
+        found.append(NamedTaste(m.start(), end, name, kind, qualifier))
+    return found
+
+
+# The speaker as the subject of a taste verb: "I love…", "we all adore…", "on adore…".
+_SPEAKER_BEFORE = re.compile(
+    r"(?<![\w'])(?:i|we|je|j'|nous|on)\s*(?:(?:all|really|just|also|so|tous|toutes|vraiment|"
+    r"tellement)\s+)*$"
+)
+# Where a person is named, a word after the name is no taste it qualifies ("pour Julie").
+_PERSON_BEFORE = re.compile(r"(?<![\w'])(?:for|pour|to|a|à)\s*$")
+_NEXT_WORD = re.compile(r"^ ([a-zà-ÿ][\w-]*)")
+
+
+def _qualifies_a_taste(name: str, after: str, before: str) -> bool:
+    """Whether a capitalised word qualifies the taste right after it, in lowercase: "Italian
+    food", "Japanese whisky", "Disney movies" — a kind of the taste, no one's name."""
+    word = _NEXT_WORD.match(after)
+    if word is None or " " in name.strip() or _PERSON_BEFORE.search(before):
+        return False
+    if fold(name) in _relation_words():
+        return False  # "Frère photographe amateur": the recipient, said with a taste
+    return bool(analyze(word[1]).tags)
+
+
+def _kind_of(before: str) -> str | None:
+    """The tag of the last kind-telling verb before a name, in its clause."""
+    clause = re.split(r"[.;!?]|(?<![\w'])(?:but|mais)(?![\w'])", before)[-1]
+    last: tuple[int, str | None] = (-1, None)
+    for pattern, tag in _KIND_VERB:
+        for m in pattern.finditer(clause):
+            if m.start() > last[0]:
+                last = (m.start(), tag)
+    return last[1] if last[1] in TAGS else None
+
+
+def named_tastes(segment: Segment, clause: str) -> list[str]:
+    """The tastes a segment of ``clause`` names by a title, a band, an author, a team or a
+    brand, kept as said (so what the catalog cannot serve is said plainly), each followed
+    by the tag its verb gives ("écoute Angèle" → Angèle, music). The whole clause is read,
+    for the verb and its subject before the segment. A name the vocabulary knows ("Lego")
+    or that only qualifies a taste ("Italian food") is left to the vocabulary's reading."""
+    end = segment.start + len(segment.text)
+    found: list[str] = []
+    for taste in taste_names(clause):
+        if not segment.start <= taste.start < end:
+            continue
+        if taste.qualifier or _a_vocabulary_phrase(taste.name):
+            continue
+        for word in (taste.name, taste.kind):
+            if word and word not in found:
+                found.append(word)
+    return found
+
+
+def _a_vocabulary_phrase(name: str) -> bool:
+    """Whether a capitalised run is, whole, what the vocabulary knows ("Lego", "Board
+    Games"), rather than a name one of whose words it knows ("Harry Potter" is no pottery)."""
+    analysis = analyze(name)
+    return bool(analysis.tags) and not [w for w in analysis.words if w not in _FILLER]
+
+
 def _names_blanked(text: str) -> str:
     def blank(m: re.Match[str]) -> str:
-        analysis = analyze(m[0])
-        keep = analysis.tags and not [w for w in analysis.words if w not in _FILLER]
-        return m[0] if keep else " " * len(m[0])
+        return m[0] if _a_vocabulary_phrase(m[0]) else " " * len(m[0])
 
     return _PROPER.sub(blank, text)
 
@@ -368,7 +522,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
             and tag not in found
             and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
         ]
-    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), own)  # "runs D&D" leads it
+    # "runs D&D" leads it; "loves Star Trek" is no trekking: names give no doing either
+    led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), _names_blanked(own))
     led = _phrases_blanked(led)  # "la cuisine japonaise" is a cuisine, not "cuisine" the verb
     verbs = _merge(verb_tags(fold(led)), doing_tags(led, locale, cued=segment.cued))
     leftover = [
@@ -391,7 +546,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         and _LIST.search(segment.folded) is not None
     )
     extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
-    if segment.cued or _FAN.search(segment.folded) or not segment.positive:
+    listens = any(tag and pattern.search(segment.folded) for pattern, tag in _KIND_VERB)
+    if segment.cued or listens or _FAN.search(segment.folded) or not segment.positive:
         return _merge(_merge(found, verbs), extra)
     if verbs and _subject_verb(fold(segment.text)):
         # "elle tricote des écharpes pour toute la famille": what someone makes or does it

@@ -41,7 +41,6 @@ from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
     CORRECTION,
-    KEEN,
     MARKER,
     NOT_BUT,
     TAKE_BACK,
@@ -50,7 +49,16 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
-from giftgenius.offline.interests import PROPER, free_words, segment_tags, verb_tags
+from giftgenius.offline.interests import (
+    LIKING,
+    PROPER,
+    TASTE_VERB,
+    free_words,
+    named_tastes,
+    segment_tags,
+    taste_names,
+    verb_tags,
+)
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.text import fold
 
@@ -533,7 +541,10 @@ def _facts(
             # as in ``_listed_place``; only a country's own name is a place there ("France,
             # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
             short = _a_country_by_name(clause.text, lang)
-        country = _place(clause, lang, short) or _listed_place(text, clause, lang)
+        if short and TASTE_VERB.match(fold(" ".join(clause.text.split()[1:3]))):
+            short = False  # "Anna reads everything", "Lucy loves jazz": a sentence, no place
+        spot = _without_named_tastes(clause)  # "fan de l'OM", "loves Italy": no destination
+        country = _place(spot, lang, short) or _listed_place(text, spot, lang)
         if country is not None:
             facts["country"] = country
             if _SPEAKER_LIVES.search(clause.folded):
@@ -575,6 +586,17 @@ def _facts(
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
         facts["recipient"] = recipient
     return facts
+
+
+def _without_named_tastes(clause: Clause) -> Clause:
+    """``clause`` with the names said as tastes blanked (same length, spans hold): a team,
+    a band or a land someone loves is not where the gift goes."""
+    text, folded = clause.text, clause.folded
+    for taste in taste_names(text):
+        blank = " " * (taste.end - taste.start)
+        text = text[: taste.start] + blank + text[taste.end :]
+        folded = folded[: taste.start] + blank + folded[taste.end :]
+    return replace(clause, text=text, folded=folded)
 
 
 def _budget(
@@ -741,13 +763,7 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
 
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
-_FREE_LIKE = re.compile(
-    r"^(?:aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|"
-    r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
-    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
-    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
-    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN})$"
-)
+_FREE_LIKE = re.compile(rf"^(?:{LIKING})$")
 _MINE = re.compile(
     r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
     r"it'?s (?:me|mine|my thing))(?![\w'])"
@@ -798,6 +814,8 @@ def _tastes(
         liked_before = len(liked)
         for segment in segments(body):
             tags = segment_tags(segment, lang)
+            if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
+                tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
             if mine:
                 mine_tags.extend(t for t in tags if t not in mine_tags)
                 continue
@@ -887,6 +905,8 @@ def _named_person(text: str) -> str | None:
     a place only when it is a country's own name or follows a place word ("lives in
     Florence"); "a leaving gift for Austin" names a person."""
     titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
+    # "loves the Beatles", "fan de Taylor Swift", "a Star Wars nerd": a taste, not a person
+    titles += [(t.start, t.end) for t in taste_names(text)]
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
         before_word = fold(text[: m.start()])
@@ -909,7 +929,9 @@ def _named_person(text: str) -> str | None:
         if (before and before[-1] in ".!?") or not before:
             # a sentence's first word is capitalised anyway: only a name if a verb follows
             after = text[m.end() :].split()
-            if not after or fold(after[0]) not in _NAME_VERBS:
+            if not after or not (
+                fold(after[0]) in _NAME_VERBS or TASTE_VERB.match(fold(" ".join(after[:3])))
+            ):
                 continue
         return word + _surname(text[m.end() :])
     return None
@@ -1059,6 +1081,7 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
         lead = _LEAD_NO.match(clause.folded)
         start = lead.end() if lead else 0
         body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        body = _without_named_tastes(body)  # "regarde Friends en boucle" names no friends
         # the parts are kept apart, so a relation is not named by a word after a cut-out
         # marker ("mon beauf est fan de BBQ" does not name him BBQ)
         positive = " ; ".join(s.text for s in segments(body) if s.positive)
