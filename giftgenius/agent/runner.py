@@ -253,13 +253,9 @@ class Agent(RunReader):
         """One turn under the lease: accept, summarize, think, commit, publish."""
         timings = timings if timings is not None else TurnTimings()
         session = loaded.session
-        if session.state.step == Step.done:
-            return TurnResult(
-                reply=_done_reply(session),
-                state=session.state,
-                usage=session.usage,
-                timings=timings,
-            )
+        # A finished run still takes a turn: "remember her as Mum for next time" is often
+        # said after the yes. Its tools refuse every change but saving the profile
+        # (``require_open``), and its commit keeps it finished (``_commit``).
         turn_id = new_id()
         with timings.phase("accept"):
             user_msg = self._accept(run, turn_id, session, text)
@@ -370,6 +366,7 @@ class Agent(RunReader):
     ) -> int:
         """Step 5: one short transaction, fenced on the run's session version; the new one."""
         fault("before_commit")
+        was_done = session.state.step == Step.done
         old_version, new_version = session.version, session.version + 1
         for checkpoint in ctx.checkpoints:
             checkpoint.session_version = new_version
@@ -386,7 +383,8 @@ class Agent(RunReader):
                     old_version,
                     new_version,
                     step=step,
-                    status=RunStatus.done if step == Step.done else None,
+                    status=RunStatus.done if step == Step.done and not was_done else None,
+                    finished=was_done,
                 )
         except RunClosed as exc:
             raise self._closed(run) from exc
@@ -556,12 +554,6 @@ def _erased(user_id: str) -> str:
         "message was being answered, so nothing of it was kept. Type /quit; "
         f"`giftgenius chat --user {user_id}` starts afresh."
     )
-
-
-def _done_reply(session: Session) -> str:
-    if session.state.locale == "fr":
-        return "Cette recherche est terminée. Tapez /restart pour en commencer une nouvelle."
-    return "This gift search is finished. Type /restart to start a new one."
 
 
 def _scrubbed_arguments(raw: str) -> str:

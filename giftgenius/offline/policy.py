@@ -161,6 +161,8 @@ def _call(name: str, args: dict[str, Any] | None = None) -> Decision:
 
 def _first_call(turn: Turn) -> Decision | None:
     ext = turn.ext
+    if turn.step == "done":  # after the choice only keeping the profile is left to do
+        return _pending(turn)
     if ext.load or _probe(turn):
         return _call("list_recipient_profiles")
     if ext.has_facts:

@@ -200,8 +200,10 @@ class RunRepo(_Repo):
         *,
         step: Step | str,
         status: RunStatus | str | None = None,
+        finished: bool = False,
     ) -> None:
-        """Move the run to ``new_version`` iff it is still active at ``expected_version``.
+        """Move the run to ``new_version`` iff it is still active at ``expected_version``
+        (still done, with ``finished``: a turn after the choice, which changes no step).
 
         Otherwise raise VersionConflict (``RunClosed`` when the run was abandoned or
         erased meanwhile), which aborts the caller's whole transaction: the turn that lost
@@ -220,7 +222,7 @@ class RunRepo(_Repo):
             .where(
                 RunRow.id == run_id,
                 RunRow.session_version == expected_version,
-                RunRow.status == RunStatus.active.value,
+                RunRow.status == (RunStatus.done if finished else RunStatus.active).value,
             )
             .values(**values)
             .execution_options(synchronize_session=False)
@@ -233,7 +235,7 @@ class RunRepo(_Repo):
                 f"Run {run_id} no longer exists (its user was erased); nothing of this turn "
                 "was saved."
             )
-        if run.status != RunStatus.active:
+        if run.status != (RunStatus.done if finished else RunStatus.active):
             raise RunClosed(
                 f"Run {run_id} is {run.status} (another window started a new gift search); "
                 "nothing of this turn was saved."
