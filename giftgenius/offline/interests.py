@@ -606,10 +606,18 @@ def _free(word: str) -> bool:
     )
 
 
+# A subject pronoun, alone, contracted with its verb (he's, they're, who'll) or after "qu'".
+_SUBJECT_PRONOUN = re.compile(
+    r"(?:(?<![\w'])|(?<=qu'))(?:il|elle|qui|he|she|who|they|iel|y'est|est|is|ils|elles)"
+    r"(?:'(?:s|re|d|ll|ve))?\s"
+)
+
+
 def _subject_verb(folded: str) -> bool:
     """Someone before the doing word: a pronoun ("elle tricote", "he bakes") or a relation
-    ("mon beau-frère part camper")."""
-    if re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded):
+    ("mon beau-frère part camper"). A pronoun may carry its verb ("he's 67 and golfs",
+    "they're retired and fish") or stand after "que" ("je sais qu'il peint")."""
+    if _SUBJECT_PRONOUN.search(folded):
         return True
     return any(
         len(w) >= 3 and w in _relation_words() and w not in _FILLER
