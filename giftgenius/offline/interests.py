@@ -545,7 +545,11 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         and len(segment.text.split()) <= 6
         and _LIST.search(segment.folded) is not None
     )
-    extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
+    extra = (
+        [w for w in leftover if _free(w) and not _qualifies_a_listed_taste(w, segment.text)]
+        if listed and found and segment.positive
+        else []
+    )
     listens = any(tag and pattern.search(segment.folded) for pattern, tag in _KIND_VERB)
     if segment.cued or listens or _FAN.search(segment.folded) or not segment.positive:
         return _merge(_merge(found, verbs), extra)
@@ -558,6 +562,17 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     if extra:
         return _merge(found, extra)
     return []  # a wish ("something outdoorsy") is read with the kind of person, above
+
+
+def _qualifies_a_listed_taste(word: str, text: str) -> bool:
+    """Whether ``word`` sits in an item of the list that names a taste of its own: then it
+    says what kind ("board games and terrible puns", "le jazz et les vieux vinyles"), it is
+    no item of the list."""
+    for item in _LIST.split(fold(text)):
+        analysis = analyze(item)
+        if word in analysis.words:
+            return bool(analysis.tags)
+    return False
 
 
 # "walking", "swimming", "games" after "hill", "wild", "board": shorter parts are too often

@@ -134,3 +134,21 @@ def test_dollars_of_where_we_are(text: str, locale: str) -> None:
 
 def test_dollars_of_where_the_recipient_is_stay_the_default() -> None:
     assert facts("he's in Toronto, 40 dollars", "en")["currency"] == "USD"
+
+
+# --- a word that qualifies a named taste in a short list is no taste of its own ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "interests"),
+    [
+        ("he's into chess and ridiculous socks", "en", ["chess", "sock"]),
+        ("il aime les échecs et les chaussettes ridicules", "fr", ["chess", "sock"]),
+    ],
+)  # fmt: skip
+def test_a_qualifier_in_a_list_is_not_a_taste(text: str, locale: str, interests: list[str]) -> None:
+    assert facts(text, locale)["interests"] == interests
+
+
+def test_an_unknown_item_of_a_list_is_still_kept() -> None:
+    assert facts("he loves jazz and pickleball", "en")["interests"] == ["jazz", "pickleball"]
