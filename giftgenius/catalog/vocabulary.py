@@ -807,7 +807,7 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
     "craft": (
         "crafts",
         "loisirs créatifs",
-        "crafting|diy|do it yourself|travaux manuels|bricolage|bricoleur|bricoleuse|bricoler|"
+        "crafting|diy|do it yourself|travaux manuels|"
         "tinkering|tinkerer|creative|créatif|créative|"
         "macramé|weaving|tissage|candle making",
     ),
@@ -844,6 +844,9 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "woodworking",
         "travail du bois",
         "woodwork|woodworker|menuiserie|menuisier|ébénisterie|ébéniste|carpentry|"
+        # French "bricolage" is fixing and building at home with tools (saws, chisels, a
+        # square), not the yarn-and-glue crafts: "il bricole" wants a workshop gift
+        "bricolage|bricoleur|bricoleuse|bricoler|"
         "wood carving|sculpture sur bois|whittling|chisels|ciseaux à bois",
     ),
     "jewelry-making": (
@@ -1046,7 +1049,9 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         # the words people use for a taste for the absurd, in both languages
         "silly|goofy|daft|wacky|zany|quirky|whimsical|hilarious|comical|prank|gag gift|"
         "joke gift|tongue-in-cheek|marrante|loufoque|farfelu|farfelue|décalé|décalée|"
-        "déjanté|déjantée|humoristique|comique|farce|farces et attrapes",
+        "déjanté|déjantée|humoristique|comique|farce|farces et attrapes|"
+        # a taste for wordplay: "loves terrible puns", "fan de calembours"
+        "pun|punny|wordplay|one-liner|calembour|contrepèterie",
     ),
     "luxury": (
         "luxury",

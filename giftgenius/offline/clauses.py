@@ -123,7 +123,10 @@ WELCOME = (
 # Liking cues: what follows them is an interest.
 _POS = (
     rf"{KEEN}|{WELCOME}|"
-    r"aime\w*|adore\w*|kiff\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes?|loves?|enjoys?|"
+    r"aime\w*|adore\w*|kiff\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes|loves?|enjoys?|"
+    # "like" after a comma is the talker's filler or a comparison, no one's liking: "he's
+    # gone full plant dad, like the whole windowsill is covered"
+    r"(?<![,;:] )(?<![,;:])like|"
     # reading or watching without end: "dévore les BD", "devours thrillers", "binges anime"
     r"devore\w*|devours?|devouring|binges?|binge-watch\w*|enchaine\w*|"
     # taking a taste up with others: "joined the chess club", "s'est inscrite au club de judo"

@@ -40,6 +40,9 @@ _GOING = frozenset(
 # What may stand between a verb of going and the doing.
 _GOING_TO = frozenset("a au aux la le l les faire du de des d to out for".split())  # noqa: SIM905
 _AND = frozenset({"and", "et", "then", "puis", "or", "ou"})
+# An English verb clipped onto its doer ("he's", "they're", "she'd", "who'll"): the doer has
+# said a verb, so "and" may join a doing after what it said ("he's 67 and golfs").
+_CLIPPED_VERB = frozenset({"s", "re", "d", "ll", "ve"})
 
 # Everyday verbs, the grammar of saying what someone does: never an interest themselves
 # ("makes" would be a maker, "works" a workout, "drives" a driver).
@@ -190,6 +193,9 @@ def doing_tags(text: str, locale: str = "en", cued: bool = False) -> list[str]:
             expecting = going = joined = False
             continue
         if expecting:
+            if locale != "fr" and word in _CLIPPED_VERB and not joined and not did:
+                expecting, did = False, True
+                continue
             skip = _BETWEEN | _PRONOUNS | (_GOING_TO if going else frozenset())
             doer = not joined and _subject(word, tokens[i])
             if word in skip or (cued and word == "to") or doer:

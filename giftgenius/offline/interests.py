@@ -545,7 +545,11 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
         and len(segment.text.split()) <= 6
         and _LIST.search(segment.folded) is not None
     )
-    extra = [w for w in leftover if _free(w)] if listed and found and segment.positive else []
+    extra = (
+        [w for w in leftover if _free(w) and not _qualifies_a_listed_taste(w, segment.text)]
+        if listed and found and segment.positive
+        else []
+    )
     listens = any(tag and pattern.search(segment.folded) for pattern, tag in _KIND_VERB)
     if segment.cued or listens or _FAN.search(segment.folded) or not segment.positive:
         return _merge(_merge(found, verbs), extra)
@@ -558,6 +562,17 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     if extra:
         return _merge(found, extra)
     return []  # a wish ("something outdoorsy") is read with the kind of person, above
+
+
+def _qualifies_a_listed_taste(word: str, text: str) -> bool:
+    """Whether ``word`` sits in an item of the list that names a taste of its own: then it
+    says what kind ("board games and terrible puns", "le jazz et les vieux vinyles"), it is
+    no item of the list."""
+    for item in _LIST.split(fold(text)):
+        analysis = analyze(item)
+        if word in analysis.words:
+            return bool(analysis.tags)
+    return False
 
 
 # "walking", "swimming", "games" after "hill", "wild", "board": shorter parts are too often
@@ -606,10 +621,18 @@ def _free(word: str) -> bool:
     )
 
 
+# A subject pronoun, alone, contracted with its verb (he's, they're, who'll) or after "qu'".
+_SUBJECT_PRONOUN = re.compile(
+    r"(?:(?<![\w'])|(?<=qu'))(?:il|elle|qui|he|she|who|they|iel|y'est|est|is|ils|elles)"
+    r"(?:'(?:s|re|d|ll|ve))?\s"
+)
+
+
 def _subject_verb(folded: str) -> bool:
     """Someone before the doing word: a pronoun ("elle tricote", "he bakes") or a relation
-    ("mon beau-frère part camper")."""
-    if re.search(r"(?<![\w'])(?:il|elle|qui|he|she|who|they|iel|y'est|est|is)\s", folded):
+    ("mon beau-frère part camper"). A pronoun may carry its verb ("he's 67 and golfs",
+    "they're retired and fish") or stand after "que" ("je sais qu'il peint")."""
+    if _SUBJECT_PRONOUN.search(folded):
         return True
     return any(
         len(w) >= 3 and w in _relation_words() and w not in _FILLER

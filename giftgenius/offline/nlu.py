@@ -111,6 +111,15 @@ _AGE = [
 _NOT_A_RECIPIENT = re.compile(
     r"(?<![\w'])(?:pere noel(?: secret)?|secret santa|pere fouettard)(?![\w])"
 )
+# A gift exchange at work draws a colleague: "Secret Santa at the office, mine loves puns",
+# "Père Noël secret au boulot". Said so, and no one else named, the colleague is who it is for.
+_WORKPLACE_DRAW = re.compile(
+    r"(?<![\w'])(?:pere noel secret|secret santa|kris kringle|white elephant|yankee swap)"
+    r"(?![\w]).*?(?<![\w'])(?:at work|at the office|office|workplace|work's|"
+    r"(?:au|du|de|a) (?:bureau|boulot|taf|travail|job))(?![\w])"
+    r"|(?<![\w'])(?:office|work|workplace)\s+secret santa(?![\w])"
+)
+_DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
 _RETARGET = re.compile(
     r"(?<![\w'])(?:for|pour)\s+(?:my|mon|ma|mes|a|an|un|une|our|notre|his|her|son|sa)\b"
     r"|(?<![\w'])(?:not|pas)\s+(?:my|mon|ma|mes)\b|(?:it'?s|c'est) (?:for|pour)\b"
@@ -150,6 +159,7 @@ _NOT_PLACE = frozenset(
 _ARTICLES = frozenset({"the", "la", "le", "les", "l"})
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
+    r"secret santa|pere noel secret|"
     r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it|"
     # a birthday said by the age: "turns 12 in ten days", "fête ses 40 ans le 14"
     r"turns|is turning|turning|will turn|fete ses|fetera ses|aura \d+ ans)\b.*?"
@@ -376,6 +386,21 @@ def _read(
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
     out.facts = _facts(readable, lang, today, dollar, profile, out)
+    if "deadline" not in out.facts and _NOT_A_RECIPIENT.search(folded):
+        # the exchange is an occasion too, read where it is still said: "Secret Santa at
+        # work on the 18th" is due on the 18th
+        for clause in split(raw):
+            if _NOT_A_RECIPIENT.search(clause.folded):
+                deadline = _deadline(clause, today, lang)
+                if deadline is not None:
+                    out.facts["deadline"] = deadline
+                    break
+    if (
+        "recipient" not in out.facts
+        and not profile.get("recipient")
+        and _WORKPLACE_DRAW.search(folded)
+    ):
+        out.facts["recipient"] = _DRAWN_COLLEAGUE[lang]
     if out.choice is not None:
         # A gift named in words ("the grinder") says nothing new about tastes either; one
         # that also sets a budget, a place or a date ("the one under 40 for Paris") is facts.
@@ -521,17 +546,7 @@ def _facts(
     correcting = bool(CORRECTION.search(folded_all) or NOT_BUT.search(folded_all))
     home: str | None = None  # where the speaker lives, said in this message
     for clause in clauses:
-        deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
-        occasion = _OCCASION_DATE.search(clause.folded)
-        if deadline is None and occasion is not None:
-            # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
-            rest = clause.text[occasion.start("rest") :]
-            within = re.match(r"\s*(?:dans|in)\s+", rest, re.IGNORECASE)
-            if within:
-                cue, rest = ("d'ici" if lang == "fr" else "within"), rest[within.end() :]
-            else:
-                cue = "pour" if lang == "fr" else "by"
-            deadline = parse_deadline(f"{cue} {rest}", today, lang)
+        deadline = _deadline(clause, today, lang)
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
@@ -586,6 +601,22 @@ def _facts(
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
         facts["recipient"] = recipient
     return facts
+
+
+def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
+    """The day the clause sets, said as a date or as the day of an occasion."""
+    deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
+    occasion = _OCCASION_DATE.search(clause.folded)
+    if deadline is None and occasion is not None:
+        # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
+        rest = clause.text[occasion.start("rest") :]
+        within = re.match(r"\s*(?:dans|in)\s+", rest, re.IGNORECASE)
+        if within:
+            cue, rest = ("d'ici" if lang == "fr" else "within"), rest[within.end() :]
+        else:
+            cue = "pour" if lang == "fr" else "by"
+        deadline = parse_deadline(f"{cue} {rest}", today, lang)
+    return deadline
 
 
 def _without_named_tastes(clause: Clause) -> Clause:
@@ -673,7 +704,7 @@ _CANADIAN = re.compile(
 )
 _SPEAKER_LIVES = re.compile(
     r"(?<![\w'])(?:je|j'|moi|on|nous|i|we)\s*(?:vis|habite|suis|reste|vit|habitons|vivons|"
-    r"sommes|live|am|'m|are)(?![\w'])"
+    r"sommes|est|live|am|'m|'re|are)(?![\w'])"
 )
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
@@ -888,11 +919,15 @@ _DETERMINER = re.compile(
 
 
 _CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+# Words that are never a person's name, though capitalised at a sentence's start: greetings,
+# grammar words, and the possessive pronouns that stand for the person ("Mine loves board
+# games", said of one's Secret Santa draw).
 _GREETINGS = frozenset(
     """
     salut bonjour bonsoir hello hi hey coucou yo re rebonjour allo merci thanks dear cher chere
     je j il elle on nous vous c ce i we you he she they it my mon ma the le la les un une a an
     oui non yes no ok bon alors donc mais but and et pour for
+    mine yours his hers ours theirs mien mienne tien tienne sien sienne
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

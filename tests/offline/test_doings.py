@@ -40,7 +40,7 @@ def test_an_english_doing_names_the_interest(text: str, expected: list[str]) -> 
         ("mon parrain pêche au bord du lac", ["fishing"]),
         ("ma cousine nage avant le boulot", ["swimming"]),
         ("papi cultive des courgettes derrière le garage", ["gardening"]),
-        ("mon beau-frère bricole dans son garage", ["craft"]),
+        ("mon beau-frère bricole dans son garage", ["woodworking"]),
         ("ma collègue brode des mouchoirs et elle skie l'hiver", ["embroidery", "skiing"]),
         ("son compagnon boxe dans un club du quartier", ["boxing"]),
         ("mon grand-père pêchait quand il était jeune", ["fishing"]),
