@@ -58,8 +58,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Voici les {n} idées que vous aviez :",
     },
     "ask.choose.one": {
-        "en": "Would you like it? Reply 1 to choose it.",
-        "fr": "Ce cadeau vous plaît ? Répondez 1 pour le choisir.",
+        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
+        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
+        "dites-moi ce qu'il faut changer.",
     },
     "ask.choose.other": {
         "en": "Which one would you like? Reply with its number.",

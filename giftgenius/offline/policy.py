@@ -216,9 +216,12 @@ def _pending(turn: Turn) -> Decision | None:
         chose = (ext.choice is not None or gift_id is not None) and not (
             gift_id == selected and not any(turn.called(n) for n in chosen)
         )
+        # The only idea shown is offered with the confirmation's own question ("Shall I
+        # record the order draft for it?"), so a plain yes to it chooses *and* confirms.
+        only_one = ext.choice is None and len(turn.state.get("candidate_ids") or []) == 1
         if (
             ext.confirm
-            and (not chose or ext.explicit_confirm)
+            and (not chose or ext.explicit_confirm or only_one)
             and selected
             and not turn.called("confirm_choice")
         ):
@@ -259,7 +262,7 @@ def _chosen_id(turn: Turn) -> str | None:
     if choice is not None and choice.described is not None:
         return None  # the tool reads the products' own words (``_described_args``)
     if choice is None and len(ids) == 1 and turn.ext.confirm and not turn.ext.decline:
-        return ids[0]  # "yes" to the one idea shown ("Would you like it?") chooses it
+        return ids[0]  # "yes" to the one idea shown ("Shall I record the order draft for it?") chooses it
     if choice is None or not ids:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]

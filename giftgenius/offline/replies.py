@@ -27,8 +27,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "fr": "Voici {n} idées qui conviennent (jusqu'à {budget}) :",
     },
     "list.ask.one": {
-        "en": "Would you like it? Reply 1 to choose it.",
-        "fr": "Ce cadeau vous plaît ? Répondez 1 pour le choisir.",
+        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
+        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
+        "dites-moi ce qu'il faut changer.",
     },
     "list.ask.other": {
         "en": "Which one would you like? Reply with its number.",
@@ -133,8 +134,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "on reprendra là où on s'est arrêtés.",
     },
     "next.choose.one": {
-        "en": "Would you like the idea above? Reply 1 to choose it.",
-        "fr": "L'idée ci-dessus vous plaît ? Répondez 1 pour la choisir.",
+        "en": "Shall I record the order draft for the idea above? Reply yes, or tell me what "
+        "to change.",
+        "fr": "J'enregistre le brouillon de commande pour l'idée ci-dessus ? Répondez oui, ou "
+        "dites-moi ce qu'il faut changer.",
     },
     "next.choose.other": {
         "en": "Which of the {n} ideas would you like? Reply with its number (1–{n}).",
@@ -169,8 +172,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "préférez autre chose.",
     },
     "choice.range.one": {
-        "en": "The list has only one idea; reply 1 to choose it.",
-        "fr": "La liste ne compte qu'une idée ; répondez 1 pour la choisir.",
+        "en": "The list has only one idea; say yes to record its order draft, or tell me what "
+        "to change.",
+        "fr": "La liste ne compte qu'une idée ; dites oui pour enregistrer son brouillon de "
+        "commande, ou dites-moi ce qu'il faut changer.",
     },
     "choice.range.other": {
         "en": "The list has only {n} ideas; pick one from 1 to {n}.",

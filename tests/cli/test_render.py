@@ -33,7 +33,7 @@ ROW = CandidateView(
 REPLY = (
     "Noted: for your colleague.\n\nHere is 1 idea that fits (up to $50):\n\n"
     "1. **Roastery Rivals** — €30 (≈ $32.60), delivered in 4 days — matches: board games\n\n"
-    "Would you like it? Reply 1 to choose it."
+    "Shall I record the order draft for it? Reply yes, or tell me what to change."
 )
 
 
@@ -44,7 +44,7 @@ def test_a_terminal_shows_the_shortlist_once_as_a_table_where_the_list_was() -> 
     assert shown.count("Roastery Rivals") == 1  # the table only, not the markdown list too
     assert "€30 (≈ $32.60)" in shown and "4 days" in shown
     assert "board games and coffee" in shown
-    assert shown.index("Here is 1 idea") < shown.index("Roastery") < shown.index("Would you")
+    assert shown.index("Here is 1 idea") < shown.index("Roastery") < shown.index("Shall I record")
 
 
 def test_the_table_speaks_french() -> None:

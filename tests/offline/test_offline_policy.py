@@ -599,14 +599,19 @@ def test_words_fitting_two_gifts_take_the_first_and_name_the_other() -> None:
     assert "n° 3 (Ethiopian coffee sampler)" in reply
 
 
-def test_a_yes_to_the_only_idea_selects_it_and_a_second_yes_confirms() -> None:
+def test_a_yes_to_the_only_idea_answers_its_question_and_records_it() -> None:
+    """The only idea is offered with the confirmation's own question ("Shall I record the
+    order draft for it?"): a yes chooses and confirms; a number only chooses, as always."""
     chat = Chat()
     shortlist(chat, "A gift for my sister, max 20 USD, she loves coffee")
     assert chat.tools.state["candidate_ids"] == ["g-2"]
-    reply = chat.say("yes please")
+    assert "Done" in chat.say("yes please")
+    assert chat.calls == [("select_gift", {"gift_id": "g-2"}), ("confirm_choice", {})]
+    chat = Chat()
+    shortlist(chat, "Un cadeau pour ma sœur, 20 USD max, elle adore le café")
+    chat.say("le 1")
     assert chat.calls == [("select_gift", {"gift_id": "g-2"})]
-    assert "Shall I confirm" in reply
-    chat.say("yes")
+    chat.say("oui")
     assert chat.names() == ["confirm_choice"]
 
 
@@ -614,4 +619,4 @@ def test_a_place_the_only_idea_lacks_is_said_in_the_singular() -> None:
     chat = Chat()
     shortlist(chat, "A gift for my sister, max 20 USD, she loves coffee")
     reply = chat.say("the second one")
-    assert "The list has only one idea; reply 1 to choose it." in reply
+    assert "The list has only one idea; say yes to record its order draft" in reply

@@ -28,7 +28,7 @@ def test_one_idea_is_singular_in_both_languages() -> None:
     en = r.candidate_list([candidate(1)], budget, "en")
     fr = r.candidate_list([candidate(1)], budget, "fr")
     assert en.startswith("Here is 1 idea that fits (up to €50):")
-    assert "€49.90, delivered in 1 day" in en and "Reply 1 to choose it" in en
+    assert "€49.90, delivered in 1 day" in en and "Shall I record the order draft for it?" in en
     assert fr.startswith(f"Voici 1 idée qui convient (jusqu'à 50{NBSP}€) :")
     assert f"49,90{NBSP}€, livré en 1 jour" in fr
     assert "ideas" not in en and "idées" not in fr
@@ -136,7 +136,9 @@ def test_unserved_interests_are_said_plainly_with_alternatives() -> None:
 
 
 def test_choose_prompt_counts() -> None:
-    assert r.choose_prompt(1, "en") == "Would you like the idea above? Reply 1 to choose it."
+    assert r.choose_prompt(1, "en") == (
+        "Shall I record the order draft for the idea above? Reply yes, or tell me what to change."
+    )
     assert r.choose_prompt(4, "fr").startswith("Laquelle des 4 idées vous plaît ?")
 
 
