@@ -262,7 +262,7 @@ def _chosen_id(turn: Turn) -> str | None:
     if choice is not None and choice.described is not None:
         return None  # the tool reads the products' own words (``_described_args``)
     if choice is None and len(ids) == 1 and turn.ext.confirm and not turn.ext.decline:
-        return ids[0]  # "yes" to the one idea shown ("Shall I record the order draft for it?") chooses it
+        return ids[0]  # a yes to the one idea shown ("Shall I record…?") chooses it
     if choice is None or not ids:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]
