@@ -24,7 +24,7 @@ _TEXT: dict[str, dict[str, str]] = {
     "fact.age.one": {"en": "{n} year old", "fr": "{n} an"},
     "fact.age.other": {"en": "{n} years old", "fr": "{n} ans"},
     "fact.country": {"en": "delivery to {v}", "fr": "pays de livraison : {v}"},
-    "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir avant le {v}"},
+    "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir au plus tard le {v}"},
     "sep": {"en": "; ", "fr": " ; "},
     # Why candidates were rejected (the filters' stable reasons), counted or not.
     "reason.stock": {"en": "out of stock", "fr": "en rupture de stock"},

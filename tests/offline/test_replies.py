@@ -66,7 +66,7 @@ def test_profile_recap_uses_natural_labels_and_babel_dates() -> None:
     assert fr.startswith(f"pour votre collègue ; budget de 20{NBSP}€ à 40{NBSP}€")
     assert "centres d'intérêt : jeux de société et café" in fr
     assert "1 an ;" in fr and "pays de livraison : Belgique" in fr
-    assert "à recevoir avant le 24 décembre 2026" in fr
+    assert "à recevoir au plus tard le 24 décembre 2026" in fr
     assert "·" not in fr and "pour :" not in fr
 
 
