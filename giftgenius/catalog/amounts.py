@@ -106,8 +106,12 @@ def currency_words() -> dict[str, str]:
     from giftgenius.catalog import textkeys
     from giftgenius.diskcache import cached, fingerprint
 
-    sources = [Path(__file__), Path(currency.__file__), Path(text.__file__)]
-    sources.append(Path(textkeys.__file__))
+    sources = [
+        Path(__file__),
+        Path(currency.__file__),
+        Path(text.__file__),
+        Path(textkeys.__file__),
+    ]
     return cached("currency-words", fingerprint(["babel"], sources), _currency_words)
 
 

@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 import threading
-from queue import SimpleQueue
+from queue import Empty, SimpleQueue
 
 
 class ForkServers:
@@ -27,7 +27,10 @@ class ForkServers:
     def run(
         self, args: list[str], stdin: str, env: dict[str, str], cwd: str, timeout: float
     ) -> subprocess.CompletedProcess[str]:
-        server = self._idle.get() if not self._idle.empty() else self._start()
+        try:  # an idle server, else a new one: never wait for another job's
+            server = self._idle.get_nowait()
+        except Empty:
+            server = self._start()
         try:
             request = {"args": args, "stdin": stdin, "env": env, "cwd": cwd, "timeout": timeout}
             assert server.stdin is not None and server.stdout is not None

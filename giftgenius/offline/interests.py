@@ -36,7 +36,7 @@ from giftgenius.catalog.vocabulary import (
 )
 from giftgenius.offline.clauses import KEEN, Segment
 from giftgenius.offline.doings import doing_tags
-from giftgenius.text import fold
+from giftgenius.text import alternation, fold
 
 # What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
 _SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
@@ -485,9 +485,8 @@ def _phrases_blanked(text: str) -> str:
     words = phrase_words(text)
     if not words:
         return text
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     phrase = re.compile(
-        rf"(?<![\w'-]){_NOUN_AFTER}\s*((?:(?:{alternatives})(?:\s+|$))+)", re.IGNORECASE
+        rf"(?<![\w'-]){_NOUN_AFTER}\s*((?:(?:{alternation(words)})(?:\s+|$))+)", re.IGNORECASE
     )
     return phrase.sub(lambda m: m[0][: m.start(1) - m.start()] + " " * len(m[1]), text)
 
