@@ -1,7 +1,10 @@
 """The scripted gift conversation the turn benchmark and the load test play.
 
-A ``FunctionModel`` (``llm/scripted.py``) answers in-process and at once, so what is timed
-is the agent: every turn is the real ``Agent.turn`` on the configured stores. Turn 1 records
+A ``FunctionModel`` (``llm/scripted.py``) answers in-process and at once, served over the
+chat-completions wire to the official ``openai`` client (``llm/served.py``), so what is
+timed is the agent and the client as production runs them: every turn is the real
+``Agent.turn`` on the configured stores, and its model phase is the client's request
+building, streaming and parsing plus the function's answer — no network. Turn 1 records
 a complete profile; then turns cycle through a new interest (``update_profile``), a search
 (``search_candidates``) and either a plain reply (plan ``s``: one turn in three reads the
 catalog) or the filters (plan ``f``: ``filter_candidates``; the next turn, in the
@@ -37,6 +40,7 @@ from giftgenius.llm.scripted import (
     reply,
     tool_errors,
 )
+from giftgenius.llm.served import served
 from giftgenius.settings import Settings, load_settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.sessions import make_session_store
@@ -159,19 +163,21 @@ def configured_stores(settings: Settings) -> Stores:
     return Stores(overrides, f"sessions: {sessions}, database: {dialect}", separate_catalogs=False)
 
 
-def bench_agent(settings: Settings) -> Agent:
-    """The real agent on these stores, with the instant bench model.
+def bench_agent(settings: Settings, model: FunctionModel | None = None) -> Agent:
+    """The real agent on these stores, with the instant bench model behind the openai client.
 
     Built directly rather than by ``app.build_agent``, which would reseed the shipped
-    catalog over the synthetic one.
+    catalog over the synthetic one. ``model`` replaces the bench's function model (a test
+    keeps it to read the requests it was sent); it is served over the wire all the same.
     """
     settings.home.mkdir(parents=True, exist_ok=True)
     window = settings.context_window or SCRIPTED_CONTEXT_WINDOW
+    function = model or FunctionModel(answer, name="bench", context_window=window)
     return Agent(
         settings=settings,
         db=Database.from_settings(settings),
         sessions=make_session_store(settings),
-        model=FunctionModel(answer, name="bench", context_window=window),
+        model=served(function, context_window=window),
         window=window,
     )
 

@@ -48,8 +48,9 @@ WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 CATALOG_TURNS = (4, 7)
 CATALOG_SECONDS = 10.0
 MODEL_NOTE = (
-    "model: an in-process FunctionModel that answers at once; 'model' is the time inside "
-    "ChatModel.complete (its request checks and prompt token count), no network"
+    "model: the official openai client streaming from an in-process transport that serves "
+    "a FunctionModel's instant answers; 'model' is the client's request building, SSE "
+    "parsing and the function model's checks and token count — no network"
 )
 TOOL_KINDS = {
     "search": "search_candidates",

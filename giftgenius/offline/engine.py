@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import secrets
 import string
-from dataclasses import dataclass, field
 from typing import Any
 
+from giftgenius.chatwire import Completion, WireError
 from giftgenius.offline.policy import decide
 from giftgenius.offline.summarize import summarize
-from giftgenius.offline.wire import WireError, bad_request, message_text, validate_request
+from giftgenius.offline.wire import bad_request, message_text, validate_request
 from giftgenius.tokens import TokenCounter
 
 MODEL_NAME = "offline"
@@ -34,17 +34,6 @@ def preload_tables() -> None:
 def tool_call_id() -> str:
     """An id of the API's shape: "call_" and 24 random alphanumerics."""
     return "call_" + "".join(secrets.choice(_ALPHANUMERIC) for _ in range(24))
-
-
-@dataclass
-class Completion:
-    """One assistant message and its accounting, before it is put on the wire."""
-
-    content: str | None
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-    finish_reason: str = "stop"
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 class OfflineEngine:

@@ -8,8 +8,9 @@ only in production. Messages follow the API's wording as closely as is known.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
+
+from giftgenius.chatwire import WireError
 
 VALID_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -37,31 +38,6 @@ KNOWN_PARAMS = frozenset(
         "response_format",
     }
 )
-
-
-@dataclass
-class WireError(Exception):
-    """An API error as the wire carries it: HTTP status plus OpenAI's error object."""
-
-    status: int
-    message: str
-    type: str = "invalid_request_error"
-    param: str | None = None
-    code: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return f"{self.status} {self.message}"
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "error": {
-                "message": self.message,
-                "type": self.type,
-                "param": self.param,
-                "code": self.code,
-            }
-        }
 
 
 def bad_request(message: str, param: str | None = None, code: str | None = None) -> WireError:

@@ -12,6 +12,7 @@ import pytest
 from giftgenius.agent.runner import Agent
 from giftgenius.bench.players import Player
 from giftgenius.errors import ModelError
+from giftgenius.llm.scripted import FunctionModel
 
 
 def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
@@ -24,7 +25,9 @@ def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
         assert sample.transactions == 4, (sample.turn, sample.transactions)
 
 
-def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(agent: Agent) -> None:
+def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(
+    agent: Agent, bench_model: FunctionModel
+) -> None:
     player = Player(agent)
     played = player.open(1)
     player.turn(played)
@@ -32,6 +35,5 @@ def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(agent: Agent) 
     with pytest.raises(ModelError):
         agent.turn(played.run_id, played.user_id, "a line this model never wrote")
     player.turn(played)
-    request = agent.model.requests[-1]  # type: ignore[attr-defined]
-    said = [m.get("content") for m in request.messages]
+    said = [m.get("content") for m in bench_model.requests[-1].messages]
     assert "a line this model never wrote" in said

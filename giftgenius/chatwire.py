@@ -1,0 +1,240 @@
+"""The chat-completions endpoint's side of the wire, served in-process.
+
+An ``httpx2`` transport that answers ``POST …/chat/completions`` the way the API does —
+JSON or server-sent events, OpenAI's error bodies — so the real ``openai`` client (request
+building, retries, SSE parsing, error classes) is the code that runs, not a fake of it.
+Two things stand behind it: the offline model (``offline/transport.py``) and any
+``ChatModel`` served over the wire (``llm/served.py``, the turn benchmark's model). They
+differ only in ``ChatCompletionsTransport.answer``; the wire format is written once, here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx2
+
+from giftgenius.protocol import PURPOSE_HEADER
+
+log = logging.getLogger(__name__)
+
+CHAT_PATH = "/chat/completions"
+_TEXT_PIECE_WORDS = 3  # words per streamed content delta
+_ARGS_PIECE_CHARS = 24  # characters per streamed arguments delta
+
+
+@dataclass
+class Completion:
+    """One assistant message and its accounting, before it is put on the wire."""
+
+    content: str | None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # wire dicts
+    finish_reason: str = "stop"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class WireError(Exception):
+    """An API error as the wire carries it: HTTP status plus OpenAI's error object."""
+
+    status: int
+    message: str
+    type: str = "invalid_request_error"
+    param: str | None = None
+    code: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.message}"
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "message": self.message,
+                "type": self.type,
+                "param": self.param,
+                "code": self.code,
+            }
+        }
+
+
+class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
+    """Routes ``POST …/chat/completions`` to ``answer``; anything else is a 404.
+
+    ``answer`` raises ``WireError`` for what the API would refuse; any other exception is a
+    bug behind the endpoint, reported once as a 500 the client does not retry.
+    """
+
+    model: str  # the model name the answers carry
+    who: str  # what answers, for the 500's message ("The offline engine")
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        request.read()
+        try:
+            return self._handle(request)
+        except WireError as err:
+            return _error(err)
+        except Exception as exc:
+            log.exception("%s failed", self.who)
+            return _error(
+                WireError(
+                    500,
+                    f"{self.who} failed: {type(exc).__name__}: {exc}. This is a bug in "
+                    "GiftGenius; please report it with the log.",
+                    type="server_error",
+                    headers={"x-should-retry": "false"},
+                )
+            )
+
+    @abstractmethod
+    def answer(self, body: Any, purpose: str) -> Completion:
+        """The completion for a parsed request body (``purpose``: the purpose header)."""
+
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
+        if request.method != "POST" or not request.url.path.endswith(CHAT_PATH):
+            raise WireError(
+                404, f"Invalid URL ({request.method} {request.url.path})", code="unknown_url"
+            )
+        auth = request.headers.get("authorization", "")
+        if not auth.startswith("Bearer ") or not auth[7:].strip():
+            raise WireError(
+                401,
+                "You didn't provide an API key. You need to provide your API key in an "
+                "Authorization header using Bearer auth.",
+                code="invalid_api_key",
+            )
+        try:
+            body = json.loads(request.content or b"null")
+        except ValueError as exc:
+            raise WireError(
+                400,
+                "We could not parse the JSON body of your request. (HINT: This likely means "
+                "you aren't using your HTTP library correctly.)",
+            ) from exc
+        completion = self.answer(body, request.headers.get(PURPOSE_HEADER, "chat"))
+        ident = "chatcmpl-" + hashlib.sha256(request.content).hexdigest()[:29]
+        created = int(time.time())
+        headers = {"x-request-id": "req_" + secrets.token_hex(16)}
+        if isinstance(body, dict) and body.get("stream"):
+            include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            events = _stream_events(completion, ident, created, self.model, include_usage)
+            headers["content-type"] = "text/event-stream; charset=utf-8"
+            return httpx2.Response(200, headers=headers, stream=_Chunks(events))
+        payload = _completion_json(completion, ident, created, self.model)
+        return httpx2.Response(200, headers=headers, json=payload)
+
+
+class _Chunks(httpx2.SyncByteStream):
+    """The SSE body: one ``data:`` event per chunk, then ``data: [DONE]``."""
+
+    def __init__(self, events: list[dict[str, Any]]) -> None:
+        self._events = events
+
+    def __iter__(self) -> Iterator[bytes]:
+        for event in self._events:
+            yield b"data: " + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"
+        yield b"data: [DONE]\n\n"
+
+
+def _error(err: WireError) -> httpx2.Response:
+    return httpx2.Response(err.status, headers=err.headers, json=err.body())
+
+
+def _usage(c: Completion) -> dict[str, int]:
+    return {
+        "prompt_tokens": c.prompt_tokens,
+        "completion_tokens": c.completion_tokens,
+        "total_tokens": c.prompt_tokens + c.completion_tokens,
+    }
+
+
+def _completion_json(c: Completion, ident: str, created: int, model: str) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": c.content, "refusal": None}
+    if c.tool_calls:
+        message["tool_calls"] = c.tool_calls
+    return {
+        "id": ident,
+        "object": "chat.completion",
+        "created": created,
+        "model": model,
+        "choices": [
+            {"index": 0, "message": message, "logprobs": None, "finish_reason": c.finish_reason}
+        ],
+        "usage": _usage(c),
+        "system_fingerprint": "fp_offline",
+    }
+
+
+def _pieces(text: str, words: int) -> list[str]:
+    """Split text into deltas of a few words each, keeping every character."""
+    parts = text.split(" ")
+    return [
+        " ".join(parts[i : i + words]) + (" " if i + words < len(parts) else "")
+        for i in range(0, len(parts), words)
+    ]
+
+
+def _stream_events(
+    c: Completion, ident: str, created: int, model: str, include_usage: bool
+) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        event: dict[str, Any] = {
+            "id": ident,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "system_fingerprint": "fp_offline",
+            "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        }
+        if include_usage:
+            event["usage"] = None
+        return event
+
+    events = [chunk({"role": "assistant", "content": "" if c.content is not None else None})]
+    if c.content:
+        events += [chunk({"content": piece}) for piece in _pieces(c.content, _TEXT_PIECE_WORDS)]
+    for index, call in enumerate(c.tool_calls):
+        function = call["function"]
+        events.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": call["id"],
+                            "type": "function",
+                            "function": {"name": function["name"], "arguments": ""},
+                        }
+                    ]
+                }
+            )
+        )
+        args = function["arguments"]
+        for start in range(0, len(args), _ARGS_PIECE_CHARS):
+            piece = args[start : start + _ARGS_PIECE_CHARS]
+            events.append(
+                chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+            )
+    events.append(chunk({}, c.finish_reason))
+    if include_usage:
+        events.append(
+            {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "system_fingerprint": "fp_offline",
+                "choices": [],
+                "usage": _usage(c),
+            }
+        )
+    return events
