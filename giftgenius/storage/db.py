@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 _BEGIN_OPTION = "giftgenius_sqlite_begin"
+_QUERY_ONLY = {True: "PRAGMA query_only = ON", False: "PRAGMA query_only = OFF"}
 
 
 def normalize_url(url: str) -> str:
@@ -122,13 +123,21 @@ def _sqlite_engine(url: sa.URL) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
-        mode = conn.get_execution_options().get(_BEGIN_OPTION, "IMMEDIATE")
-        if mode == "READ":
-            conn.exec_driver_sql("PRAGMA query_only = ON")
-            conn.exec_driver_sql("BEGIN")
-        else:
-            conn.exec_driver_sql("PRAGMA query_only = OFF")
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Reads run with query_only (a write inside db.read() fails), writes take the write
+        # lock at BEGIN. Sent on the driver's connection: SQLAlchemy's statement machinery
+        # costs more than these statements, and a turn begins four transactions. The pragma
+        # is sent only when the pooled connection's mode changes (kept in its ``info``).
+        read = conn.get_execution_options().get(_BEGIN_OPTION) == "READ"
+        pooled = conn.connection
+        statements = [] if pooled.info.get(_BEGIN_OPTION) == read else [_QUERY_ONLY[read]]
+        statements.append("BEGIN" if read else "BEGIN IMMEDIATE")
+        driver = cast(sqlite3.Connection, pooled.driver_connection)
+        for statement in statements:
+            try:
+                driver.execute(statement)
+            except sqlite3.Error as exc:  # as SQLAlchemy would raise it, for ``_errors``
+                raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
+        pooled.info[_BEGIN_OPTION] = read
 
     return engine
 

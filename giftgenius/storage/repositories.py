@@ -7,7 +7,7 @@ the row is theirs; a row of another user is treated as absent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar, cast
 
@@ -45,6 +45,14 @@ from giftgenius.storage.upsert import insert_for, money
 
 _T = TypeVar("_T")
 _STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
+# What every turn reads and writes goes through the tables, not the mapped classes: a Core
+# statement skips the ORM's identity map and bulk-persistence layers, a third of a turn's
+# time outside the model when they were used (``giftgenius bench turn``).
+_RUNS = cast(sa.Table, RunRow.__table__)
+_TRANSCRIPT = cast(sa.Table, TranscriptRow.__table__)
+_CHECKPOINTS = cast(sa.Table, CheckpointRow.__table__)
+# The transcript's columns joined to a run's row, labelled apart from the run's own.
+_AFTER = {f"t_{c.name}": c.name for c in _TRANSCRIPT.c}
 
 
 def _written(value: _T | None, what: str) -> _T:
@@ -76,7 +84,7 @@ class UserRepo(_Repo):
         return self._s.get(UserRow, user_id) is not None
 
 
-def _run_info(row: RunRow) -> RunInfo:
+def _run_info(row: RunRow | sa.Row[Any]) -> RunInfo:
     return RunInfo(
         id=row.id,
         user_id=row.user_id,
@@ -91,7 +99,7 @@ def _run_info(row: RunRow) -> RunInfo:
 class RunRepo(_Repo):
     def get(self, run_id: str, *, user_id: str | None = None) -> RunInfo | None:
         """The run, or None; with ``user_id``, None too when it is another user's."""
-        row = self._s.get(RunRow, run_id, populate_existing=True)
+        row = self._s.execute(sa.select(_RUNS).where(_RUNS.c.id == run_id)).first()
         if row is None or (user_id is not None and row.user_id != user_id):
             return None
         return _run_info(row)
@@ -107,18 +115,24 @@ class RunRepo(_Repo):
         ``after_seq`` is still one row; no run, no row.
         """
         rows = self._s.execute(
-            sa.select(RunRow, TranscriptRow)
-            .outerjoin(
-                TranscriptRow,
-                sa.and_(TranscriptRow.run_id == RunRow.id, TranscriptRow.seq > after_seq),
+            sa.select(_RUNS, *(_TRANSCRIPT.c[name].label(label) for label, name in _AFTER.items()))
+            .select_from(
+                _RUNS.outerjoin(
+                    _TRANSCRIPT,
+                    sa.and_(_TRANSCRIPT.c.run_id == _RUNS.c.id, _TRANSCRIPT.c.seq > after_seq),
+                )
             )
-            .where(RunRow.id == run_id)
-            .order_by(TranscriptRow.seq)
-            .execution_options(populate_existing=True)
+            .where(_RUNS.c.id == run_id)
+            .order_by(_TRANSCRIPT.c.seq)
         ).all()
         if not rows:
             return None, []
-        return _run_info(rows[0][0]), [_entry(t) for _, t in rows if t is not None]
+        entries = [
+            _entry({name: row._mapping[label] for label, name in _AFTER.items()})
+            for row in rows
+            if row.t_id is not None
+        ]
+        return _run_info(rows[0]), entries
 
     def active_for(self, user_id: str) -> RunInfo | None:
         """The user's unfinished run (the partial unique index allows at most one)."""
@@ -218,14 +232,13 @@ class RunRepo(_Repo):
         if status is not None:
             values["status"] = RunStatus(status).value
         result = self._s.execute(
-            sa.update(RunRow)
+            _RUNS.update()
             .where(
-                RunRow.id == run_id,
-                RunRow.session_version == expected_version,
-                RunRow.status == (RunStatus.done if finished else RunStatus.active).value,
+                _RUNS.c.id == run_id,
+                _RUNS.c.session_version == expected_version,
+                _RUNS.c.status == (RunStatus.done if finished else RunStatus.active).value,
             )
             .values(**values)
-            .execution_options(synchronize_session=False)
         )
         if _rowcount(result) == 1:
             return
@@ -247,16 +260,17 @@ class RunRepo(_Repo):
         )
 
 
-def _entry(row: TranscriptRow) -> TranscriptEntry:
+def _entry(row: Mapping[Any, Any]) -> TranscriptEntry:
+    """A transcript row's columns, by name, as an entry."""
     return TranscriptEntry(
-        run_id=row.run_id,
-        seq=row.seq,
-        turn_id=row.turn_id,
-        role=row.role,
-        content=row.content,
-        tool_calls=[ToolCall.model_validate(c) for c in row.tool_calls or []],
-        tool_call_id=row.tool_call_id,
-        created_at=row.created_at,
+        run_id=row["run_id"],
+        seq=row["seq"],
+        turn_id=row["turn_id"],
+        role=row["role"],
+        content=row["content"],
+        tool_calls=[ToolCall.model_validate(c) for c in row["tool_calls"] or []],
+        tool_call_id=row["tool_call_id"],
+        created_at=row["created_at"],
     )
 
 
@@ -279,7 +293,7 @@ class TranscriptRepo(_Repo):
             for e in entries
         ]
         try:
-            self._s.execute(sa.insert(TranscriptRow), rows)
+            self._s.execute(_TRANSCRIPT.insert(), rows)
         except IntegrityError as exc:
             raise VersionConflict(
                 f"Transcript position {entries[0].seq}..{entries[-1].seq} of run "
@@ -288,12 +302,12 @@ class TranscriptRepo(_Repo):
             ) from exc
 
     def for_run(self, run_id: str, after_seq: int = 0) -> list[TranscriptEntry]:
-        rows = self._s.scalars(
-            sa.select(TranscriptRow)
-            .where(TranscriptRow.run_id == run_id, TranscriptRow.seq > after_seq)
-            .order_by(TranscriptRow.seq)
+        rows = self._s.execute(
+            sa.select(_TRANSCRIPT)
+            .where(_TRANSCRIPT.c.run_id == run_id, _TRANSCRIPT.c.seq > after_seq)
+            .order_by(_TRANSCRIPT.c.seq)
         )
-        return [_entry(r) for r in rows]
+        return [_entry(row._mapping) for row in rows]
 
 
 def _checkpoint(row: CheckpointRow) -> Checkpoint:
@@ -319,7 +333,7 @@ def _newest_first() -> list[Any]:
 class CheckpointRepo(_Repo):
     def add(self, cp: Checkpoint) -> None:
         self._s.execute(
-            sa.insert(CheckpointRow).values(
+            _CHECKPOINTS.insert().values(
                 id=cp.id,
                 run_id=cp.run_id,
                 user_id=cp.user_id,
