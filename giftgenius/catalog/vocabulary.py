@@ -615,7 +615,11 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "football",
         "football",
         "soccer|footballer|footballeur|footballeuse|premier league|ligue 1|world cup|"
-        "coupe du monde|foot|ballon rond|futsal",
+        "coupe du monde|foot|ballon rond|futsal|champions league|ligue des champions|"
+        # clubs whose names mean nothing else (not "Liverpool", "Arsenal": a city, a word)
+        "psg|paris saint-germain|paris sg|olympique de marseille|olympique lyonnais|"
+        "real madrid|barça|fc barcelona|manchester united|man utd|man united|juventus|"
+        "bayern munich|bayern munchen|ac milan|inter milan|borussia dortmund",
     ),
     "tennis": (
         "tennis",

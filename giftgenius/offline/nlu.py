@@ -644,9 +644,11 @@ def _budget(
     known = profile.get("budget") or {}
     currency: str | None = None
     # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs: where
-    # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
-    # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
-    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
+    # the speaker says they live, else the place named in this message, else the one known
+    # ("she lives in Toronto, 60 dollars" are the speaker's own dollars; "pour mon pote à
+    # Lausanne, 60 balles"). In Britain "livres" are pounds (elsewhere they may be books).
+    place = home or facts.get("country") or profile.get("country")
+    dollar = _LOCAL_DOLLAR.get(str(place or ""), dollar)
     whole = " ".join(c.text for c in clauses)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))

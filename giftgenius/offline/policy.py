@@ -513,7 +513,8 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
             return _noted(turn) + note + r.candidate_list(candidates, budget, loc)
         rejected = filtered.result.get("rejected") or {}
         if unserved and not rejected:  # nothing was found at all: offer the alternatives
-            return unserved + " " + r.say("unserved.ask", loc)
+            offered = any(u.get("suggestions") for u in filtered.result.get("unserved") or [])
+            return unserved + " " + r.say("unserved.ask" if offered else "unserved.ask_other", loc)
         relax = filtered.result.get("relax") or []
         if relax:  # what the filters removed is said with what would bring it back
             absent = [u for u in filtered.result.get("unserved") or [] if not u.get("in_catalog")]

@@ -86,6 +86,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Would one of those do, or is there something else they enjoy?",
         "fr": "L'une de ces pistes conviendrait-elle, ou la personne aime-t-elle autre chose ?",
     },
+    "unserved.ask_other": {
+        "en": "What else do they enjoy? Tell me one or two things and I will look again.",
+        "fr": "Qu'est-ce que la personne aime d'autre ? Dites-moi une ou deux choses et je "
+        "cherche à nouveau.",
+    },
     "selected": {
         "en": "Good choice: **{title}** ({price}). Shall I confirm it and record the order draft?",
         "fr": "Bon choix : **{title}** ({price}). Je confirme et j'enregistre le brouillon de "

@@ -197,3 +197,41 @@ def test_catalog_version_changes_with_any_product_file(monkeypatch):
             monkeypatch.undo()
             catalog_version.cache_clear()
     assert catalog_version() == version
+
+
+# Tastes a child or a teen cannot be given a gift for.
+ADULT_ONLY = frozenset({"beer", "champagne", "cocktail", "gin", "rum", "sake", "whisky", "wine"})
+# A child of each age people most often buy for, then a teen; what suits them is what the
+# search itself lets through for that audience at that age, and offers to it (or to anyone).
+YOUNG_BUYERS = (("child", 7), ("child", 10), ("teen", 14))
+NOT_FOR_CHILDREN = ADULT_ONLY | {"romance"}
+
+
+@pytest.mark.parametrize(
+    ("interest", "audience", "age"),
+    [
+        (interest, audience, age)
+        for audience, age in YOUNG_BUYERS
+        for interest in interests()
+        if interest not in (NOT_FOR_CHILDREN if audience == "child" else ADULT_ONLY)
+    ],
+)
+def test_every_interest_has_three_everyday_gifts_for_the_young_in_each_main_country(
+    interest, audience, age, by_interest
+):
+    """"My nephew is 9 and loves Lego, 30 dollars": a shortlist for a child or a teen must
+    have more than one idea that suits their age, at an everyday budget, wherever it goes."""
+    from giftgenius.catalog.search import _age_allows, _recipient_fit
+
+    rates = load_rates()
+    suited = [
+        p
+        for p in by_interest[interest]
+        if p.in_stock
+        and price_in(p, "USD", rates) <= EVERYDAY_USD
+        and _age_allows(p, age, audience)
+        and _recipient_fit(p, audience) > 0
+    ]
+    for country in MAIN_COUNTRIES:
+        reaching = [p.title for p in suited if p.ships_to_country(country)]
+        assert len(reaching) >= 3, f"{interest} for a {age}-year-old in {country}: {reaching}"
