@@ -644,11 +644,9 @@ def _budget(
     known = profile.get("budget") or {}
     currency: str | None = None
     # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs: where
-    # the speaker says they live, else the place named in this message, else the one known
-    # ("she lives in Toronto, 60 dollars" are the speaker's own dollars; "pour mon pote à
-    # Lausanne, 60 balles"). In Britain "livres" are pounds (elsewhere they may be books).
-    place = home or facts.get("country") or profile.get("country")
-    dollar = _LOCAL_DOLLAR.get(str(place or ""), dollar)
+    # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
+    # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
+    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
     whole = " ".join(c.text for c in clauses)
     for clause in clauses:
         text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
@@ -659,6 +657,8 @@ def _budget(
         )  # a short line may be misjudged ("quatre-vingts euros max")
         if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
             amount = None  # "5 expressos par jour" counts cups, not money
+        if amount is not None and amount.currency_assumed and amount.amount < _LEAST_BUDGET:
+            amount = None  # a lone "1" is a slip or an answer to something else, not $1
         if amount is not None and amount.currency_assumed and _year_of_a_date(whole, amount.amount):
             amount = None  # "by December 20, 2026": the year of a date, not money
         if amount is None and (correcting or clause.corrects) and known:
@@ -701,6 +701,8 @@ def _year_of_a_date(text: str, amount: object) -> bool:
 
 
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
+# Below this, a figure said without a currency is not taken for a budget ("3 dollars" is).
+_LEAST_BUDGET = 5
 _CANADIAN = re.compile(
     r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
 )

@@ -219,7 +219,7 @@ NOT_FOR_CHILDREN = ADULT_ONLY | {"romance"}
 def test_every_interest_has_three_everyday_gifts_for_the_young_in_each_main_country(
     interest, audience, age, by_interest
 ):
-    """"My nephew is 9 and loves Lego, 30 dollars": a shortlist for a child or a teen must
+    """ "My nephew is 9 and loves Lego, 30 dollars": a shortlist for a child or a teen must
     have more than one idea that suits their age, at an everyday budget, wherever it goes."""
     from giftgenius.catalog.search import _age_allows, _recipient_fit
 

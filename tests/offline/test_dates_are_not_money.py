@@ -33,3 +33,19 @@ def test_the_year_of_a_dated_deadline_sets_no_budget(text: str, locale: str) -> 
 )
 def test_money_said_beside_a_date_is_still_money(text: str, locale: str, amount: float) -> None:
     assert extract(text, today=TODAY, locale=locale).facts.get("budget_max") == amount
+
+
+@pytest.mark.parametrize("text", ["1", "3", "2.", "max 4"])
+def test_a_tiny_figure_without_a_currency_is_no_budget(text: str) -> None:
+    """A lone "1" answering "who is it for?" once set a $1 budget and emptied every search."""
+    assert "budget_max" not in extract(text, today=TODAY, locale="en").facts
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "amount"),
+    [("5", "en", 5.0), ("3 euros", "fr", 3.0), ("4$", "en", 4.0), ("10", "fr", 10.0)],
+)
+def test_a_figure_from_five_or_with_a_currency_is_still_a_budget(
+    text: str, locale: str, amount: float
+) -> None:
+    assert extract(text, today=TODAY, locale=locale).facts["budget_max"] == amount

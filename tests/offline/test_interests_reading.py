@@ -180,3 +180,19 @@ def test_a_country_said_on_its_own_among_terse_facts(text: str, country: str) ->
 def test_a_name_where_a_name_goes_is_not_taken_for_a_country(text: str) -> None:
     # A town said alone later in the list is where it goes (tests/offline/test_listed_places.py).
     assert "country" not in facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "il adore le PSG",
+        "cadeau pour mon fils, fan du Paris Saint-Germain",
+        "my husband is a huge Real Madrid fan",
+        "he supports Man Utd through thick and thin",
+        "elle est fan de la Juventus depuis toujours",
+    ],
+)
+def test_a_football_club_is_football(text: str) -> None:
+    found = facts(text)
+    assert "football" in found.get("interests", [])
+    assert found.get("country") is None  # "Paris Saint-Germain", "Real Madrid": no destination

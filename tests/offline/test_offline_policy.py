@@ -444,6 +444,31 @@ def test_an_interest_the_catalog_cannot_serve_is_said_plainly(line: str, expecte
     assert "criteria" not in reply and "critères" not in reply
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Gift for my friend, 50 $, loves tea",
+         "I have nothing for “tea” in the catalog. What else do they enjoy? Tell me one or two "
+         "things and I will look again."),
+        ("Un cadeau pour mon ami, 50 €, il adore le thé",
+         "Je n'ai rien pour « thé » dans le catalogue. Qu'est-ce que la personne aime d'autre ? "
+         "Dites-moi une ou deux choses et je cherche à nouveau."),
+    ],
+)  # fmt: skip
+def test_with_nothing_close_to_offer_it_asks_for_another_taste(line: str, expected: str) -> None:
+    """ "Would one of those do?" over no list at all read as a bug."""
+    chat = Chat()
+
+    def nothing(**_: Any) -> dict[str, Any]:
+        chat.tools.state["candidate_ids"] = []
+        said = chat.tools.state["profile"]["interests"][0]
+        unserved = [{"interest": said, "in_catalog": False, "suggestions": []}]
+        return chat.tools.ok(candidates=[], rejected={}, unserved=unserved)
+
+    chat.tools.filter_candidates = nothing  # type: ignore[method-assign]
+    assert chat.say(line) == expected
+
+
 def chat_locale(line: str) -> str:
     return "fr" if "cadeau" in line else "en"
 
