@@ -90,5 +90,5 @@ def test_an_oversized_request_is_context_length_exceeded() -> None:
 
 def test_an_unknown_tool_from_the_function_is_refused_as_the_model_error_it_is() -> None:
     model = served(FunctionModel(lambda request: call("delete_everything"), name="fn"))
-    with pytest.raises(ModelError, match="delete_everything.*did not offer"):
+    with pytest.raises(ModelError, match=r"delete_everything.*did not offer"):
         model.complete(_request("hello"))

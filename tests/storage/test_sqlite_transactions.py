@@ -47,9 +47,9 @@ def test_a_write_waits_at_begin_and_says_so_when_the_lock_stays_taken(
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process writing, and not letting go
     try:
-        with pytest.raises(StorageError, match=r"stayed locked by another GiftGenius process"):
-            with database.write() as repos:
-                repos.users.ensure("blocked")
+        locked = r"stayed locked by another GiftGenius process"
+        with pytest.raises(StorageError, match=locked), database.write() as repos:
+            repos.users.ensure("blocked")
     finally:
         holder.execute("ROLLBACK")
         holder.close()
