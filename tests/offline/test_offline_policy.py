@@ -419,50 +419,34 @@ def test_deadline_is_relative_to_the_state_today() -> None:
 
 
 @pytest.mark.parametrize(
-    ("line", "expected"),
+    ("line", "closest", "expected"),
     [
-        ("Gift for my friend, 50 $, loves tea",
-         "I have nothing for “tea” in the catalog. The closest I have: board games."),
-        ("Un cadeau pour mon ami, 50 €, il adore le thé",
+        ("Gift for my friend, 50 $, loves tea", "board-game",
+         "I have nothing for “tea” in the catalog. The closest I have: board games. Would one "
+         "of those do, or is there something else they enjoy?"),
+        ("Un cadeau pour mon ami, 50 €, il adore le thé", "board-game",
          "Je n'ai rien pour « thé » dans le catalogue. Ce qui s'en rapproche le plus : "
-         "jeux de société."),
-    ],
-)  # fmt: skip
-def test_an_interest_the_catalog_cannot_serve_is_said_plainly(line: str, expected: str) -> None:
-    chat = Chat()
-    unserved = [{"interest": "", "in_catalog": False, "suggestions": []}]
-
-    def nothing(**_: Any) -> dict[str, Any]:
-        chat.tools.state["candidate_ids"] = []
-        said = chat.tools.state["profile"]["interests"][0]
-        unserved[0].update(interest=said, suggestions=[describe("board-game", chat_locale(line))])
-        return chat.tools.ok(candidates=[], rejected={}, unserved=unserved)
-
-    chat.tools.filter_candidates = nothing  # type: ignore[method-assign]
-    reply = chat.say(line)
-    assert expected in reply
-    assert "criteria" not in reply and "critères" not in reply
-
-
-@pytest.mark.parametrize(
-    ("line", "expected"),
-    [
-        ("Gift for my friend, 50 $, loves tea",
+         "jeux de société. L'une de ces pistes conviendrait-elle, ou la personne aime-t-elle "
+         "autre chose ?"),
+        # nothing close to offer: "would one of those do?" over no list at all read as a bug
+        ("Gift for my friend, 50 $, loves tea", None,
          "I have nothing for “tea” in the catalog. What else do they enjoy? Tell me one or two "
          "things and I will look again."),
-        ("Un cadeau pour mon ami, 50 €, il adore le thé",
+        ("Un cadeau pour mon ami, 50 €, il adore le thé", None,
          "Je n'ai rien pour « thé » dans le catalogue. Qu'est-ce que la personne aime d'autre ? "
          "Dites-moi une ou deux choses et je cherche à nouveau."),
     ],
 )  # fmt: skip
-def test_with_nothing_close_to_offer_it_asks_for_another_taste(line: str, expected: str) -> None:
-    """ "Would one of those do?" over no list at all read as a bug."""
+def test_an_interest_the_catalog_cannot_serve_is_said_plainly(
+    line: str, closest: str | None, expected: str
+) -> None:
     chat = Chat()
 
     def nothing(**_: Any) -> dict[str, Any]:
         chat.tools.state["candidate_ids"] = []
         said = chat.tools.state["profile"]["interests"][0]
-        unserved = [{"interest": said, "in_catalog": False, "suggestions": []}]
+        suggestions = [describe(closest, chat_locale(line))] if closest else []
+        unserved = [{"interest": said, "in_catalog": False, "suggestions": suggestions}]
         return chat.tools.ok(candidates=[], rejected={}, unserved=unserved)
 
     chat.tools.filter_candidates = nothing  # type: ignore[method-assign]
