@@ -28,11 +28,11 @@ def _facts(text: str, locale: str) -> dict[str, object]:
         ("my nephew is a massive Pokemon fan", "en", "Pokemon", "nephew"),
         ("she's become a real Doctor Who nerd", "en", "Doctor Who", None),
         ("ma nièce est fan d'Aya Nakamura", "fr", "Aya Nakamura", "nièce"),
-        ("mon cousin kiffe le Barça", "fr", "Barça", "cousin"),
+        ("mon cousin kiffe le Barça", "fr", "football", "cousin"),  # a club the vocabulary knows
         ("my brother-in-law loves Star Trek", "en", "Star Trek", "brother-in-law"),
         ("elle regarde Friends en boucle", "fr", "Friends", None),
         ("grand fan du FC Nantes", "fr", "FC Nantes", None),  # no one named Nantes
-        ("il adore le Real Madrid", "fr", "Real Madrid", None),
+        ("il adore le Real Madrid", "fr", "football", None),
     ],
 )
 def test_a_name_in_a_taste_is_the_taste_not_the_recipient(
