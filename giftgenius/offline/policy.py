@@ -471,7 +471,9 @@ def compose_reply(turn: Turn) -> str:
     if turn.ext.approximate is not None and updated and updated.ok:
         budget = (turn.state.get("profile") or {}).get("budget") or {}
         parts.append(
-            r.say("budget.about", loc, v=r.money(turn.ext.approximate, budget.get("currency", "")))
+            r.say(
+                "budget.about", loc, v=r.money(turn.ext.approximate, budget.get("currency", ""), loc)
+            )
         )
     size = _out_of_range(turn)
     if size is not None:

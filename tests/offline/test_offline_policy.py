@@ -524,6 +524,11 @@ def test_about_n_takes_n_and_says_so() -> None:
     assert "about €30" in reply and "took €30 as the budget" in reply
 
 
+def test_about_n_is_said_with_the_money_of_the_persons_language() -> None:
+    reply = Chat().say("Un cadeau pour ma sœur, une trentaine d'euros, elle adore le thé")
+    assert "Vous avez dit environ 30\xa0€ : j'ai pris 30\xa0€ comme budget" in reply
+
+
 def test_leaving_with_a_save_request_saves_and_sets_no_deadline() -> None:
     chat = Chat()
     chat.say("C'est pour ma grand-mère, 40 euros, elle tricote")
