@@ -39,7 +39,9 @@ CURRENCY_WORDS: Final[dict[str, str]] = {
     "dollar": DOLLAR, "dollars": DOLLAR, "buck": DOLLAR, "bucks": DOLLAR, "dollarydoos": "AUD",
     "us dollars": "USD", "us dollar": "USD", "american dollars": "USD",
     "canadian dollars": "CAD", "canadian": "CAD", "loonies": "CAD", "loonie": "CAD",
-    "toonies": "CAD", "aussie dollars": "AUD",
+    "toonies": "CAD", "aussie dollars": "AUD", "australian dollars": "AUD",
+    "australian dollar": "AUD", "nz dollars": "NZD", "nz dollar": "NZD",
+    "new zealand dollars": "NZD", "kiwi dollars": "NZD",
     "euro": "EUR", "euros": "EUR", "quid": "GBP", "pound": "GBP", "pounds": "GBP",
     "pounds sterling": "GBP", "sterling": "GBP", "quids": "GBP", "fiver": "GBP",
     "swiss francs": "CHF", "francs": "CHF", "franc": "CHF", "yen": "JPY",
@@ -48,7 +50,8 @@ CURRENCY_WORDS: Final[dict[str, str]] = {
     "livre sterling": "GBP", "livres sterling": "GBP", "livres anglaises": "GBP",
     "piasses": "CAD", "piasse": "CAD", "piastres": "CAD", "piastre": "CAD", "huards": "CAD",
     "dollars canadiens": "CAD", "dollar canadien": "CAD", "dollars americains": "USD",
-    "dollars us": "USD", "dollars australiens": "AUD", "francs suisses": "CHF",
+    "dollars us": "USD", "dollars australiens": "AUD", "dollars neo-zelandais": "NZD",
+    "francs suisses": "CHF",
     "franc suisse": "CHF", "balles suisses": "CHF", "yens": "JPY",
 }  # fmt: skip
 

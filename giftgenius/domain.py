@@ -30,7 +30,7 @@ MAX_SUMMARY_CHARS = 2400
 
 # The currencies a budget or a product price can be in: the catalog's conversion table
 # (``catalog/data/rates.json``) holds a rate for each, and a test keeps the two equal.
-Currency = Literal["USD", "EUR", "GBP", "CHF", "CAD"]
+Currency = Literal["USD", "EUR", "GBP", "CHF", "CAD", "AUD", "NZD"]
 Locale = Literal["en", "fr"]
 
 

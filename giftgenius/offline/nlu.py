@@ -700,7 +700,7 @@ def _year_of_a_date(text: str, amount: object) -> bool:
     return re.search(pattern, fold(text)) is not None
 
 
-_LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF"}
+_LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF", "AU": "AUD", "NZ": "NZD"}
 # Below this, a figure said without a currency is not taken for a budget ("3 dollars" is).
 _LEAST_BUDGET = 5
 _CANADIAN = re.compile(

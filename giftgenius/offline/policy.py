@@ -470,11 +470,8 @@ def compose_reply(turn: Turn) -> str:
         parts.append(refusals.render(refused.result, loc))  # the rest was recorded
     if turn.ext.approximate is not None and updated and updated.ok:
         budget = (turn.state.get("profile") or {}).get("budget") or {}
-        parts.append(
-            r.say(
-                "budget.about", loc, v=r.money(turn.ext.approximate, budget.get("currency", ""), loc)
-            )
-        )
+        about = r.money(turn.ext.approximate, budget.get("currency", ""), loc)
+        parts.append(r.say("budget.about", loc, v=about))
     size = _out_of_range(turn)
     if size is not None:
         parts.append(r.count("choice.range", size, loc))

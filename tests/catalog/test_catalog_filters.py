@@ -53,7 +53,15 @@ def spec(**fields: Any) -> FilterSpec:
 
 def test_conversion_table(rates):
     assert rates.as_of == dt.date(2026, 11, 1)
-    assert rates.per_usd == {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "CHF": 0.88, "CAD": 1.37}
+    assert rates.per_usd == {
+        "USD": 1.0,
+        "EUR": 0.92,
+        "GBP": 0.79,
+        "CHF": 0.88,
+        "CAD": 1.37,
+        "AUD": 1.53,
+        "NZD": 1.68,
+    }
     assert rates.convert(100, "USD", "EUR") == 92.0
     assert rates.convert(92, "EUR", "USD") == 100.0
     assert rates.convert(79, "GBP", "EUR") == 92.0
