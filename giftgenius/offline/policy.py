@@ -472,7 +472,9 @@ def compose_reply(turn: Turn) -> str:
         budget = (turn.state.get("profile") or {}).get("budget") or {}
         parts.append(
             r.say(
-                "budget.about", loc, v=r.money(turn.ext.approximate, budget.get("currency", ""), loc)
+                "budget.about",
+                loc,
+                v=r.money(turn.ext.approximate, budget.get("currency", ""), loc),
             )
         )
     size = _out_of_range(turn)
