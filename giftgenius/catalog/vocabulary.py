@@ -315,7 +315,10 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "astronomy",
         "astronomie",
         "telescope|télescope|stars|étoiles|planets|planètes|space|cosmos|planetarium|"
-        "planétarium|stargazing",
+        "planétarium|stargazing|"
+        # space travel, as children love it: "passionné par l'espace et les fusées"
+        "outer space|rocket|rockets|rocketry|fusée|fusées|astronaut|astronaute|"
+        "spaceship|vaisseau spatial|conquête spatiale|space exploration",
     ),
     "robot": ("robots", "robots", "robotics|robotique|robot kit"),
     "maker": (

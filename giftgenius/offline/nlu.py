@@ -799,6 +799,25 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
 _FREE_LIKE = re.compile(rf"^(?:{LIKING})$")
+# A wish about the purchase, not a taste: the speaker, or anyone in the conditional, would
+# like to do something ("I'd like to keep it under 50", "we'd love to spend around 30",
+# "j'aimerais rester sous 40 €"); "she loves to fish" still says what she does.
+_WISH_BEFORE = re.compile(
+    r"(?:(?<![\w'])(?:i|we)(?:\s+(?:really|just|also|so|would))*|'d(?:\s+(?:really|just|so))*|"
+    r"(?<![\w'])would(?:\s+(?:really|just|so))*)\s+(?:like|love)\s*$"
+    r"|(?<![\w'])(?:j'|je\s+|on\s+|nous\s+)?(?:aimerai[st]?|aimerions|adorerai[st]?|"
+    r"adorerions)(?:\s+(?:bien|beaucoup))?\s*$"
+)
+# What the wish opens: an infinitive ("to keep", "rester", "garder").
+_INFINITIVE = re.compile(r"^\s*(?:(?:bien|beaucoup)\s+)?(?:to\s|[a-z]+(?:er|ir|re)(?![\w']))")
+
+
+def _a_wish(before: str, segment: str) -> bool:
+    """Whether a liking word opens a wish to do something rather than a taste (see
+    ``_WISH_BEFORE``): then the word after it is no taste the vocabulary lacks."""
+    return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
+
+
 _MINE = re.compile(
     r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
     r"it'?s (?:me|mine|my thing))(?![\w'])"
@@ -855,7 +874,12 @@ def _tastes(
                 mine_tags.extend(t for t in tags if t not in mine_tags)
                 continue
             target = liked if segment.positive else refused
-            if not tags and segment.positive and _FREE_LIKE.match(segment.marker):
+            if (
+                not tags
+                and segment.positive
+                and _FREE_LIKE.match(segment.marker)
+                and not _a_wish(body.folded[: segment.start], segment.folded)
+            ):
                 tags = free_words(segment)
             if (
                 not tags
