@@ -34,7 +34,7 @@ from giftgenius.catalog.relations import (
     shared_tastes,
     workplace_tags,
 )
-from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
+from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
 from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
@@ -970,8 +970,12 @@ def _named_person(text: str) -> str | None:
     titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     # "loves the Beatles", "fan de Taylor Swift", "a Star Wars nerd": a taste, not a person
     titles += [(t.start, t.end) for t in taste_names(text)]
+    # a word of a vocabulary phrase is read with it: "his Nintendo Switch", "les cartes Pokémon"
+    in_phrases = {w.lower() for w in phrase_words(text)}
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
+        if word.lower() in in_phrases:
+            continue
         before_word = fold(text[: m.start()])
         if (
             fold(word) in _GREETINGS
