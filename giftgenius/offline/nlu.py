@@ -134,8 +134,14 @@ _LEAD_NO = re.compile(
     r"^\s*(?:(?:actually|en fait|oh|ah|well|bon|enfin)[\s,]+)?"
     rf"(?:{TAKE_BACK}|no|non|nope|nan|oops|sorry|pardon)\s*(?:[,!.:]\s*|(?=\d)|$)"
 )
+# Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
+# a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
+# 25e") nor before a noun ("25e anniversaire", "25e étage").
 _E_EURO = re.compile(
-    r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
+    r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
+    r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
+    r"(\d+)\s?(?:eu|e)(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|[aà] peu pr[eè]s|"
+    r"ou moins|grosso modo|pour|par|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = re.compile(
     r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
@@ -719,10 +725,15 @@ _POUNDS = re.compile(
 )
 _MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
+# "200 of them", "une dizaine d'entre eux": a figure said of things named before counts them.
+_OF_THEM = re.compile(r"^\s*(?:of (?:them|those|these|'em|em)|d'entre (?:eux|elles))(?![\w'])")
+# Words after a figure that are no things counted: money words ("max 80 livres" is pounds,
+# wherever the person lives), approximations, per-unit words.
 _NOT_A_COUNT = frozenset(
     """
     max maxi maximum tops top budget environ ish or ou and et au pas grand tout total
     minimum min about approx approximately roughly each chacun chacune par per
+    livre livres pound pounds
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -742,7 +753,16 @@ def _money_words(text: str) -> str:
 
 
 def _counted(text: str, value: Any) -> bool:
-    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares")."""
+    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares",
+    "she already has about 200 of them")."""
+    exact = f"{value:f}"
+    exact = exact.rstrip("0").rstrip(".") if "." in exact else exact  # "12.50" → "12.5"
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(exact)}(?![\d.,])", text):
+        if _OF_THEM.match(fold(text[m.end() :])):
+            return True
+    # A round figure before a word is money far more often than a count ("around 40 for my
+    # niece", "50 is fine"): the word test below reads the figure without its trailing zeros,
+    # so "40" never matches it, as it always has.
     figure = f"{value:f}".rstrip("0").rstrip(".")
     for m in re.finditer(rf"(?<![\d.,]){re.escape(figure)}(?![\d.,])", text):
         word = _AFTER_FIGURE.match(text[m.end() :])
