@@ -33,6 +33,8 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "card games",
         "jeux de cartes",
         "card game|jeu de cartes|jeu de carte|playing cards|cartes à jouer|deck of cards|"
+        "pokémon cards|pokémon card|cartes pokémon|carte pokémon|trading cards|"
+        "cartes à collectionner|"
         "card player|joueur de cartes|joueuse de cartes|partie de cartes|game of cards|"
         "belote|coinche|manille|rami|rummy|gin rummy|canasta|poker|cribbage|pinochle|"
         "euchre|whist|bridge player|joueur de bridge|joueuse de bridge|partie de bridge",
@@ -64,7 +66,11 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "jeux vidéo",
         "video game|jeu vidéo|gaming|gamer|console|retro gaming|rétrogaming|"
         # the consoles people name for the whole hobby ("lives on his PS5")
-        "playstation|ps4|ps5|xbox|nintendo switch|game boy|gameboy",
+        "playstation|ps4|ps5|xbox|nintendo switch|game boy|gameboy|"
+        # the games children name for the whole hobby ("obsessed with Minecraft"); not
+        # "Mario" alone, a first name
+        "nintendo|minecraft|fortnite|roblox|super mario|mario kart|mario bros|zelda|"
+        "legend of zelda|splatoon|pokémon game|pokemon game|jeu pokémon|jeux pokémon",
     ),
     "role-playing": (
         "role-playing games",
@@ -315,7 +321,10 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "astronomy",
         "astronomie",
         "telescope|télescope|stars|étoiles|planets|planètes|space|cosmos|planetarium|"
-        "planétarium|stargazing",
+        "planétarium|stargazing|"
+        # space travel, as children love it: "passionné par l'espace et les fusées"
+        "outer space|rocket|rockets|rocketry|fusée|fusées|astronaut|astronaute|"
+        "spaceship|vaisseau spatial|conquête spatiale|space exploration",
     ),
     "robot": ("robots", "robots", "robotics|robotique|robot kit"),
     "maker": (
@@ -813,7 +822,9 @@ _TAG_TABLE: dict[str, tuple[str, str, str]] = {
         "loisirs créatifs",
         "crafting|diy|do it yourself|travaux manuels|"
         "tinkering|tinkerer|creative|créatif|créative|"
-        "macramé|weaving|tissage|candle making",
+        "macramé|weaving|tissage|candle making|"
+        # the slime children make at home, from a kit or the kitchen cupboard
+        "slime|slime kit|kit slime|kit de slime",
     ),
     "knitting": (
         "knitting",
@@ -1147,6 +1158,8 @@ _KIND_TAGS: frozenset[str] = frozenset(
 
 # Phrases that mean two things at once ("wine tasting" is wine *and* an experience).
 _COMBOS: dict[str, tuple[str, ...]] = {
+    # Pokémon is the games and the cards at once; "Pokémon cards" are the cards only.
+    "pokémon": ("video-game", "card-game"),
     "wine tasting": ("wine", "experience"),
     "dégustation de vin": ("wine", "experience"),
     "cooking class": ("cooking", "experience"),

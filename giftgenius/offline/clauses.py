@@ -123,7 +123,8 @@ WELCOME = (
 # Liking cues: what follows them is an interest.
 _POS = (
     rf"{KEEN}|{WELCOME}|"
-    r"aime\w*|adore\w*|kiff\w*|passionne\w*|fan (?:de|d'|of)|fond of|likes|loves?|enjoys?|"
+    r"aime\w*|adore\w*|kiff\w*|passionne\w* (?:par|pour|de|d')|passionne\w*|"
+    r"fan (?:de|d'|of)|fond of|likes|loves?|enjoys?|"
     # "like" after a comma is the talker's filler or a comparison, no one's liking: "he's
     # gone full plant dad, like the whole windowsill is covered"
     r"(?<![,;:] )(?<![,;:])like|"

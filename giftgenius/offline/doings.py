@@ -45,7 +45,8 @@ _AND = frozenset({"and", "et", "then", "puis", "or", "ou"})
 _CLIPPED_VERB = frozenset({"s", "re", "d", "ll", "ve"})
 
 # Everyday verbs, the grammar of saying what someone does: never an interest themselves
-# ("makes" would be a maker, "works" a workout, "drives" a driver).
+# ("makes" would be a maker, "works" a workout, "drives" a driver, French "ce qui traîne"
+# — what lies about — training).
 _EVERYDAY = frozenset(
     """
     be is are was were am been being have has had having do does did doing done
@@ -67,6 +68,7 @@ _EVERYDAY = frozenset(
     cherche cherchait donne donnait achete achetait paie paye semble devient parle parlait
     conduit conduisait joue jouait regarde regardait
     feed feeds fed nourrit nourrissait garde gardait mange mangeait boit buvait
+    traine trainent trainait trainaient trainer
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 

@@ -34,6 +34,7 @@ from giftgenius.catalog.vocabulary import (
     tags_in_order,
     tokenize,
 )
+from giftgenius.currency import CURRENCY_WORDS
 from giftgenius.offline.clauses import KEEN, Segment
 from giftgenius.offline.doings import doing_tags
 from giftgenius.text import alternation, fold
@@ -69,7 +70,12 @@ _VERBS: tuple[tuple[str, str], ...] = (
     (r"campe|camper|camping|bivouac\w*", "camping"),
     (r"muscu\w*|gym|s'entraine|works? out|crossfit", "fitness"),
     (r"sporti\w*|sporty|athletic|sportsman|sportswoman", "sport"),
-    (r"etoiles|stargaz\w*|telescope", "astronomy"),
+    # "passionné par l'espace", not "l'espace de rangement" (room for something)
+    (
+        r"etoiles|stargaz\w*|telescope|"
+        r"l'espace(?!\s*(?:de|d'|du|des|pour|a|au|libre)(?![\w']))",
+        "astronomy",
+    ),
     (r"chante\w*|sings?|singing|musicien\w*|musique", "music"),
     (r"cinephile|films?|movies?|cine", "movie"),
     (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
@@ -134,7 +140,8 @@ PROPER = _PROPER = re.compile(
 # Liking words strong enough to keep an object the vocabulary does not know ("loves
 # fishing", "fan de Stromae"); ``nlu`` keeps free words after them, names are read after them.
 LIKING = (
-    r"aime\w*|adore\w*|kiffe\w*|passionne\w*|fan (?:de|d'|du|des|of)|fond of|likes?|loves?|"
+    r"aime\w*|adore\w*|kiffe\w*|passionne\w* (?:par|pour|de|d')|passionne\w*|"
+    r"fan (?:de|d'|du|des|of)|fond of|likes?|loves?|"
     r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
@@ -328,6 +335,13 @@ _RUNS_SOMETHING = re.compile(
     r"(?=(?:his|her|their|our|my|your|the|son|sa|ses|mon|ma|mes|le|la|les)\s))",
     re.IGNORECASE,
 )
+
+
+def _verb_words(folded: str) -> set[str]:
+    """The words the doing readings took ("l'espace" → espace): no free taste besides."""
+    return {
+        w for pattern, _ in _VERB for m in pattern.finditer(folded) for w in _WORD.findall(m[0])
+    }
 
 
 def verb_tags(folded: str) -> list[str]:
@@ -536,7 +550,7 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     ]
     compounds = {w: compound_tags(w) for w in leftover}
     found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])
-    leftover = [w for w in leftover if not compounds[w]]
+    leftover = [w for w in leftover if not compounds[w] and w not in _verb_words(fold(led))]
     # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
     # it is, for the tools to match or to say they cannot serve.
     listed = (
@@ -606,7 +620,8 @@ def compound_tags(word: str) -> list[str]:
 
 
 def _free(word: str) -> bool:
-    """Whether a word the vocabulary lacks may stand as a taste: a content word, no place."""
+    """Whether a word the vocabulary lacks may stand as a taste: a content word, no place,
+    no currency ("got like 40 cad to spend": the lowercase code is the money's, no taste)."""
     from giftgenius.catalog.places import resolve_country
 
     return (
@@ -615,6 +630,7 @@ def _free(word: str) -> bool:
         and word not in _STOP
         and word not in _FILLER
         and word not in NUMBER_WORDS
+        and word not in CURRENCY_WORDS
         and word not in _relation_words()
         and resolve_country(word.capitalize()) is None
     )

@@ -34,7 +34,7 @@ from giftgenius.catalog.relations import (
     shared_tastes,
     workplace_tags,
 )
-from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags
+from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
 from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
@@ -134,8 +134,14 @@ _LEAD_NO = re.compile(
     r"^\s*(?:(?:actually|en fait|oh|ah|well|bon|enfin)[\s,]+)?"
     rf"(?:{TAKE_BACK}|no|non|nope|nan|oops|sorry|pardon)\s*(?:[,!.:]\s*|(?=\d)|$)"
 )
+# Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
+# a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
+# 25e") nor before a noun ("25e anniversaire", "25e étage").
 _E_EURO = re.compile(
-    r"(?<![\w.,])(\d+)\s?e(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|$))"
+    r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
+    r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
+    r"(\d+)\s?(?:eu|e)(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|[aà] peu pr[eè]s|"
+    r"ou moins|grosso modo|pour|par|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = re.compile(
     r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
@@ -719,10 +725,15 @@ _POUNDS = re.compile(
 )
 _MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
+# "200 of them", "une dizaine d'entre eux": a figure said of things named before counts them.
+_OF_THEM = re.compile(r"^\s*(?:of (?:them|those|these|'em|em)|d'entre (?:eux|elles))(?![\w'])")
+# Words after a figure that are no things counted: money words ("max 80 livres" is pounds,
+# wherever the person lives), approximations, per-unit words.
 _NOT_A_COUNT = frozenset(
     """
     max maxi maximum tops top budget environ ish or ou and et au pas grand tout total
     minimum min about approx approximately roughly each chacun chacune par per
+    livre livres pound pounds
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
@@ -742,7 +753,16 @@ def _money_words(text: str) -> str:
 
 
 def _counted(text: str, value: Any) -> bool:
-    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares")."""
+    """Whether a figure said without a currency counts things ("5 expressos", "2 guitares",
+    "she already has about 200 of them")."""
+    exact = f"{value:f}"
+    exact = exact.rstrip("0").rstrip(".") if "." in exact else exact  # "12.50" → "12.5"
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(exact)}(?![\d.,])", text):
+        if _OF_THEM.match(fold(text[m.end() :])):
+            return True
+    # A round figure before a word is money far more often than a count ("around 40 for my
+    # niece", "50 is fine"): the word test below reads the figure without its trailing zeros,
+    # so "40" never matches it, as it always has.
     figure = f"{value:f}".rstrip("0").rstrip(".")
     for m in re.finditer(rf"(?<![\d.,]){re.escape(figure)}(?![\d.,])", text):
         word = _AFTER_FIGURE.match(text[m.end() :])
@@ -799,6 +819,25 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
 _FREE_LIKE = re.compile(rf"^(?:{LIKING})$")
+# A wish about the purchase, not a taste: the speaker, or anyone in the conditional, would
+# like to do something ("I'd like to keep it under 50", "we'd love to spend around 30",
+# "j'aimerais rester sous 40 €"); "she loves to fish" still says what she does.
+_WISH_BEFORE = re.compile(
+    r"(?:(?<![\w'])(?:i|we)(?:\s+(?:really|just|also|so|would))*|'d(?:\s+(?:really|just|so))*|"
+    r"(?<![\w'])would(?:\s+(?:really|just|so))*)\s+(?:like|love)\s*$"
+    r"|(?<![\w'])(?:j'|je\s+|on\s+|nous\s+)?(?:aimerai[st]?|aimerions|adorerai[st]?|"
+    r"adorerions)(?:\s+(?:bien|beaucoup))?\s*$"
+)
+# What the wish opens: an infinitive ("to keep", "rester", "garder").
+_INFINITIVE = re.compile(r"^\s*(?:(?:bien|beaucoup)\s+)?(?:to\s|[a-z]+(?:er|ir|re)(?![\w']))")
+
+
+def _a_wish(before: str, segment: str) -> bool:
+    """Whether a liking word opens a wish to do something rather than a taste (see
+    ``_WISH_BEFORE``): then the word after it is no taste the vocabulary lacks."""
+    return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
+
+
 _MINE = re.compile(
     r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
     r"it'?s (?:me|mine|my thing))(?![\w'])"
@@ -855,7 +894,12 @@ def _tastes(
                 mine_tags.extend(t for t in tags if t not in mine_tags)
                 continue
             target = liked if segment.positive else refused
-            if not tags and segment.positive and _FREE_LIKE.match(segment.marker):
+            if (
+                not tags
+                and segment.positive
+                and _FREE_LIKE.match(segment.marker)
+                and not _a_wish(body.folded[: segment.start], segment.folded)
+            ):
                 tags = free_words(segment)
             if (
                 not tags
@@ -946,8 +990,12 @@ def _named_person(text: str) -> str | None:
     titles = [t.span() for t in PROPER.finditer(text) if _TITLE.search(t[0])]
     # "loves the Beatles", "fan de Taylor Swift", "a Star Wars nerd": a taste, not a person
     titles += [(t.start, t.end) for t in taste_names(text)]
+    # a word of a vocabulary phrase is read with it: "his Nintendo Switch", "les cartes Pokémon"
+    in_phrases = {w.lower() for w in phrase_words(text)}
     for m in _CAPITALIZED.finditer(text):
         word = m[1]
+        if word.lower() in in_phrases:
+            continue
         before_word = fold(text[: m.start()])
         if (
             fold(word) in _GREETINGS

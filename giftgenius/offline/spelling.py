@@ -119,7 +119,7 @@ def _mended(word: str) -> str | None:
 _SHORT_FORMS = {
     "luv": "love", "luvs": "loves", "luvv": "love", "luvvs": "loves", "wuvs": "loves",
     "w/": "with", "w": "with", "w/o": "without", "lemme": "let me", "smth": "something",
-    "sth": "something",
+    "sth": "something", "abt": "about",
     "smthg": "something", "somethin": "something", "bc": "because", "cuz": "because",
     "coz": "because", "hes": "he's", "shes": "she's", "theyre": "they're", "ppl": "people",
     "u": "you", "ur": "your", "thx": "thanks", "tho": "though", "gonna": "going to",

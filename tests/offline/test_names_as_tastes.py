@@ -25,7 +25,7 @@ def _facts(text: str, locale: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("text", "locale", "taste", "recipient"),
     [
-        ("my nephew is a massive Pokemon fan", "en", "Pokemon", "nephew"),
+        ("my nephew is a massive Pokemon fan", "en", "video-game", "nephew"),  # a game it knows
         ("she's become a real Doctor Who nerd", "en", "Doctor Who", None),
         ("ma nièce est fan d'Aya Nakamura", "fr", "Aya Nakamura", "nièce"),
         ("mon cousin kiffe le Barça", "fr", "football", "cousin"),  # a club the vocabulary knows

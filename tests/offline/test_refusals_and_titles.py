@@ -30,7 +30,7 @@ def test_anything_but_refuses(text: str, dislike: str) -> None:
     ("text", "locale", "title"),
     [
         ("my wife loves Pride and Prejudice", "en", "Pride and Prejudice"),
-        ("my nephew is obsessed with The Legend of Zelda", "en", "The Legend of Zelda"),
+        ("my nephew is obsessed with The Wind in the Willows", "en", "The Wind in the Willows"),
         ("ma fille adore Le Seigneur des Anneaux", "fr", "Le Seigneur des Anneaux"),
     ],
 )
