@@ -1096,11 +1096,17 @@ _NAME_VERBS = frozenset(
 
 # "for" right before a relation says whom the gift is for, whoever else the message names:
 # "my friend just had a baby, something for the little one", "…, un cadeau pour le bébé".
+# The birthday of someone named with an indefinite article is theirs to receive the gift:
+# "ma fille est invitée à l'anniversaire d'une copine de classe", "a birthday party of a
+# boy in his class" (the speaker's own child goes to it).
+_PARTY_OF = r"(?<!\w)(?:anniversaire|anniv|birthday party|birthday|party) (?:d'|de |of |for )"
 _FOR_BEFORE = re.compile(
     r"(?<![\w'])(?:for|pour|to give to|a offrir a)"
     r"(?: (?:my|our|the|a|an|his|her|their|mon|ma|mes|notre|nos|le|la|les|l'|un|une|son|sa|ses))?"
     r"(?: (?:future|new|little|big|petit|petite|nouveau|nouvelle|futur|future|grand|grande))?"
     r"\s*$"
+    # whose birthday a child is invited to: "invitée à l'anniversaire d'un copain de classe"
+    rf"|{_PARTY_OF}(?:un|une|a|an) (?:(?:petit|petite|little|new|nouveau|nouvelle) )?$"
 )
 
 
@@ -1171,7 +1177,7 @@ def _relation_after_for(text: str, lang: Locale) -> Relation | None:
     return None
 
 
-_FOR_WORD = re.compile(r"(?<![\w'])(?:for|pour)\s", re.IGNORECASE)
+_FOR_WORD = re.compile(rf"(?<![\w'])(?:for|pour)\s|{_PARTY_OF}", re.IGNORECASE)
 
 
 def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
