@@ -622,9 +622,19 @@ def _facts(
     return facts
 
 
+# Which birthday it is, no day of the month: "le 8ème anniv de ma nièce", "pour le douzième
+# anniversaire", "le premier anniversaire" (the age, read by ``_age``).
+_NTH_BIRTHDAY = re.compile(
+    r"(?<![\w'])(?:\d{1,3}\s*(?:st|nd|rd|th|e|ème|eme|ième|ieme|er|ère)|[^\W\d_]+(?:ième|ieme)|"
+    r"premier|première|premiere)\s+(?=anniv|birthday|bday)",
+    re.IGNORECASE,
+)
+
+
 def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
     """The day the clause sets, said as a date or as the day of an occasion."""
-    deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
+    said = _NTH_BIRTHDAY.sub(lambda m: " " * len(m[0]), clause.text)
+    deadline = parse_deadline(_E_EURO.sub(r"\1 €", said), today, lang)
     occasion = _OCCASION_DATE.search(clause.folded)
     if deadline is None and occasion is not None:
         # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
@@ -808,6 +818,11 @@ _TIME_AFTER = re.compile(
     r"depuis|since|qu'|que|euros?|dollars?|bucks|pounds|balles)"
     r"(?![\w])"
 )
+_ABOUT_BEFORE = re.compile(
+    r"(?<![\w'])(?:almost|nearly|just|soon|already|bientôt|bientot|presque|tout juste|déjà|deja)"
+    r"\s*$",
+    re.IGNORECASE,
+)
 # The oldest a bare figure between commas may be and still be a child's age: beyond it, "for
 # my dad, 50, France" may as well be the budget.
 _BARE_CHILD_AGE = 17
@@ -822,10 +837,11 @@ def _apposed_age(text: str, lang: Locale, budget: float | None) -> int | None:
     digits = fold(said, keep_length=True)
     for m in _APPOSED_AGE.finditer(digits):
         value = int(m[1])
-        before = said[: m.start()]
+        before = _ABOUT_BEFORE.sub("", said[: m.start()])  # "my niece, almost 7, …"
         after = digits[m.end() :]
         if m[2] is None:
-            closed = re.match(r"\s*[,)]", after) and re.search(r"[,(]\s*$", before)
+            # "my grandson, 9, …", "my son (8) …", "Nephew 11, into Minecraft, 40 bucks"
+            closed = re.match(r"\s*(?:[,)]|$)", after) and re.search(r"(?:[,(]|\w)\s*$", before)
             if not closed or value > _BARE_CHILD_AGE or value == budget:
                 continue
         elif _TIME_AFTER.match(after) or (
@@ -835,6 +851,29 @@ def _apposed_age(text: str, lang: Locale, budget: float | None) -> int | None:
         piece = re.split(r"[.;:!?\n]", before)[-1].rstrip(" ,(")
         if 0 < value <= 120 and _names_relation(piece, lang):
             return value
+    return None
+
+
+# A birthday said by whose it is: "pour les 7 ans de mon fils", "fête les 10 ans de ma
+# fille", "for my son's 8th"; "les 10 ans de notre mariage", "my son's 8th grade" are not.
+_WHOSE_AGE = re.compile(
+    r"(?<![\w'])(?:les|ses)\s+(?P<years>\d{1,3})\s*ans\s+(?:de|d')\s*"
+    r"(?P<who>(?:mon|ma|ton|ta|son|sa)\s+[\w-]+(?:\s+[\w-]+)?)"
+    r"|(?P<owner>\w+)'s\s+(?P<nth>\d{1,3})(?:st|nd|rd|th)(?=\s*(?:[,.;!?)]|$|birthday|bday|b-day|party))"
+)
+
+
+def _whose_age(digits: str, lang: Locale) -> int | None:
+    """The age of a birthday said with whose it is, a relation's ("les 7 ans de mon fils")."""
+    for m in _WHOSE_AGE.finditer(digits):
+        if m["who"] is not None:
+            words = m["who"].split()
+            if _names_relation(" ".join(words[:3]), lang) or _names_relation(
+                " ".join(words[:2]), lang
+            ):
+                return int(m["years"])
+        elif _names_relation(digits[: m.end("owner")], lang):
+            return int(m["nth"])
     return None
 
 
@@ -849,6 +888,9 @@ def _age(
             m = pattern.search(digits)
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
+        whose = _whose_age(digits, lang)
+        if whose is not None and 0 < whose <= 120:
+            return whose
         m = _BARE_AGE.search(digits)
         value = int(m[1] or m[2] or m[3]) if m else 0
         if (

@@ -28,6 +28,11 @@ TODAY = dt.date(2026, 12, 1)
         ("pour le douzième anniversaire de mon fils", "fr", 12),
         ("pour son premier anniversaire, ma filleule", "fr", 1),
         ("pour ses 8 ans, ma petite-fille", "fr", 8),
+        # whose birthday it is
+        ("C'est pour les 7 ans de mon fils", "fr", 7),
+        ("on fête les 6 ans de mon petit-fils samedi", "fr", 6),
+        ("for my son's 8th, he loves space", "en", 8),
+        ("it's my niece's 10th birthday on Saturday", "en", 10),
         # a coming age
         ("he's turning 8 and loves lego", "en", 8),
         ("she'll be 6 next month, my daughter", "en", 6),
@@ -44,10 +49,15 @@ TODAY = dt.date(2026, 12, 1)
         ("my grandson, 9, loves trains", "en", 9),
         ("my son (8) loves lego", "en", 8),
         ("for my nephew, 12, 30 dollars", "en", 12),
+        ("my niece, almost 7, loves dogs", "en", 7),
+        ("ma fille, bientôt 6 ans, adore les chevaux", "fr", 6),
+        ("mon neveu (10 ans) aime le foot", "fr", 10),
         # a terse line
         ("garçon 8 ans 25€ france", "fr", 8),
         ("fille 10 ans, 30€, licornes", "fr", 10),
         ("girl 7yo £20", "en", 7),
+        ("Nephew 11, into Minecraft, 40 bucks, UK", "en", 11),
+        ("fille 9ans 30e", "fr", 9),
     ],
 )
 def test_an_age_as_parents_say_it(text: str, locale: str, age: int) -> None:
@@ -71,11 +81,16 @@ def test_an_age_as_parents_say_it(text: str, locale: str, age: int) -> None:
         ("pour notre 10e anniversaire, pour ma femme", "fr"),
         ("son 30e anniversaire de mariage, pour ma mère", "fr"),
         ("pour le 10e anniversaire de notre mariage, ma femme", "fr"),
+        ("pour les 10 ans de notre mariage, ma femme", "fr"),
+        ("pour les 20 ans de ma boîte, mon associé", "fr"),
+        ("for my son's 8th grade teacher", "en"),
         # money and counts
         ("gift for my dad, 60 dollars", "en"),
         ("pour mon père, 60€, il aime le vin", "fr"),
         ("pour ma soeur, 30, elle aime le yoga", "fr"),
         ("for my dad, 50, France", "en"),
+        ("my brother 30, he likes golf", "en"),
+        ("my nephew, 15", "en"),
     ],
 )
 def test_time_anniversaries_and_money_are_no_age(text: str, locale: str) -> None:
@@ -88,3 +103,24 @@ def test_a_bare_figure_between_commas_that_is_the_budget_stays_the_budget() -> N
     facts = extract("pour ma soeur, 30, elle aime le yoga", today=TODAY, locale="fr").facts
     assert facts.get("budget_max") == 30.0
     assert "age" not in facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "c'est pour le 8ème anniv de ma nièce",
+        "pour le douzième anniversaire de mon fils",
+        "pour le premier anniversaire de ma fille",
+    ],
+)
+def test_which_birthday_is_no_day_of_the_month(text: str) -> None:
+    """ "le 8ème anniv" says the age, not that the gift is due on the 8th."""
+    assert "deadline" not in extract(text, today=TODAY, locale="fr").facts
+
+
+def test_the_day_of_an_ordinal_birthday_is_still_read() -> None:
+    facts = extract(
+        "pour son 10e anniversaire le 12 décembre, mon fils", today=TODAY, locale="fr"
+    ).facts
+    assert facts.get("age") == 10
+    assert facts.get("deadline") == dt.date(2026, 12, 12)
