@@ -121,7 +121,8 @@ friend m = ami|pote|meilleur ami|ami d'enfance|camarade|copain d'enfance|poto|me
     chum d'enfance|pote d'enfance
 friend - = amie|meilleure amie|amie d'enfance|copine d'enfance|bff|bestie|coloc|colocataire|
     colloc|correspondant|correspondante|camarade de classe|meilleure chum|copinette|
-    camarade de promo|pote de promo|potes|amis|amies|copains|copines
+    camarade de promo|pote de promo|potes|amis|amies|copains|copines|
+    copain de classe|copine de classe|copain d'école|copine d'école|pote de classe
 neighbor m = voisin
 neighbor f = voisine
 neighbor - = voisins|voisinage

@@ -28,7 +28,12 @@ _CLAUSE_OPENERS = (
     r"laisse|oublie|"
     r"have to|il faut|faut|doit|besoin|\d|"
     # a refusal ends where the speaker names someone: "no candles, my aunt likes puzzles"
-    r"my|our|mon|ma|mes|notre|nos)"
+    r"my|our|mon|ma|mes|notre|nos|"
+    # or where someone who knows the person speaks: "je ne le connais pas, sa maman m'a dit
+    # qu'il aimait les voitures", "I don't know him, his mum says trains"
+    r"(?:sa|son|ses|leur|leurs|his|her|their) (?:maman|mere|papa|pere|parents|mum|mom|"
+    r"mummy|mommy|mother|dad|daddy|father|maitresse|maitre|teacher|prof|nounou|nanny|"
+    r"grand-mere|grand-pere|grandma|grandpa|granny|soeur|frere|sister|brother))"
 )
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
@@ -125,6 +130,8 @@ _POS = (
     rf"{KEEN}|{WELCOME}|"
     r"aime\w*|adore\w*|kiff\w*|passionne\w* (?:par|pour|de|d')|passionne\w*|"
     r"fan (?:de|d'|of)|fond of|likes|loves?|enjoys?|"
+    # what someone was told they like, in the past: "sa maman m'a dit qu'il aimait les voitures"
+    r"aim(?:ai[st]|aient)|ador(?:ai[st]|aient)|(?<!i )(?<!we )(?:loved|liked|enjoyed|adored)|"
     # "like" after a comma is the talker's filler or a comparison, no one's liking: "he's
     # gone full plant dad, like the whole windowsill is covered"
     r"(?<![,;:] )(?<![,;:])like|"
@@ -191,6 +198,20 @@ _HEDGE = (
     r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?|"
     rf"(?:no|pas de|pas d'|aucun|aucune|zero) (?:{NO_TROUBLE})"
 )
+# French "ne … que" restricts, it does not deny: "il ne parle que de dinosaures", "elle ne
+# jure que par les chevaux", "il ne pense qu'au foot", "n'écoute que du rap" say what the
+# person is all about. Read before the negations ("n'aime que le foot" loves football). The
+# verbs are those of talking, thinking, doing and liking, not "ne sait que faire".
+ONLY = (
+    r"(?:ne\s+|n')(?:se\s+|s'|en\s+|y\s+)?"
+    r"(?:parl\w*|pens\w*|jur\w*|vi[tv]\w*|li[ts]\w*|lisai\w*|regard\w*|ecout\w*|jou\w*|"
+    r"fai[ts]|faisai\w*|font|veu[tx]|veulent|voul\w*|mang\w*|boi[ts]|boivent|buv\w*|aim\w*|"
+    r"ador\w*|interess\w*|passionn\w*|rev\w*|dessin\w*|demand\w*|collectionn\w*|"
+    r"connai\w*|jure\w*|a d'yeux|avait d'yeux|ont d'yeux|a|avait|ont|habill\w*)"
+    r"(?:\s+(?:plus|presque|quasiment|pratiquement|vraiment|d'yeux))?\s+qu(?:e\b|')"
+    # the preposition goes with the marker: "de licornes" names no one's "fille de …"
+    r"(?:\s*(?:(?:de|du|des|par|pour|au|aux|a)(?![\w'])|d'))?"
+)
 # A fondness said with a negation word, read before the negations: "never says no to a gin",
 # "can't say no to chocolate", "ne dit jamais non à un bon vin", "ne refuse jamais un café".
 _FOND = (
@@ -199,7 +220,7 @@ _FOND = (
     r"(?: sur)?"
 )
 MARKER = re.compile(
-    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<fond>{_FOND})|(?P<neg>{_NEG})|(?P<pos>{_POS}))"
+    rf"(?<![\w'])(?:(?P<hedge>{_HEDGE})|(?P<fond>{_FOND}|{ONLY})|(?P<neg>{_NEG})|(?P<pos>{_POS}))"
     r"(?:(?<=')|(?![\w]))"
 )
 

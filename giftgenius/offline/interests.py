@@ -35,7 +35,7 @@ from giftgenius.catalog.vocabulary import (
     tokenize,
 )
 from giftgenius.currency import CURRENCY_WORDS
-from giftgenius.offline.clauses import KEEN, Segment
+from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags
 from giftgenius.text import alternation, fold
 
@@ -145,7 +145,8 @@ LIKING = (
     r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
     r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
     r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
-    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN}"
+    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN}|{ONLY}|"
+    r"aim(?:ai[st]|aient)|ador(?:ai[st]|aient)|loved|liked|enjoyed|adored"
 )
 # Verbs whose object is a taste and says what kind of thing a name is: what someone listens
 # to is music, what they read is books, whom they support is a team (the vocabulary's

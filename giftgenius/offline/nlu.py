@@ -89,15 +89,34 @@ _AGE = [
     re.compile(
         r"(?<![\w'])(?:turning|turns|turned|will turn|is turning|aged?|age of|"
         r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be|"
-        r"who is|who'?s|who will be)\s+"
+        r"who is|who'?s|who will be|"
+        # a coming age: "she'll be 6 next month", "he's gonna be 8", "about to turn 9"
+        r"(?:she|he|they|who)'?ll be|(?:gonna|going to|about to|soon to) (?:be|turn))\s+"
+        r"(?:(?:almost|nearly|just|only|soon|already|now)\s+)?"
         r"(\d{1,3})(?!\s*(?:[$€£%]|dollars?|euros?|bucks|pounds|days?|weeks?|months?|"
-        r"times|x|\d))"
+        r"hours?|minutes?|mins?|miles|km|times|x|\d))"
     ),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
     re.compile(
         r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|a eu|avait|fete|"
         r"fetera|va feter)\s+(?:ses\s+)?(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+    ),
+    # a coming age said by its verb alone, whoever the subject: "mon neveu va avoir 7 ans",
+    # "aura bientôt 9 ans", "va sur ses 8 ans"; "a N ans" needs its subject ("il y a 3 ans")
+    re.compile(
+        r"(?<![\w'])(?<!ca )(?<!cela )(?:(?:il|elle|qui|iel|ils|elles)\s+(?:a|ont|avait)|"
+        r"aura|auront|aurait|vont avoir|va(?:\s+bientot)?\s+avoir|vien(?:t|nent) d'avoir|"
+        r"va sur|vont sur|atteindra|fetera|feteront)\s+"
+        r"(?:(?:bientot|presque|deja|tout juste|juste|pile|enfin)\s+)?(?:ses\s+)?"
+        r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+    ),
+    # an ordinal birthday: "for her 12th birthday", "his 7th bday", "pour son 10e anniversaire";
+    # not a couple's or a firm's ("our 10th anniversary", "son 30e anniversaire de mariage")
+    re.compile(
+        r"(?<![\w'])(?<!our )(?<!notre )(?<!nos )(?<!leur )(\d{1,3})\s*(?:st|nd|rd|th|e|eme|"
+        r"ieme|er|°)\s+(?:birthday|bday|b-day|anniversaire|anniv)(?![\w])"
+        r"(?!\s*(?:de(?!\s+(?:ma|mon|ta|ton)\s)|d'|du|des|of|dans|chez|au sein|at)(?![\w]))"
     ),
     re.compile(
         r"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+"
@@ -572,7 +591,7 @@ def _facts(
                 home = country
     # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
     _budget(clauses, lang, dollar, profile, facts, out, correcting, home)
-    age = _age(clauses, lang)
+    age = _age(clauses, lang, text, facts.get("budget_max"))
     if age is not None:
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
@@ -609,9 +628,19 @@ def _facts(
     return facts
 
 
+# Which birthday it is, no day of the month: "le 8ème anniv de ma nièce", "pour le douzième
+# anniversaire", "le premier anniversaire" (the age, read by ``_age``).
+_NTH_BIRTHDAY = re.compile(
+    r"(?<![\w'])(?:\d{1,3}\s*(?:st|nd|rd|th|e|ème|eme|ième|ieme|er|ère)|[^\W\d_]+(?:ième|ieme)|"
+    r"premier|première|premiere)\s+(?=anniv|birthday|bday)",
+    re.IGNORECASE,
+)
+
+
 def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
     """The day the clause sets, said as a date or as the day of an occasion."""
-    deadline = parse_deadline(_E_EURO.sub(r"\1 €", clause.text), today, lang)
+    said = _NTH_BIRTHDAY.sub(lambda m: " " * len(m[0]), clause.text)
+    deadline = parse_deadline(_E_EURO.sub(r"\1 €", said), today, lang)
     occasion = _OCCASION_DATE.search(clause.folded)
     if deadline is None and occasion is not None:
         # "l'anniv de ma frangine, c'est après-demain": the day of the occasion is due.
@@ -779,7 +808,7 @@ def _age_in(folded: str) -> bool:
 # not after "depuis", "il y a", "pendant", "nos", "ses … de" (durations and anniversaries).
 _BARE_AGE = re.compile(
     r"(?<![\w'])(\d{1,3})\s*(?:ans|years?|yrs?)\s*(?:[,.;!?)]|$)"
-    r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of))(?![\w])"
+    r"|(?<![\w'])(?:a|has|is|aura)\s+(\d{1,3})\s*(?:ans|years?)(?!\s*(?:de|d'|of|qu'|que))(?![\w])"
     # "my little brother is 7 and…", "my niece's 9 now": a bare figure said of a relation,
     # ending the clause or followed by a linking word (never a unit or a currency)
     r"|(?:(?<![\w'])(?:is|just turned|turned)|(?<=\w)'s)\s+(\d{1,3})"
@@ -795,15 +824,93 @@ _NOT_AGE_BEFORE = re.compile(
 )
 
 
-def _age(clauses: list[Clause], lang: Locale) -> int | None:
+# "for her first birthday", "son premier anniversaire": the figure the ordinal patterns read.
+_FIRST_BIRTHDAY = re.compile(r"(?<![\w'])(?:first|premier|premiere)\s+(?=birthday|bday|anniv)")
+# An age set next to whom it is about, in a terse list: "garçon 8 ans 25€ france", "pour mon
+# neveu, 7 ans, passionné de…", "my grandson, 9, loves trains", "my son (8) loves lego".
+_APPOSED_AGE = re.compile(
+    r"(?<![\w'.,$€£])(\d{1,3})(?:\s*(ans|years?|yrs?)(?![\w']))?(?![\w'.,]\d)(?!\s*[$€£%])"
+)
+# What turns "N ans" after a relation into a stretch of time: "ma femme, 10 ans de mariage",
+# "mon boss, 5 years at the company", "mon frère, 3 ans plus tard".
+_TIME_AFTER = re.compile(
+    r"\s*(?:de|d'|du|of|at|in|with|ago|chez|dans|ensemble|together|plus|later|plus tard|"
+    r"depuis|since|qu'|que|euros?|dollars?|bucks|pounds|balles)"
+    r"(?![\w])"
+)
+_ABOUT_BEFORE = re.compile(
+    r"(?<![\w'])(?:almost|nearly|just|soon|already|bientôt|bientot|presque|tout juste|déjà|deja)"
+    r"\s*$",
+    re.IGNORECASE,
+)
+# The oldest a bare figure between commas may be and still be a child's age: beyond it, "for
+# my dad, 50, France" may as well be the budget.
+_BARE_CHILD_AGE = 17
+
+
+def _apposed_age(text: str, lang: Locale, budget: float | None) -> int | None:
+    """An age right after the relation it is about, with "ans"/"years" or, for a child's
+    age, a bare figure between commas or in brackets that is not the budget."""
+    from text_to_num import alpha2digit
+
+    said = alpha2digit(text, lang)
+    digits = fold(said, keep_length=True)
+    for m in _APPOSED_AGE.finditer(digits):
+        value = int(m[1])
+        before = _ABOUT_BEFORE.sub("", said[: m.start()])  # "my niece, almost 7, …"
+        after = digits[m.end() :]
+        if m[2] is None:
+            # "my grandson, 9, …", "my son (8) …", "Nephew 11, into Minecraft, 40 bucks"
+            closed = re.match(r"\s*(?:[,)]|$)", after) and re.search(r"(?:[,(]|\w)\s*$", before)
+            if not closed or value > _BARE_CHILD_AGE or value == budget:
+                continue
+        elif _TIME_AFTER.match(after) or (
+            m[2] != "ans" and not re.match(r"\s*(?:[,.;!?)]|$)", after)
+        ):
+            continue
+        piece = re.split(r"[.;:!?\n]", before)[-1].rstrip(" ,(")
+        if 0 < value <= 120 and _names_relation(piece, lang):
+            return value
+    return None
+
+
+# A birthday said by whose it is: "pour les 7 ans de mon fils", "fête les 10 ans de ma
+# fille", "for my son's 8th"; "les 10 ans de notre mariage", "my son's 8th grade" are not.
+_WHOSE_AGE = re.compile(
+    r"(?<![\w'])(?:les|ses)\s+(?P<years>\d{1,3})\s*ans\s+(?:de|d')\s*"
+    r"(?P<who>(?:mon|ma|ton|ta|son|sa)\s+[\w-]+(?:\s+[\w-]+)?)"
+    r"|(?P<owner>\w+)'s\s+(?P<nth>\d{1,3})(?:st|nd|rd|th)(?=\s*(?:[,.;!?)]|$|birthday|bday|b-day|party))"
+)
+
+
+def _whose_age(digits: str, lang: Locale) -> int | None:
+    """The age of a birthday said with whose it is, a relation's ("les 7 ans de mon fils")."""
+    for m in _WHOSE_AGE.finditer(digits):
+        if m["who"] is not None:
+            words = m["who"].split()
+            if _names_relation(" ".join(words[:3]), lang) or _names_relation(
+                " ".join(words[:2]), lang
+            ):
+                return int(m["years"])
+        elif _names_relation(digits[: m.end("owner")], lang):
+            return int(m["nth"])
+    return None
+
+
+def _age(
+    clauses: list[Clause], lang: Locale, message: str = "", budget: float | None = None
+) -> int | None:
     from text_to_num import alpha2digit
 
     for clause in clauses:
-        digits = fold(alpha2digit(clause.text, lang))
+        digits = _FIRST_BIRTHDAY.sub("1st ", fold(alpha2digit(clause.text, lang)))
         for pattern in _AGE:
             m = pattern.search(digits)
             if m and 0 < int(m[1]) <= 120:
                 return int(m[1])
+        whose = _whose_age(digits, lang)
+        if whose is not None and 0 < whose <= 120:
+            return whose
         m = _BARE_AGE.search(digits)
         value = int(m[1] or m[2] or m[3]) if m else 0
         if (
@@ -814,7 +921,7 @@ def _age(clauses: list[Clause], lang: Locale) -> int | None:
             and resolve_relation(digits[: m.start()], lang) is not None
         ):
             return value
-    return None
+    return _apposed_age(message, lang, budget) if message else None
 
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
@@ -1079,11 +1186,17 @@ _NAME_VERBS = frozenset(
 
 # "for" right before a relation says whom the gift is for, whoever else the message names:
 # "my friend just had a baby, something for the little one", "…, un cadeau pour le bébé".
+# The birthday of someone named with an indefinite article is theirs to receive the gift:
+# "ma fille est invitée à l'anniversaire d'une copine de classe", "a birthday party of a
+# boy in his class" (the speaker's own child goes to it).
+_PARTY_OF = r"(?<!\w)(?:anniversaire|anniv|birthday party|birthday|party) (?:d'|de |of |for )"
 _FOR_BEFORE = re.compile(
     r"(?<![\w'])(?:for|pour|to give to|a offrir a)"
     r"(?: (?:my|our|the|a|an|his|her|their|mon|ma|mes|notre|nos|le|la|les|l'|un|une|son|sa|ses))?"
     r"(?: (?:future|new|little|big|petit|petite|nouveau|nouvelle|futur|future|grand|grande))?"
     r"\s*$"
+    # whose birthday a child is invited to: "invitée à l'anniversaire d'un copain de classe"
+    rf"|{_PARTY_OF}(?:un|une|a|an) (?:(?:petit|petite|little|new|nouveau|nouvelle) )?$"
 )
 
 
@@ -1154,7 +1267,7 @@ def _relation_after_for(text: str, lang: Locale) -> Relation | None:
     return None
 
 
-_FOR_WORD = re.compile(r"(?<![\w'])(?:for|pour)\s", re.IGNORECASE)
+_FOR_WORD = re.compile(rf"(?<![\w'])(?:for|pour)\s|{_PARTY_OF}", re.IGNORECASE)
 
 
 def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
