@@ -112,6 +112,8 @@ KEEN = (
     r"lives for|spends (?:all )?(?:his|her|their) "
     r"(?:\w+ )?(?:time|weekends|evenings|days) (?:at|in|on|with|doing)|"
     r"(?:practically |basically |pretty much )?lives (?:at|in|on|by) (?:his|her|their)|"
+    # "basically lives on minecraft": with the adverb, no address ("lives on a farm")
+    r"(?:practically|basically|pretty much|literally) lives (?:on|in|for)|"
     # a fondness: "partial to a good whisky", "a soft spot for gin", "un faible pour le thé"
     r"partial to|(?:a )?soft spot for|(?:a )?weakness for|(?:un )?faible pour|"
     r"(?:a|has a) thing for"
@@ -120,7 +122,7 @@ KEEN = (
 # after a refusal ("no coffee, only tea"): a cue for the tags it names, too weak to keep a
 # word the vocabulary does not know ("how long does delivery take" names no taste).
 WELCOME = (
-    r"misses|miss|does|practi[sc]es?|practi[sc]ing|"
+    r"misses|miss|does|doing|practi[sc]es?|practi[sc]ing|"
     r"(?:trying|learning|wanting|hoping|starting) to|(?:tries|wants|learns|hopes|starts) to|"
     r"could (?:use|do with)|would (?:love|like|enjoy|appreciate)|deserves?|merite\w*|"
     r"only|seulement|uniquement|(?<=, )(?:just|juste)"

@@ -521,8 +521,19 @@ def _gift_forms(text: str, locale: str) -> set[str]:
     return forms
 
 
+# "to watch", "who'll watch", "she watches": the verb, not a wristwatch (the one taste word
+# whose verb means something else; "cooks", "paints", "gardens" mean their tags).
+_WATCH_VERB = re.compile(
+    r"(?<![\w'’])((?:to|will|can|could|would|who|they|he|she|we|you|i|and|or|just|"
+    r"\w+['’](?:ll|d))\s+)"
+    r"(watch(?:es)?)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
 def _segment_tags(segment: Segment, locale: str) -> list[str]:
     own = _without_speakers_things(segment.text)
+    own = _WATCH_VERB.sub(lambda m: m[1] + " " * len(m[2]), own)
     text = _in_language(own, locale)
     analysis = analyze(text)
     forms = _gift_forms(text, locale)
