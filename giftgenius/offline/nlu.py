@@ -179,7 +179,9 @@ _NOT_PLACE = frozenset(
     allo hello salut coucou bonjour bonsoir merci thanks yes oui non no ok okay top go la le
     les l ma mon sa son ses un une des the a an my his her our your nos notre votre leur leurs
     main maison home work travail bureau ecole school tout toute tous plus moins
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    january february march april may june july august september october november december
+    janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre
+    """.split()  # noqa: SIM905 - a word list reads better as text ("in March": a month, no town)
 )
 _ARTICLES = frozenset({"the", "la", "le", "les", "l"})
 _OCCASION_DATE = re.compile(

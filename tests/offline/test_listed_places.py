@@ -61,3 +61,18 @@ def test_a_bare_french_place_in_a_terse_list(text: str, expected: str) -> None:
 )
 def test_a_name_or_a_taste_in_a_terse_list_is_no_place(text: str, locale: str) -> None:
     assert country(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("my daughter will be 8 in March", "en"),
+        ("he turns 10 in May, loves chess", "en"),
+        ("ma nièce aura 9 ans en mai", "fr"),
+        ("il fête ses 7 ans en juin", "fr"),
+    ],
+)
+def test_a_month_after_in_is_no_place(text: str, locale: str) -> None:
+    """ "In March" was the town of March in Cambridgeshire: a child's birthday month sent
+    the gift to Britain."""
+    assert country(text, locale) is None
