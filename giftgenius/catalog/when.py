@@ -273,6 +273,11 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
     special = _special(rest, today, locale)
     if special is not None:
         return special
+    month = _MONTH_ALONE.match(rest)
+    if month is not None:  # "for June" is as often a person; "by June" is a deadline
+        if cue in _DAY_ONLY_CUES:
+            return None
+        return _month(month[1], today, start=cue.strip() in ("before", "avant"))
     day = _DAY_OF_MONTH.match(said)
     if day is not None and (day["article"] or day["suffix"]):  # "the 12th", "le 15"; not "2 people"
         return _day_of_month(today, int(day["day"]))
@@ -285,6 +290,34 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
         return today + dt.timedelta(days=count * unit)
     text = alpha2digit(_NEXT.sub(lambda m: m[1] or m[2], original.strip()), locale, threshold=0)
     return _parsed_prefix(text, today, locale)
+
+
+# A month named alone ("by December", "in January", "en mars"): not a day of it.
+_MONTH_ALONE = re.compile(
+    rf"^(?:in |en |during |courant )?(?:the |le )?(?:month of |mois de |mois d')?"
+    rf"({_MONTH_WORDS})(?![\w'])\.?(?![\w\s]*\d)"
+)
+_MONTH_NUMBER = {
+    word: index % 12 + 1
+    for index, words in enumerate(
+        ["jan january janv janvier", "feb february fev fevrier", "mar march mars",
+         "apr april avr avril", "may mai", "jun june juin", "jul july juil juillet",
+         "aug august aout", "sep sept september septembre", "oct october octobre",
+         "nov november novembre", "dec december decembre"]
+    )
+    for word in words.split()
+}  # fmt: skip
+
+
+def _month(word: str, today: dt.date, *, start: bool) -> dt.date:
+    """A month said alone as a deadline: by its last day ("by December" said on December 1st
+    is this December, not the next), or its first day after "before" (the caller takes the
+    day before it). This year's, or next year's once it has passed."""
+    number = _MONTH_NUMBER[word]
+    year = today.year if number >= today.month else today.year + 1
+    if start:
+        return dt.date(year, number, 1)
+    return dt.date(year, number, calendar.monthrange(year, number)[1])
 
 
 def _date_before(original: str, today: dt.date, locale: Locale) -> dt.date | None:

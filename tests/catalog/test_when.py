@@ -195,3 +195,22 @@ def test_a_day_no_month_has_is_no_deadline(text):
     """Found by hypothesis: "le 0" crashed with "day is out of range for month"."""
     assert parse_deadline(text, TODAY, "fr") is None
     assert parse_deadline(text, TODAY, "en") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "expected"),
+    [
+        ("delivery in December please", "en", D(2026, 12, 31)),  # this December, said on the 1st
+        ("I need it by January", "en", D(2027, 1, 31)),
+        ("d'ici janvier", "fr", D(2027, 1, 31)),
+        ("livraison en mars", "fr", D(2027, 3, 31)),
+        ("before March", "en", D(2027, 2, 28)),  # "before" leaves March out
+        ("by December 20", "en", D(2026, 12, 20)),  # a day of it is that day
+        ("for June", "en", None),  # "for" needs a day: June is as often a person
+        ("avant décembre", "fr", None),  # already begun: nothing before it is left
+    ],
+)
+def test_a_month_said_alone_is_its_last_day(text, locale, expected):
+    """ "by December", said on December 1st, was December 1st of the next year (dateparser
+    takes the first of a month, and the future one)."""
+    assert parse_deadline(text, D(2026, 12, 1), locale) == expected

@@ -76,3 +76,12 @@ def test_a_month_after_in_is_no_place(text: str, locale: str) -> None:
     """ "In March" was the town of March in Cambridgeshire: a child's birthday month sent
     the gift to Britain."""
     assert country(text, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [("delivery in December please", "en"), ("I need it by January", "en"),
+     ("livraison en Décembre svp", "fr")],
+)  # fmt: skip
+def test_a_month_no_one_is_named_is_no_recipient(text: str, locale: str) -> None:
+    assert "recipient" not in extract(text, today=TODAY, locale=locale).facts
