@@ -25,6 +25,17 @@ _TEXT: dict[str, dict[str, str]] = {
     "fact.age.other": {"en": "{n} years old", "fr": "{n} ans"},
     "fact.country": {"en": "delivery to {v}", "fr": "pays de livraison : {v}"},
     "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir au plus tard le {v}"},
+    # The question under a shortlist: the only idea is offered with the confirmation's own
+    # question, so a plain yes to it records it.
+    "choose.one": {
+        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
+        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
+        "dites-moi ce qu'il faut changer.",
+    },
+    "choose.other": {
+        "en": "Which one would you like? Reply with its number.",
+        "fr": "Lequel vous plaît ? Répondez avec son numéro.",
+    },
     "sep": {"en": "; ", "fr": " ; "},
     # Why candidates were rejected (the filters' stable reasons), counted or not.
     "reason.stock": {"en": "out of stock", "fr": "en rupture de stock"},
@@ -278,6 +289,13 @@ def shortlist_item(
     )
     days = delivery_days(int(candidate["delivery_days"]), locale)
     return _say("item", locale, i=i, title=candidate["title"], price=shown, days=days, why=why)
+
+
+def choose_question(n: int, locale: str) -> str:
+    """What is asked under a shortlist of ``n`` ideas, by the offline model's reply and by
+    the terminal's welcome-back recap alike."""
+    lang = _lang(locale)
+    return formats.plural(n, locale, _TEXT["choose.one"][lang], _TEXT["choose.other"][lang])
 
 
 def delivery_days(n: int, locale: str) -> str:

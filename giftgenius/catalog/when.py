@@ -104,11 +104,21 @@ _WEEKDAY_NEXT_WEEK = re.compile(
     rf"^({_WEEKDAYS}) (?:of )?(?:next week|de la semaine prochaine|la semaine prochaine)\b"
 )
 _FEW = re.compile(r"^(?:(?:a )?couple (?:of )?|a few |quelques )")
-_MONTH_WORDS = (
-    r"jan|january|janv|janvier|feb|february|fev|fevrier|mar|march|mars|apr|april|avr|avril|"
-    r"may|mai|jun|june|juin|jul|july|juil|juillet|aug|august|aout|sep|sept|september|"
-    r"septembre|oct|october|octobre|nov|november|novembre|dec|december|decembre"
+# The months, one per line of words (folded; abbreviations first), English and French.
+_MONTHS = (
+    "jan january janv janvier", "feb february fev fevrier", "mar march mars",
+    "apr april avr avril", "may mai", "jun june juin", "jul july juil juillet",
+    "aug august aout", "sep sept september septembre", "oct october octobre",
+    "nov november novembre", "dec december decembre",
+)  # fmt: skip
+_ABBREVIATIONS = frozenset(
+    "jan janv feb fev mar apr avr jun jul juil aug sep sept oct nov dec".split()  # noqa: SIM905
 )
+# Each word of a month, and the month's number.
+_MONTH_NUMBER = {word: n for n, words in enumerate(_MONTHS, 1) for word in words.split()}
+# The months' whole names: a month said after "in" is no town, and most are nobody's name.
+MONTH_NAMES = frozenset(_MONTH_NUMBER) - _ABBREVIATIONS
+_MONTH_WORDS = "|".join(_MONTH_NUMBER)
 # What a date dateparser may read holds: a month, a weekday, a relative day or unit word…
 _DATE_WORD = re.compile(
     rf"(?<!\w)(?:{_MONTH_WORDS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
@@ -297,16 +307,6 @@ _MONTH_ALONE = re.compile(
     rf"^(?:in |en |during |courant )?(?:the |le )?(?:month of |mois de |mois d')?"
     rf"({_MONTH_WORDS})(?![\w'])\.?(?![\w\s]*\d)"
 )
-_MONTH_NUMBER = {
-    word: index % 12 + 1
-    for index, words in enumerate(
-        ["jan january janv janvier", "feb february fev fevrier", "mar march mars",
-         "apr april avr avril", "may mai", "jun june juin", "jul july juil juillet",
-         "aug august aout", "sep sept september septembre", "oct october octobre",
-         "nov november novembre", "dec december decembre"]
-    )
-    for word in words.split()
-}  # fmt: skip
 
 
 def _month(word: str, today: dt.date, *, start: bool) -> dt.date:

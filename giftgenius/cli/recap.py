@@ -57,15 +57,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Here are the {n} ideas you had:",
         "fr": "Voici les {n} idées que vous aviez :",
     },
-    "ask.choose.one": {
-        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
-        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
-        "dites-moi ce qu'il faut changer.",
-    },
-    "ask.choose.other": {
-        "en": "Which one would you like? Reply with its number.",
-        "fr": "Lequel vous plaît ? Répondez avec son numéro.",
-    },
     "ask.confirm": {
         "en": "You had picked “{title}” at {price}. Shall I confirm it? Say yes to record the "
         "order draft, or pick another number.",
@@ -179,7 +170,7 @@ def welcome_back(opened: Opened) -> Recap:
             outro = say("ask.confirm", loc, title=opened.selected.title,
                         price=price(opened.selected, budget, loc))  # fmt: skip
         else:
-            outro = count("ask.choose", len(rows), loc)
+            outro = phrasing.choose_question(len(rows), loc)
     elif missing:
         parts = phrasing.missing(missing, loc)
         outro = say("ask.missing", loc, parts=formats.join(parts, loc))

@@ -562,7 +562,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
     ]
     compounds = {w: compound_tags(w) for w in leftover}
     found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])
-    leftover = [w for w in leftover if not compounds[w] and w not in _verb_words(fold(led))]
+    taken = _verb_words(fold(led))
+    leftover = [w for w in leftover if not compounds[w] and w not in taken]
     # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
     # it is, for the tools to match or to say they cannot serve.
     listed = (

@@ -35,7 +35,7 @@ from giftgenius.catalog.relations import (
     workplace_tags,
 )
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
-from giftgenius.catalog.when import is_leaving, names_a_day, parse_deadline
+from giftgenius.catalog.when import MONTH_NAMES, is_leaving, names_a_day, parse_deadline
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
@@ -174,15 +174,16 @@ _STRONG_CUE = re.compile(
     r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
-_NOT_PLACE = frozenset(
-    """
+_NOT_PLACE = (
+    frozenset(
+        """
     allo hello salut coucou bonjour bonsoir merci thanks yes oui non no ok okay top go la le
     les l ma mon sa son ses un une des the a an my his her our your nos notre votre leur leurs
     main maison home work travail bureau ecole school tout toute tous plus moins
-    january february march april may june july august september october november december
-    janvier fevrier mars avril mai juin juillet aout septembre octobre novembre decembre
-    """.split()  # noqa: SIM905 - a word list reads better as text ("in March": a month, no town)
-)
+    """.split()  # noqa: SIM905 - a word list reads better as text
+    )
+    | MONTH_NAMES
+)  # "in March": a month, no town
 _ARTICLES = frozenset({"the", "la", "le", "les", "l"})
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
@@ -1085,11 +1086,9 @@ _GREETINGS = frozenset(
     je j il elle on nous vous c ce i we you he she they it my mon ma the le la les un une a an
     oui non yes no ok bon alors donc mais but and et pour for
     mine yours his hers ours theirs mien mienne tien tienne sien sienne
-    january february march september october november december
-    janvier fevrier mars juillet aout septembre octobre novembre decembre
-    """.split()  # noqa: SIM905 - a word list reads better as text (months no one is named;
-    # April, May, June and August are)
-)
+    """.split()  # noqa: SIM905 - a word list reads better as text
+) | (MONTH_NAMES - {"april", "may", "june", "july", "august", "avril", "mai", "juin"})
+# (the months no one is named: "April", "June", "Mai" are first names)
 
 
 def _named_person(text: str) -> str | None:

@@ -26,15 +26,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Here are {n} ideas that fit (up to {budget}):",
         "fr": "Voici {n} idées qui conviennent (jusqu'à {budget}) :",
     },
-    "list.ask.one": {
-        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
-        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
-        "dites-moi ce qu'il faut changer.",
-    },
-    "list.ask.other": {
-        "en": "Which one would you like? Reply with its number.",
-        "fr": "Lequel vous plaît ? Répondez avec son numéro.",
-    },
     "none": {
         "en": "None of the candidates passes all your criteria ({reasons}). You could raise "
         "the budget or drop a constraint (a dislike, the delivery country or the deadline).",
@@ -251,7 +242,7 @@ def candidate_list(
     n = len(candidates)
     lines = [count("list.intro", n, locale, budget=limit), ""]
     lines += [phrasing.shortlist_item(i, c, currency, locale) for i, c in enumerate(candidates, 1)]
-    lines += ["", count("list.ask", n, locale)]
+    lines += ["", phrasing.choose_question(n, locale)]
     return "\n".join(lines)
 
 

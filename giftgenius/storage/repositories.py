@@ -46,13 +46,14 @@ from giftgenius.storage.upsert import insert_for, money
 _T = TypeVar("_T")
 _STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
 # What every turn reads and writes goes through the tables, not the mapped classes: a Core
-# statement skips the ORM's identity map and bulk-persistence layers, a third of a turn's
-# time outside the model when they were used (``giftgenius bench turn``).
+# statement skips the ORM's identity map and bulk-persistence layers (a turn with an
+# instant model went from 4.6 to 4.0 ms embedded: the README's ``bench turn`` figures).
 _RUNS = cast(sa.Table, RunRow.__table__)
 _TRANSCRIPT = cast(sa.Table, TranscriptRow.__table__)
 _CHECKPOINTS = cast(sa.Table, CheckpointRow.__table__)
 # The transcript's columns joined to a run's row, labelled apart from the run's own.
 _AFTER = {f"t_{c.name}": c.name for c in _TRANSCRIPT.c}
+_AFTER_COLUMNS = [_TRANSCRIPT.c[name].label(label) for label, name in _AFTER.items()]
 
 
 def _written(value: _T | None, what: str) -> _T:
@@ -115,7 +116,7 @@ class RunRepo(_Repo):
         ``after_seq`` is still one row; no run, no row.
         """
         rows = self._s.execute(
-            sa.select(_RUNS, *(_TRANSCRIPT.c[name].label(label) for label, name in _AFTER.items()))
+            sa.select(_RUNS, *_AFTER_COLUMNS)
             .select_from(
                 _RUNS.outerjoin(
                     _TRANSCRIPT,
