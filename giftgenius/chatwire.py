@@ -1,11 +1,13 @@
 """The chat-completions endpoint's side of the wire, served in-process.
 
 An ``httpx2`` transport that answers ``POST …/chat/completions`` the way the API does —
-JSON or server-sent events, OpenAI's error bodies — so the real ``openai`` client (request
+JSON or server-sent events, OpenAI's error bodies — and ``GET …/models`` (the one model it
+serves), so the real ``openai`` client (request
 building, retries, SSE parsing, error classes) is the code that runs, not a fake of it.
 Two things stand behind it: the offline model (``offline/transport.py``) and any
 ``ChatModel`` served over the wire (``llm/served.py``, the turn benchmark's model). They
 differ only in ``ChatCompletionsTransport.answer``; the wire format is written once, here.
+``llm/server.py`` puts the same transport behind a real socket (``giftgenius model serve``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from giftgenius.protocol import PURPOSE_HEADER
 log = logging.getLogger(__name__)
 
 CHAT_PATH = "/chat/completions"
+MODELS_PATH = "/models"
 _TEXT_PIECE_WORDS = 3  # words per streamed content delta
 _ARGS_PIECE_CHARS = 24  # characters per streamed arguments delta
 
@@ -68,7 +71,8 @@ class WireError(Exception):
 
 
 class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
-    """Routes ``POST …/chat/completions`` to ``answer``; anything else is a 404.
+    """Routes ``POST …/chat/completions`` to ``answer`` and ``GET …/models`` to the model's
+    name; anything else is a 404.
 
     ``answer`` raises ``WireError`` for what the API would refuse; any other exception is a
     bug behind the endpoint, reported once as a 500 the client does not retry.
@@ -82,10 +86,10 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
         try:
             return self._handle(request)
         except WireError as err:
-            return _error(err)
+            return error_response(err)
         except Exception as exc:
             log.exception("%s failed", self.who)
-            return _error(
+            return error_response(
                 WireError(
                     500,
                     f"{self.who} failed: {type(exc).__name__}: {exc}. This is a bug in "
@@ -100,18 +104,31 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
         """The completion for a parsed request body (``purpose``: the purpose header)."""
 
     def _handle(self, request: httpx2.Request) -> httpx2.Response:
-        if request.method != "POST" or not request.url.path.endswith(CHAT_PATH):
+        path = request.url.path.rstrip("/")
+        folder, _, last = path.rpartition("/")
+        if request.method == "GET" and path.endswith(MODELS_PATH):
+            _check_auth(request)
+            return httpx2.Response(200, json={"object": "list", "data": [self._model_json()]})
+        if request.method == "GET" and folder.endswith(MODELS_PATH):
+            _check_auth(request)
+            if last != self.model:
+                raise WireError(
+                    404,
+                    f"The model `{last}` does not exist or you do not have access to it.",
+                    code="model_not_found",
+                )
+            return httpx2.Response(200, json=self._model_json())
+        if request.method != "POST" or not path.endswith(CHAT_PATH):
             raise WireError(
                 404, f"Invalid URL ({request.method} {request.url.path})", code="unknown_url"
             )
-        auth = request.headers.get("authorization", "")
-        if not auth.startswith("Bearer ") or not auth[7:].strip():
-            raise WireError(
-                401,
-                "You didn't provide an API key. You need to provide your API key in an "
-                "Authorization header using Bearer auth.",
-                code="invalid_api_key",
-            )
+        _check_auth(request)
+        return self._complete(request)
+
+    def _model_json(self) -> dict[str, Any]:
+        return {"id": self.model, "object": "model", "created": 0, "owned_by": "giftgenius"}
+
+    def _complete(self, request: httpx2.Request) -> httpx2.Response:
         try:
             body = json.loads(request.content or b"null")
         except ValueError as exc:
@@ -145,7 +162,19 @@ class _Chunks(httpx2.SyncByteStream):
         yield b"data: [DONE]\n\n"
 
 
-def _error(err: WireError) -> httpx2.Response:
+def _check_auth(request: httpx2.Request) -> None:
+    """Any key will do, as long as there is one: the API's 401 otherwise."""
+    auth = request.headers.get("authorization", "")
+    if not auth.startswith("Bearer ") or not auth[7:].strip():
+        raise WireError(
+            401,
+            "You didn't provide an API key. You need to provide your API key in an "
+            "Authorization header using Bearer auth.",
+            code="invalid_api_key",
+        )
+
+
+def error_response(err: WireError) -> httpx2.Response:
     return httpx2.Response(err.status, headers=err.headers, json=err.body())
 
 

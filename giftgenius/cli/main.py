@@ -125,19 +125,83 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("what", choices=["context", "state", "search", "turn", "load"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
 
-    ev = sub.add_parser("eval", parents=[common], help="play the dialogue corpus and judge it")
+    model = sub.add_parser("model", parents=[common], help="the offline model as a server")
+    msub = model.add_subparsers(dest="model_command", required=True)
+    serve = msub.add_parser(
+        "serve",
+        parents=[common],
+        help="serve the offline model over HTTP as an OpenAI-compatible endpoint",
+        description="Serve the offline model on /v1/chat/completions (streamed or not, with "
+        "tools and usage) and /v1/models, until Ctrl-C or SIGTERM. Point any OpenAI client at "
+        "it: OPENAI_BASE_URL=http://HOST:PORT/v1 GIFTGENIUS_MODEL=openai:offline.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this machine)")
+    serve.add_argument("--port", type=_port, default=8000, help="default: 8000; 0: any free port")
+    serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+
+    ev = sub.add_parser(
+        "eval",
+        parents=[common],
+        help="play the dialogue corpus and judge it",
+        description="Play the dialogue corpus through the command line and judge each chosen "
+        "gift. The runs talk to the offline model unless --model names another: openai:NAME "
+        "(the endpoint OPENAI_BASE_URL points to, with OPENAI_API_KEY if it needs one) or "
+        "replay:DIR (a recording made with --record). Besides each verdict, --json reports "
+        "model_calls, user_lines, prompt_tokens, completion_tokens and cost: an estimate in USD "
+        "at list prices for the model's name (zero for the offline model, a replay, or a "
+        "model with no known price, such as one served locally).",
+    )
     ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
     ev.add_argument("--json", action="store_true")
-    ev.add_argument("--replays", type=int, default=1, help="seeded replays per dialogue")
+    ev.add_argument(
+        "--replays", type=_count, default=1, help="seeded replays per dialogue (0 or more)"
+    )
     ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--jobs", type=int, default=None, help="default: the CPU count")
+    ev.add_argument("--jobs", type=_positive, default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     ev.add_argument(
         "--fresh",
         action="store_true",
         help="start every command as a new interpreter, not forked from a preloaded one",
     )
+    ev.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="keep every model request and answer under DIR/<run>/ (replay with "
+        "--model replay:DIR)",
+    )
     return parser
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"give a port from 0 to 65535, not {port}")
+    return port
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
+
+
+def _count(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
+    return number
 
 
 def _product_count(text: str) -> int:
@@ -533,8 +597,41 @@ class Cli:
         chosen = {"context": context, "state": soak, "search": search}[self.args.what]
         return chosen.main(self.args.rest)
 
+    def model(self) -> int:
+        """``model serve``: the offline model behind a socket until Ctrl-C or SIGTERM."""
+        from giftgenius.llm.factory import offline_transport, preload
+        from giftgenius.llm.server import WireServer, serve
+
+        preload()  # the first request should not pay for the tables
+        transport = offline_transport(self.settings)
+
+        def ready(server: WireServer) -> None:
+            self.out.print(
+                f"Serving the offline model on {server.base_url} — set OPENAI_BASE_URL to it "
+                f"and GIFTGENIUS_MODEL=openai:{transport.model}. Ctrl-C stops it.",
+                markup=False,
+                highlight=False,
+            )
+            self.out.file.flush()
+
+        def log(line: str) -> None:
+            self.err.print(line, markup=False, highlight=False)
+
+        try:
+            serve(
+                transport,
+                self.args.host,
+                self.args.port,
+                ready=ready,
+                log=None if self.args.quiet else log,
+            )
+        except KeyboardInterrupt:
+            self.err.print("Stopped serving the offline model.", markup=False)
+        return 0
+
     def eval(self) -> int:
-        """Each dialogue plays in its own home on embedded defaults, whatever this one uses."""
+        """Each dialogue plays in its own home on embedded defaults, whatever this one uses,
+        but for the model when ``--model`` names one (with this environment's endpoint)."""
         from giftgenius.evaluate.runner import main as evaluate
 
         return evaluate(
@@ -547,6 +644,9 @@ class Cli:
             out=self.out.file,
             err=self.err.file,
             fresh=self.args.fresh,
+            model=getattr(self.args, "model", None),
+            settings=self.settings,
+            record=self.args.record,
         )
 
 

@@ -6,6 +6,11 @@ a person piping a conversation would do. The verdict comes from one ``state`` (w
 current, which gift it chose, and whether its ``final_choice_made`` checkpoint was written)
 and the gift's own ``catalog show`` record.
 
+The model is the offline one unless the evaluation names another (``ModelSetting``: its
+``GIFTGENIUS_MODEL`` and endpoint settings go into every process's environment). Every run
+records its model calls (``GIFTGENIUS_RECORD_DIR``, into its home unless the evaluation
+keeps them), and its call log gives the run's calls and tokens.
+
 A fresh home's first command would migrate the database and seed the catalog; the same
 code does it once per evaluation (``seeded_database``) and each run's home starts with a
 copy of that file, so the conversation itself is all a run's processes spend time on.
@@ -22,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,7 @@ from typing import Any
 from giftgenius.evaluate.corpus import Script
 from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.judge import judge
+from giftgenius.llm.recording import count_calls
 from giftgenius.settings import DATABASE_FILE
 
 TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
@@ -38,6 +45,51 @@ OFFLINE = (  # the notice every talking command prints on stderr; not worth a tr
     "Using the offline model (deterministic, no network). "
     "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one."
 )
+
+
+OFFLINE_MODEL = "offline"
+REPLAY_PREFIX = "replay:"
+WIRE_FOLDER = "wire"  # a run's recording in its home, when the evaluation keeps none
+
+
+@dataclass(frozen=True)
+class ModelSetting:
+    """The model every run talks to, as its processes' environment says it.
+
+    ``env`` holds the endpoint's settings (base URL, key, context window) for a model other
+    than the offline one; ``price`` is USD per million (prompt, completion) tokens, None
+    when unknown; ``record`` keeps each run's model calls under ``record/<user>``.
+    """
+
+    spec: str = OFFLINE_MODEL
+    env: Mapping[str, str] = field(default_factory=dict)
+    price: tuple[float, float] | None = (0.0, 0.0)
+    record: Path | None = None
+
+    def env_for(self, user: str, home: Path) -> dict[str, str]:
+        """The model's variables for one run: its recording folder, and for a replay the
+        run's own recording when the folder holds one per run (``--record``)."""
+        spec = self.spec
+        if spec.startswith(REPLAY_PREFIX):
+            own = Path(spec[len(REPLAY_PREFIX) :]) / user
+            if own.is_dir():
+                spec = f"{REPLAY_PREFIX}{own}"
+        return {
+            **self.env,
+            "GIFTGENIUS_MODEL": spec,
+            "GIFTGENIUS_RECORD_DIR": str(self.wire(user, home)),
+        }
+
+    def wire(self, user: str, home: Path) -> Path:
+        """Where a run's model calls are recorded."""
+        return self.record / user if self.record is not None else home / WIRE_FOLDER
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """Estimated USD at list prices; 0 when the price is unknown (a local model)."""
+        if self.price is None:
+            return 0.0
+        prompt, completion = self.price
+        return (prompt * prompt_tokens + completion * completion_tokens) / 1_000_000
 
 
 @dataclass
@@ -52,6 +104,11 @@ class RunResult:
     seconds: float = 0.0
     transcript_tail: str = ""
     commands: list[str] = field(default_factory=list)
+    user_lines: int = 0  # lines typed into the processes that ran
+    model_calls: int = 0  # requests to the model, summaries included
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0  # USD, estimated (``ModelSetting.cost``)
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -63,6 +120,11 @@ class RunResult:
             "last_step": self.last_step,
             "seconds": round(self.seconds, 2),
             "commands": self.commands,
+            "model_calls": self.model_calls,
+            "user_lines": self.user_lines,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost": round(self.cost, 6),
         }
         if not self.passed:
             data["transcript_tail"] = self.transcript_tail
@@ -109,6 +171,7 @@ class _Cli:
         self.env, self.cwd, self.servers = env, cwd, servers
         self.commands: list[str] = []
         self.transcript: list[str] = []
+        self.user_lines = 0
 
     def run(self, args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
         self.commands.append("giftgenius " + " ".join(args))
@@ -155,6 +218,7 @@ class _Cli:
         done = self.run([command, "--user", user], "".join(line + "\n" for line in lines))
         if may_be_finished and done.returncode == NOTHING_TO_RESUME:
             return False
+        self.user_lines += len(lines)
         for line in lines:
             self.transcript.append(f"you> {line}")
         self.transcript.append(done.stdout.rstrip())
@@ -218,26 +282,42 @@ def play(
     database: Path | None = None,
     bytecode: Path | None = None,
     servers: ForkServers | None = None,
+    model: ModelSetting | None = None,
 ) -> RunResult:
     """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run.
 
     ``database`` (from ``seeded_database``) is copied into the home first; ``bytecode``
     (from ``bytecode_folder``) is where the processes keep compiled modules; with
     ``servers`` each command is forked from a preloaded interpreter (``forkserver``)
-    instead of started from nothing.
+    instead of started from nothing. ``model`` is the model the run talks to (the offline
+    one by default).
     """
+    model = model or ModelSetting()
     started = time.monotonic()
     today = today or dt.datetime.now(dt.UTC).date()
     result = RunResult(script.dialogue_id, script.replay, script.values, False, "")
     with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
         if database is not None:
             shutil.copyfile(database, Path(home) / DATABASE_FILE)
-        cli = _Cli(clean_env(home, bytecode), home, servers)
+        env = clean_env(home, bytecode)
+        env.update(model.env_for(user, Path(home)))
+        wire = model.wire(user, Path(home))
+        shutil.rmtree(wire, ignore_errors=True)  # a run recorded again starts afresh
+        cli = _Cli(env, home, servers)
         try:
             _play(cli, script, user, today, result, records or Records())
         except _Failed as exc:
             result.passed, result.reason = False, str(exc)
         result.commands = cli.commands
+        calls = count_calls(wire)
+        result.user_lines = cli.user_lines
+        result.model_calls = calls.calls
+        result.prompt_tokens = calls.prompt_tokens
+        result.completion_tokens = calls.completion_tokens
+        # A replayed call costs nothing; the estimate is for calls that reached an endpoint.
+        result.cost = (
+            0.0 if calls.replayed else model.cost(calls.prompt_tokens, calls.completion_tokens)
+        )
         result.transcript_tail = "\n".join(cli.transcript)[-TAIL_CHARS:]
     result.seconds = time.monotonic() - started
     return result

@@ -14,14 +14,17 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from giftgenius.errors import UsageError
+from giftgenius.errors import ConfigError, UsageError
 from giftgenius.evaluate.corpus import Dialogue, Script, fill, load_corpus
 from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.player import (
+    OFFLINE_MODEL,
+    REPLAY_PREFIX,
+    ModelSetting,
     Records,
     RunResult,
     bytecode_folder,
@@ -30,6 +33,9 @@ from giftgenius.evaluate.player import (
     seeded_database,
 )
 from giftgenius.evaluate.pools import base, draw
+
+if TYPE_CHECKING:
+    from giftgenius.settings import Settings
 
 EXIT_FAILED = 5  # as a failing demo
 DEFAULT_DIR = Path("tests/dialogues")
@@ -55,6 +61,10 @@ class DialogueResult:
     def passed(self) -> bool:
         return all(r.passed for r in self.runs)
 
+    def counts(self) -> dict[str, Any]:
+        """The model calls, lines typed, tokens and estimated cost of all its runs."""
+        return _counts(self.runs)
+
     @property
     def reason(self) -> str:
         """The first failing run's reason, saying which replay values it used."""
@@ -75,10 +85,17 @@ class Report:
     jobs: int
     seconds: float
     today: dt.date
+    model: ModelSetting = field(default_factory=ModelSetting)
 
     @property
     def passed(self) -> int:
         return sum(r.passed for r in self.results)
+
+    def totals(self) -> dict[str, Any]:
+        totals = _counts([run for r in self.results for run in r.runs])
+        lines = totals["user_lines"]
+        totals["calls_per_line"] = round(totals["model_calls"] / lines, 3) if lines else None
+        return totals
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -90,17 +107,65 @@ class Report:
             "jobs": self.jobs,
             "seconds": round(self.seconds, 1),
             "played_on": self.today.isoformat(),
+            "model": self.model.spec,
+            "totals": self.totals(),
             "dialogues": [
                 {
                     "id": r.dialogue.id,
                     "locale": r.dialogue.locale,
                     "passed": r.passed,
                     "reason": r.reason,
+                    **r.counts(),
                     "runs": [run.as_json() for run in r.runs],
                 }
                 for r in self.results
             ],
         }
+
+
+def _counts(runs: list[RunResult]) -> dict[str, Any]:
+    return {
+        "model_calls": sum(r.model_calls for r in runs),
+        "user_lines": sum(r.user_lines for r in runs),
+        "prompt_tokens": sum(r.prompt_tokens for r in runs),
+        "completion_tokens": sum(r.completion_tokens for r in runs),
+        "cost": round(sum(r.cost for r in runs), 6),
+    }
+
+
+def model_setting(spec: str | None, settings: Settings, record: Path | None) -> ModelSetting:
+    """The model the runs talk to: ``spec`` (offline when None) with this environment's
+    endpoint settings, refused now if every run would fail on it."""
+    from giftgenius.llm.factory import check_model
+    from giftgenius.tokens import price_per_million
+
+    spec = (spec or OFFLINE_MODEL).strip()
+    if spec.startswith(REPLAY_PREFIX):  # the runs' processes start in their own homes
+        spec = REPLAY_PREFIX + str(Path(spec[len(REPLAY_PREFIX) :].strip()).expanduser().absolute())
+    if spec != OFFLINE_MODEL and not spec.startswith(("openai:", REPLAY_PREFIX)):
+        raise UsageError(
+            f"--model {spec!r}: the evaluation plays against 'offline', 'openai:NAME' (the "
+            "endpoint OPENAI_BASE_URL points to) or 'replay:DIR' (a recording)."
+        )
+    check_model(settings.model_copy(update={"model": spec}))
+    env: dict[str, str] = {}
+    if spec != OFFLINE_MODEL:
+        values = {
+            "OPENAI_BASE_URL": settings.openai_base_url,
+            "OPENAI_API_KEY": settings.openai_api_key,
+            "GIFTGENIUS_CONTEXT_WINDOW": settings.context_window,
+            "GIFTGENIUS_MODEL_TIMEOUT": settings.model_timeout,
+            "GIFTGENIUS_MODEL_MAX_RETRIES": settings.model_max_retries,
+        }
+        env = {name: str(value) for name, value in values.items() if value is not None}
+    price = (0.0, 0.0) if spec.startswith(REPLAY_PREFIX) else price_per_million(spec)
+    if record is not None:
+        record = record.expanduser().absolute()
+        try:
+            record.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"Cannot record into {record} ({exc.strerror or exc}).") from exc
+    return ModelSetting(spec=spec, env=env, price=price, record=record)
 
 
 def evaluate(
@@ -111,6 +176,7 @@ def evaluate(
     jobs: int | None = None,
     progress: Callable[[RunResult], None] | None = None,
     fresh: bool = False,
+    model: ModelSetting | None = None,
 ) -> Report:
     """Play every dialogue, ``jobs`` runs at a time, and gather the verdicts.
 
@@ -120,8 +186,10 @@ def evaluate(
 
     Each command is a process of its own; unless ``fresh`` (or where ``os.fork`` does not
     exist) it is forked from a server that has imported the application once per job
-    (``forkserver``), which halves the evaluation's CPU.
+    (``forkserver``), which halves the evaluation's CPU. ``model`` is the model the runs
+    talk to (the offline one by default).
     """
+    model = model or ModelSetting()
     if replays < 0:
         raise UsageError("--replays must be 0 or more.")
     jobs = jobs or os.cpu_count() or 1
@@ -141,7 +209,7 @@ def evaluate(
 
     def submit(script: Script) -> Future[RunResult]:
         user = f"{script.dialogue_id[:56]}-r{script.replay}"
-        return pool.submit(play, script, user, today, records, database, bytecode, servers)
+        return pool.submit(play, script, user, today, records, database, bytecode, servers, model)
 
     planned = {d.id: scripts(d, replays, seed) for d in dialogues}
     try:
@@ -162,7 +230,7 @@ def evaluate(
             servers.close()
         seed_folder.cleanup()
     results = [DialogueResult(d, sorted(runs[d.id], key=lambda r: r.replay)) for d in dialogues]
-    return Report(results, seed, replays, jobs, time.monotonic() - started, today)
+    return Report(results, seed, replays, jobs, time.monotonic() - started, today, model)
 
 
 def summary_lines(report: Report) -> list[str]:
@@ -176,6 +244,20 @@ def summary_lines(report: Report) -> list[str]:
         f"seed {report.seed}, "
         f"{report.jobs} jobs, {report.seconds:.0f} s"
     ]
+    totals = report.totals()
+    per_line = totals["calls_per_line"]
+    if report.model.price is None:
+        cost = "no list price known for it"
+    elif report.model.price == (0.0, 0.0):
+        cost = "nothing to pay"
+    else:
+        cost = f"estimated cost ${totals['cost']:.4f}"
+    lines.append(
+        f"model {report.model.spec}: {totals['model_calls']} calls for {totals['user_lines']} "
+        f"user lines ({'n/a' if per_line is None else f'{per_line:.2f}'} calls per line), "
+        f"{totals['prompt_tokens']:,} prompt + {totals['completion_tokens']:,} completion "
+        f"tokens, {cost}"
+    )
     lines += [f"FAIL {r.dialogue.id}: {r.reason}" for r in report.results if not r.passed]
     return lines
 
@@ -191,8 +273,15 @@ def main(
     out: IO[str],
     err: IO[str],
     fresh: bool = False,
+    model: str | None = None,
+    settings: Settings | None = None,
+    record: Path | None = None,
 ) -> int:
-    """The command: 0 when every dialogue passes, 5 otherwise (its report is still printed)."""
+    """The command: 0 when every dialogue passes, 5 otherwise (its report is still printed).
+
+    ``model`` (offline when None) is played with ``settings``' endpoint (base URL, key,
+    context window); ``record`` keeps each run's model calls under ``record/<run>``.
+    """
     folder = directory or DEFAULT_DIR
     if directory is None and not folder.is_dir():
         raise UsageError(
@@ -203,6 +292,12 @@ def main(
     if not dialogues:
         raise UsageError(f"No dialogue files (*.json) under {folder}.")
 
+    if settings is None:
+        from giftgenius.settings import load_settings
+
+        settings = load_settings()
+    chosen = model_setting(model, settings, record)
+
     def progress(run: RunResult) -> None:
         verdict = "ok" if run.passed else "FAIL"
         tag = f" replay {run.replay}" if run.replay else ""
@@ -210,7 +305,13 @@ def main(
         err.flush()
 
     report = evaluate(
-        dialogues, replays=replays, seed=seed, jobs=jobs, progress=progress, fresh=fresh
+        dialogues,
+        replays=replays,
+        seed=seed,
+        jobs=jobs,
+        progress=progress,
+        fresh=fresh,
+        model=chosen,
     )
     if as_json:
         out.write(json.dumps(report.as_json(), ensure_ascii=False, indent=2) + "\n")

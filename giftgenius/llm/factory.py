@@ -4,6 +4,9 @@
 code path (request building, streaming, error mapping) is the one the end-to-end tests run.
 "scripted:PATH" plays a script of tool calls and replies (``giftgenius.llm.scripted``), so
 tests of the loop, storage and crash recovery do not depend on the offline model's wording.
+"openai:NAME" talks to OPENAI_BASE_URL (OpenAI's API when unset); a base URL of one's own
+(``giftgenius model serve``, a local server) needs no OPENAI_API_KEY. "replay:DIR" plays
+back what ``GIFTGENIUS_RECORD_DIR`` recorded of any of them (``giftgenius.llm.recording``).
 
 The ``openai`` client and the offline engine are imported only when one is chosen: they
 cost about a second at every process start, which a scripted run never needs.
@@ -11,6 +14,7 @@ cost about a second at every process start, which a scripted run never needs.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,13 +25,20 @@ from giftgenius.settings import Settings
 from giftgenius.tokens import OFFLINE_MODEL, TokenCounter, context_window_for
 
 if TYPE_CHECKING:
+    import httpx2
+
+    from giftgenius.chatwire import ChatCompletionsTransport
     from giftgenius.llm.openai_chat import OpenAIChatModel
 
 OFFLINE_BASE_URL = "http://offline.giftgenius.invalid/v1"
 OPENAI_PREFIX = "openai:"
+REPLAY_PREFIX = "replay:"
+REPLAY_BASE_URL = "http://replay.giftgenius.invalid/v1"
+RECORD_DIR_VARIABLE = "GIFTGENIUS_RECORD_DIR"
+LOCAL_API_KEY = "giftgenius-local"  # sent to a base URL of one's own when no key is set
 ACCEPTED_FORMS = (
-    "'offline', 'openai:<model>' (for example 'openai:gpt-4o-mini') or 'scripted:<path to a "
-    "JSON script>'"
+    "'offline', 'openai:<model>' (for example 'openai:gpt-4o-mini'), 'replay:<folder of a "
+    "recording>' or 'scripted:<path to a JSON script>'"
 )
 
 
@@ -35,9 +46,20 @@ def model_context_window(settings: Settings) -> int:
     """The context window in tokens: GIFTGENIUS_CONTEXT_WINDOW, else the model's own."""
     if settings.context_window:
         return settings.context_window
-    if settings.model.strip().startswith(SCRIPTED_PREFIX):
+    spec = settings.model.strip()
+    if spec.startswith(SCRIPTED_PREFIX):
         return SCRIPTED_CONTEXT_WINDOW
+    if spec.startswith(REPLAY_PREFIX):
+        from giftgenius.llm.recording import read_manifest
+
+        return read_manifest(_replay_folder(spec)).context_window
     return context_window_for(settings.model)
+
+
+def record_dir() -> Path | None:
+    """Where to record the model's wire (``GIFTGENIUS_RECORD_DIR``), or None."""
+    value = os.environ.get(RECORD_DIR_VARIABLE, "").strip()
+    return Path(value).expanduser().absolute() if value else None
 
 
 def make_model(settings: Settings) -> ChatModel:
@@ -45,52 +67,147 @@ def make_model(settings: Settings) -> ChatModel:
     if spec == OFFLINE_MODEL:
         return _offline(settings)
     if spec.startswith(SCRIPTED_PREFIX) and spec[len(SCRIPTED_PREFIX) :].strip():
+        if record_dir() is not None:
+            raise ConfigError(
+                f"{RECORD_DIR_VARIABLE} records what a model sends and receives over the wire; "
+                f"GIFTGENIUS_MODEL={settings.model!r} has no wire. Unset {RECORD_DIR_VARIABLE}."
+            )
         path = Path(spec[len(SCRIPTED_PREFIX) :].strip()).expanduser()
         return ScriptedModel.from_file(path, context_window=model_context_window(settings))
     if spec.startswith(OPENAI_PREFIX) and spec[len(OPENAI_PREFIX) :].strip():
         return _openai(settings, spec[len(OPENAI_PREFIX) :].strip())
+    if spec.startswith(REPLAY_PREFIX) and spec[len(REPLAY_PREFIX) :].strip():
+        return _replay(settings, _replay_folder(spec))
     raise ConfigError(
         f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. Use {ACCEPTED_FORMS}."
     )
 
 
-def _offline(settings: Settings) -> OpenAIChatModel:
-    from giftgenius.llm.openai_chat import OpenAIChatModel
+def check_model(settings: Settings) -> None:
+    """Refuse now what ``make_model`` would refuse, without building a client: for the
+    evaluator, whose every run would otherwise fail the same way."""
+    spec = settings.model.strip()
+    if spec.startswith(OPENAI_PREFIX) and spec[len(OPENAI_PREFIX) :].strip():
+        _api_key(settings)
+    elif spec != OFFLINE_MODEL and not any(
+        spec.startswith(prefix) and spec[len(prefix) :].strip()
+        for prefix in (SCRIPTED_PREFIX, REPLAY_PREFIX)
+    ):
+        raise ConfigError(
+            f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. "
+            f"Use {ACCEPTED_FORMS}."
+        )
+    model_context_window(settings)
+
+
+def offline_transport(settings: Settings) -> ChatCompletionsTransport:
+    """The offline model behind the chat-completions wire, in-process (``model serve`` puts
+    it behind a socket)."""
     from giftgenius.offline.engine import MODEL_NAME, OfflineEngine
     from giftgenius.offline.transport import OfflineTransport
 
-    window = model_context_window(settings)
     engine = OfflineEngine(
-        context_window=window,
+        context_window=settings.context_window or context_window_for(OFFLINE_MODEL),
         currency=settings.currency,
         counter=TokenCounter.for_model(MODEL_NAME),
     )
-    return OpenAIChatModel.connect(
+    return OfflineTransport(engine)
+
+
+def _offline(settings: Settings) -> OpenAIChatModel:
+    from giftgenius.offline.engine import MODEL_NAME
+
+    return _connect(
+        settings,
         MODEL_NAME,
         api_key="offline",
         base_url=OFFLINE_BASE_URL,
-        transport=OfflineTransport(engine),
-        max_retries=settings.model_max_retries,
-        timeout=settings.model_timeout,
-        context_window=window,
+        transport=offline_transport(settings),
+        window=model_context_window(settings),
+    )
+
+
+def _api_key(settings: Settings) -> str:
+    """OPENAI_API_KEY; a placeholder for an endpoint of one's own, which needs none (one
+    that does want a key answers 401, and the error names OPENAI_API_KEY)."""
+    if settings.openai_api_key:
+        return settings.openai_api_key
+    if settings.openai_base_url:
+        return LOCAL_API_KEY
+    raise ConfigError(
+        f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY (or "
+        "OPENAI_BASE_URL to an endpoint of your own, e.g. `giftgenius model serve`), or use "
+        "GIFTGENIUS_MODEL=offline to run without one."
     )
 
 
 def _openai(settings: Settings, model: str) -> OpenAIChatModel:
+    base_url = settings.openai_base_url or None
+    api_key = _api_key(settings)
+    transport = None
+    if record_dir() is not None:
+        import httpx2
+
+        transport = httpx2.HTTPTransport()
+    return _connect(
+        settings,
+        model,
+        api_key=api_key,
+        base_url=base_url,
+        transport=transport,
+        window=model_context_window(settings),
+    )
+
+
+def _replay_folder(spec: str) -> Path:
+    return Path(spec[len(REPLAY_PREFIX) :].strip()).expanduser().absolute()
+
+
+def _replay(settings: Settings, folder: Path) -> OpenAIChatModel:
+    from giftgenius.llm.recording import ReplayTransport, read_manifest
+
+    manifest = read_manifest(folder)
+    return _connect(
+        settings,
+        manifest.model,
+        api_key="replay",
+        base_url=REPLAY_BASE_URL,
+        transport=ReplayTransport(folder),
+        window=settings.context_window or manifest.context_window,
+        retries=0,  # a recorded answer is the same the second time
+        name=f"{REPLAY_PREFIX}{folder}",
+    )
+
+
+def _connect(
+    settings: Settings,
+    model: str,
+    *,
+    api_key: str,
+    base_url: str | None,
+    transport: httpx2.BaseTransport | None,
+    window: int,
+    retries: int | None = None,
+    name: str | None = None,
+) -> OpenAIChatModel:
+    """The client, its transport wrapped in a recorder when ``GIFTGENIUS_RECORD_DIR`` is set."""
     from giftgenius.llm.openai_chat import OpenAIChatModel
 
-    if not settings.openai_api_key:
-        raise ConfigError(
-            f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY, or use "
-            "GIFTGENIUS_MODEL=offline to run without one."
-        )
+    folder = record_dir()
+    if folder is not None and transport is not None:
+        from giftgenius.llm.recording import Manifest, RecordingTransport, write_manifest
+
+        write_manifest(folder, Manifest(model=model, context_window=window))
+        transport = RecordingTransport(transport, folder)
     return OpenAIChatModel.connect(
         model,
-        api_key=settings.openai_api_key,
-        base_url=settings.openai_base_url or None,
-        max_retries=settings.model_max_retries,
+        api_key=api_key,
+        base_url=base_url,
+        transport=transport,
+        max_retries=settings.model_max_retries if retries is None else retries,
         timeout=settings.model_timeout,
-        context_window=model_context_window(settings),
+        context_window=window,
+        name=name,
     )
 
 
