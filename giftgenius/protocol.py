@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from giftgenius.domain import Currency, ProfileDraft, SessionState, Step
 
@@ -34,6 +34,8 @@ PURPOSE_HEADER = "X-GiftGenius-Purpose"
 PREVIOUS_HEADER = "Previous summary:"
 MESSAGES_HEADER = "Messages to fold (oldest first):"
 NO_SUMMARY = "(none)"
+# ``date.weekday()`` order; English whatever the locale, like the rest of the state block.
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 class CandidateView(BaseModel):
@@ -61,7 +63,13 @@ class StateView(BaseModel):
     selected_gift_id: str | None = None
     order_draft_id: str | None = None
     locale: str = "en"
-    today: dt.date
+    today: dt.date  # an ISO date: restore and the offline model parse it
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def weekday(self) -> str:
+        """Today's weekday in English ("Wednesday"), so "by Friday" needs no calendar."""
+        return WEEKDAYS[self.today.weekday()]
 
     @classmethod
     def of(cls, state: SessionState, today: dt.date) -> StateView:

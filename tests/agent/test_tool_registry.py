@@ -1,7 +1,8 @@
 """One definition per tool: name, description and schema all come from the function itself.
 
-``fixtures/tool_specs.json`` is the ``tools`` array as it was sent before the registry
-existed; the wire must not move when the code around it is reorganized.
+``fixtures/tool_specs.json`` is the ``tools`` array as it is sent; the wire must not move
+when the code around it is reorganized (regenerate it, and read the diff, when a tool's
+arguments or its model-facing docstring change on purpose).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import pytest
 from pydantic import Field
 
 from giftgenius.agent.tools import TOOLS, NoArgs, Registry, ToolArgs, TurnContext, tool, tool_specs
+from giftgenius.agent.tools.registry import model_description
+from giftgenius.agent.tools.strict_schema import strict_schema
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -27,9 +30,9 @@ def test_each_spec_is_derived_from_its_function() -> None:
     for spec, (name, item) in zip(tool_specs(), TOOLS.items(), strict=True):
         function = spec["function"]
         assert function["name"] == name == item.fn.__name__
-        assert function["parameters"] == item.args.model_json_schema()
-        first_paragraph = item.fn.__doc__.split("\n\n", 1)[0]
-        assert function["description"] == " ".join(first_paragraph.split())
+        assert function["parameters"] == strict_schema(item.args.model_json_schema())
+        assert function["strict"] is True
+        assert function["description"] == model_description(item.fn.__doc__)
 
 
 class EchoArgs(ToolArgs):  # module level: tools resolve their annotations in their module
@@ -42,12 +45,17 @@ def test_maintainer_notes_in_a_docstring_stay_off_the_wire() -> None:
         """Echo a word
         back.
 
-        Internal: never shown to the model.
+        Result: `word`, the
+        same word.
+
+        Maintainers: never shown to the model.
+
+        Nor is this.
         """
         return {"ok": True, "word": args.word}
 
     assert echo.name == "echo"
-    assert echo.description == "Echo a word back."
+    assert echo.description == "Echo a word back.\nResult: `word`, the same word."
     assert echo.spec()["function"]["parameters"]["properties"]["word"]["type"] == "string"
     assert echo(None, EchoArgs(word="hi")) == {"ok": True, "word": "hi"}  # type: ignore[arg-type]
 
@@ -57,6 +65,13 @@ def test_a_malformed_definition_fails_at_import() -> None:
 
         @tool
         def silent(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+            return {}
+
+    with pytest.raises(TypeError, match="nothing before 'Maintainers:'"):
+
+        @tool
+        def secretive(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
+            """Maintainers: the model would get no description."""
             return {}
 
     with pytest.raises(TypeError, match="ToolArgs"):

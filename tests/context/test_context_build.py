@@ -16,6 +16,8 @@ from giftgenius.tokens import TokenCounter
 
 COUNTER = TokenCounter.for_model("offline")
 TOOLS = tool_specs()
+# The budgets below are this much room on top of the tool schemas, which every request pays.
+TOOLS_COST = COUNTER.count_tools(TOOLS)
 SYSTEM = "You are GiftGenius, a helpful gift-finding assistant. " * 8
 STATE = '[giftgenius-state] {"step":"collecting_profile","missing":["budget"]}'
 
@@ -154,12 +156,12 @@ def test_history_is_dropped_oldest_first_in_whole_groups() -> None:
     group = tool_group(ids, [300, 300])
     recent = [Message(role="assistant", content="recent answer")]
     turn = [Message(role="user", content="next")]
-    built = build(old + group + recent, turn, budget=1500)
+    built = build(old + group + recent, turn, budget=TOOLS_COST + 820)
     contents = [m["content"] for m in built.messages]
     assert words(600, "old") not in contents
     assert built.messages[1]["role"] == "assistant" and built.messages[1]["tool_calls"]
     assert built.dropped == 1 and built.truncated
-    tight = build(old + group + recent, turn, budget=1000)
+    tight = build(old + group + recent, turn, budget=TOOLS_COST + 320)
     assert tight.dropped == 4 and "recent answer" in [m["content"] for m in tight.messages]
     assert not any(m["role"] == "tool" for m in tight.messages)
 
@@ -191,12 +193,12 @@ def test_turn_tool_results_shrink_to_fit_and_summary_goes_last() -> None:
     ids = _Ids()
     turn = [Message(role="user", content="search"), *tool_group(ids, [900, 900, 900])]
     summary = Summary(text=words(290, "summary"))
-    built = build([], turn, budget=2600, summary=summary)
-    assert built.prompt_tokens <= 2600 and built.cut_tool_results == 3
+    built = build([], turn, budget=TOOLS_COST + 1920, summary=summary)
+    assert built.prompt_tokens <= TOOLS_COST + 1920 and built.cut_tool_results == 3
     assert built.summary_included
-    squeezed = build([], turn, budget=1000, summary=summary)
+    squeezed = build([], turn, budget=TOOLS_COST + 320, summary=summary)
     assert not squeezed.summary_included and squeezed.truncated
-    assert squeezed.prompt_tokens <= 1000
+    assert squeezed.prompt_tokens <= TOOLS_COST + 320
 
 
 def test_impossible_budget_says_what_to_do() -> None:

@@ -33,22 +33,28 @@ MAX_PRODUCT_ROWS_PER_TURN = MAX_CANDIDATES + MAX_FACTS
 
 
 class SearchCandidatesArgs(ToolArgs):
-    extra_keywords: list[str] = Field(default_factory=list, max_length=8)
-    limit: int = Field(8, ge=1, le=20)
+    extra_keywords: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Words for what to look for beyond the interests ('wooden'), or null.",
+    )
 
 
 class GiftIdArgs(ToolArgs):
-    gift_id: str = Field(min_length=1, max_length=64)
+    gift_id: str = Field(min_length=1, max_length=64, description="A gift id from a tool result.")
 
 
 @tool
 def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str, Any]:
-    """Search the catalog for gift candidates matching the profile.
+    """A new search, filtered, only when the user asks for other ideas or something more
+    of a kind (those words in `extra_keywords`). Not after update_profile, which searches
+    by itself; not for questions about a listed gift.
 
-    The whole result (up to ``MAX_CANDIDATES`` ids, every stated interest taking its turn)
-    becomes the search pool the filters run over; only ``limit`` candidates are shown, to
-    keep the tool result small. ``unserved`` names the interests the catalog has nothing
-    for, with the closest things it has: tell the user plainly.
+    Result: `shortlist`, `unserved`, `relax`, as for update_profile.
+
+    Maintainers: the whole result (up to ``MAX_CANDIDATES`` ids, every stated interest
+    taking its turn) becomes the search pool the filters run over; only ``SHORTLIST_SIZE``
+    candidates are shown, to keep the tool result small.
     """
     require_open(ctx)
     profile = ctx.state.profile
@@ -72,7 +78,7 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
     if ctx.state.step != Step.generating_candidates:
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
-    shown = [ctx.candidate_view(p).model_dump() for p in found[: args.limit]]
+    shown = [ctx.candidate_view(p).model_dump() for p in found[:SHORTLIST_SIZE]]
     gaps = ctx.search(lambda catalog: unserved(profile.interests, found, catalog, ctx.state.locale))
     missing = [u.model_dump() for u in gaps]
     return ok(ctx, found=len(found), candidates=shown, unserved=missing)
@@ -83,8 +89,8 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     """Filter the candidates by budget, delivery country, deadline and dislikes; returns the
     ones that pass with details.
 
-    Each candidate names the stated interests it ``answers``. Rejections are reported as
-    counts per reason, so the model can suggest what to relax; ``unserved`` names the
+    Each candidate names the stated interests it `answers`. Rejections are reported as
+    counts per reason, so the model can suggest what to relax; `unserved` names the
     interests no shortlisted gift answers (tell the user, with the suggestions).
     """
     require_open(ctx)
@@ -150,9 +156,13 @@ def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:
 
 @tool
 def get_gift_details(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
-    """Details of one gift by id.
+    """One gift's full details (description, price, delivery), to answer a question about
+    it or compare two (one call each). Changes and selects nothing.
 
-    Any catalog id is allowed (it only reads); choosing is limited to the candidates.
+    Result: `gift`.
+
+    Maintainers: any catalog id is allowed (it only reads); choosing is limited to the
+    candidates.
     """
     product = ctx.product(args.gift_id)
     if product is None:

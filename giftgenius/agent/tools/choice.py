@@ -27,9 +27,13 @@ from giftgenius.text import fold
 
 @tool
 def select_gift(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
-    """Select one of the filtered candidates as the user's choice.
+    """Select a shortlisted gift by id when the user picks one (by number, place, price,
+    title). It only selects: then ask whether to record it. Not for questions.
 
-    Only an id from this run's shortlist that still passes today's filters is accepted.
+    Result: `selected`.
+
+    Maintainers: only an id from this run's shortlist that still passes today's filters is
+    accepted.
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing:
@@ -47,23 +51,22 @@ class DescribedGiftArgs(ToolArgs):
     described: str = Field(
         min_length=1,
         max_length=200,
-        description="The user's words for the gift, in their language: its kind, material, "
-        "feature or title words, e.g. 'the moka pot', 'le moulin en bois'.",
+        description="The user's words for the gift, as said: kind, material, feature, title.",
     )
     price_end: Literal["cheapest", "priciest"] | None = Field(
-        None, description="'the cheapest of the plush toys': the price end among the matches."
+        None,
+        description="For 'the cheapest/priciest of the …', else null.",
     )
 
 
 @tool
 def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str, Any]:
-    """Select the gift the user names in words rather than by number; it is matched against
-    the shortlist's titles, descriptions and tags, else looked for in the catalog within the
-    run's constraints and added to the shortlist. Confirm it only after an explicit yes.
+    """Select the gift the user names by what it is ('the moka pot', 'le moulin en bois'),
+    from the shortlist or else the catalog within the constraints. It only selects.
 
-    ``found`` says where it came from ("shortlist" or "catalog"); when nothing within the
-    constraints fits, nothing changes, ``selected`` is null and ``closest`` may name a
-    product that fits the words but not the constraints, with why.
+    Result: `selected` (null if nothing fits: nothing changed, and `closest` may name a
+    product that fits the words but not the constraints, with `reasons`); `found`
+    ("shortlist", or "catalog": added to the list, say so); `candidates` (the list now).
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing:
@@ -134,10 +137,13 @@ def _pick(
 
 @tool
 def confirm_choice(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
-    """Confirm the selected gift and record the order draft. Call only after the user
-    explicitly confirmed.
+    """Record the selected gift as the choice (an order draft), ending the search. Only
+    after an explicit yes to recording it, or when the choosing message also confirms it.
+    Never on a bare pick or "later".
 
-    The draft is staged, not written: it commits with the rest of the turn.
+    Result: `order_draft_id`, `gift`.
+
+    Maintainers: the draft is staged, not written: it commits with the rest of the turn.
     """
     require_open(ctx)
     if ctx.state.step != Step.finalizing or ctx.state.selected_gift_id is None:

@@ -14,6 +14,7 @@ from giftgenius.agent.tools.profile_reading import (
     read_recipient,
 )
 from giftgenius.agent.tools.registry import ToolArgs, tool
+from giftgenius.agent.tools.tastes import read_tastes
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.catalog import canonical_tags
 from giftgenius.catalog.places import country_name
@@ -27,52 +28,76 @@ FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
 
 
 class UpdateProfileArgs(ToolArgs):
-    """Record facts about the recipient. Lists are *added*; use remove_* to take back."""
+    # Lists are added to what is recorded; remove_* takes back. Every field is optional:
+    # the model sends null for what the user did not say (strict mode sends them all).
 
     recipient: str | None = Field(
         None,
         min_length=1,
         max_length=120,
-        description="Who the gift is for, in the user's words with any name they gave, e.g. "
-        "'my uncle Dave', 'votre marraine', 'Karen, my boss', 'sister'.",
+        description="Who the gift is for, as the user said it with any name: 'my uncle "
+        "Dave', 'votre marraine', 'Karen, my boss'.",
     )
-    age: int | None = Field(None, ge=0, le=120)
-    budget_max: float | None = Field(None, gt=0, description="Upper budget, major units.")
-    budget_min: float | None = Field(None, ge=0)
+    age: int | None = Field(None, ge=0, le=120, description="Age in years.")
+    budget_max: float | None = Field(None, gt=0, description="Most to spend, e.g. 50.")
+    budget_min: float | None = Field(None, ge=0, description="Least to spend, if said.")
     currency: str | None = Field(
         None,
         min_length=1,
         max_length=30,
-        description="Currency of the budget: an ISO 4217 code, one of "
-        f"{', '.join(BUDGET_CURRENCY_CODES)} (a currency word such as 'euros' is read too).",
+        description=f"Budget currency: {', '.join(BUDGET_CURRENCY_CODES)} or the user's word.",
     )
-    interests: list[str] | None = Field(None, max_length=12, description="Interests to add.")
-    remove_interests: list[str] | None = Field(None, max_length=12)
-    dislikes: list[str] | None = Field(None, max_length=12, description="Dislikes to add.")
-    remove_dislikes: list[str] | None = Field(None, max_length=12)
+    interests: list[str] | None = Field(
+        None,
+        max_length=12,
+        description="Likes to add, short words as said ('tea', 'jardinage', 'Terry Pratchett').",
+    )
+    remove_interests: list[str] | None = Field(
+        None, max_length=12, description="Interests taken back."
+    )
+    dislikes: list[str] | None = Field(
+        None,
+        max_length=12,
+        description="Dislikes to add: kinds of gift, materials, ingredients ('mugs', 'cuir').",
+    )
+    remove_dislikes: list[str] | None = Field(
+        None, max_length=12, description="Dislikes taken back."
+    )
     country: str | None = Field(
         None,
         min_length=1,
         max_length=80,
-        description="Delivery country: an ISO 3166-1 alpha-2 code ('CA') or the place the "
-        "user named, a country, region or city ('Toronto', 'la Belgique', 'Texas').",
+        description="Delivery country: ISO code ('CA') or the place named ('Toronto', "
+        "'la Belgique').",
     )
-    deadline: dt.date | None = Field(None, description="Delivery deadline, YYYY-MM-DD.")
+    deadline: dt.date | None = Field(
+        None,
+        description="Latest delivery date, YYYY-MM-DD (from `today` in the state).",
+    )
     clear: list[Literal["age", "country", "deadline", "dislikes"]] | None = Field(
-        None, description="Optional facts to forget."
+        None, description="Facts to forget."
     )
 
 
 @tool
 def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
-    """Record or correct facts about the gift recipient (who, budget, interests, dislikes,
-    age, delivery country, deadline).
+    """Record or correct facts the user gives about the gift: recipient, budget, interests,
+    dislikes, age, delivery country, deadline. Send only what they said (null for the
+    rest). Not for questions about a gift, nor for choosing one.
 
-    Free text is scrubbed of PII, then read with the catalog's normalisers
-    (``profile_reading``): the recipient is kept as said with its name and catalog audience,
-    a place becomes an ISO country, a currency word a code; interests become canonical tags.
-    ``understood`` in the result says what each free-text argument was read as. A change
-    moves the workflow back only as far as it must (see ``settle_step``).
+    Result: `changed`; `missing` (still needed: ask for it); `understood` (how free text was
+    read; each interest or dislike with the catalog `tags` it became, or, for a word the
+    catalog does not know, its `closest` tags and whether any product text names it,
+    `in_catalog`). When the profile is complete and the change matters, this call also
+    searches and filters: `shortlist` (gifts to present, in order, each with the interests
+    it `answers`), `unserved` (interests nothing answers, with the closest things: say so),
+    and if the shortlist is empty `relax` (changes that would bring ideas back: offer them).
+
+    Maintainers: free text is scrubbed of PII, then read with the catalog's normalisers
+    (``profile_reading``, ``tastes``): the recipient is kept as said with its name and
+    catalog audience, a place becomes an ISO country, a currency word a code; interests
+    become canonical tags. A change moves the workflow back only as far as it must (see
+    ``settle_step``).
     """
     require_open(ctx)
     old = ctx.state.profile
@@ -96,6 +121,7 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
             values = [v for v in values if v not in gone]
         if add:
             values += _normalize_facts(add)
+            understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
         data[key] = values
     if args.country is not None:
         data["country"] = read_country(args.country, ctx.state.locale)

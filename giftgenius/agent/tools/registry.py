@@ -1,11 +1,18 @@
 """One definition per tool: a function, its typed argument model, and what the model is shown.
 
 ``@tool`` turns ``def name(ctx: TurnContext, args: SomeArgs) -> dict`` into a ``Tool`` whose
-name is the function's name, whose description is the first paragraph of its docstring
-(later paragraphs are notes for maintainers, never sent), and whose JSON schema is the
-argument model's — the way openai-agents' ``function_tool`` derives a tool from a function,
-so the three can never drift apart. A ``Registry`` holds the tools in the order they are
-offered, renders the OpenAI ``tools`` array and runs one call.
+name is the function's name, whose description is its docstring's part for the model, and
+whose JSON schema is the argument model's made strict (``strict_schema``) — the way
+openai-agents' ``function_tool`` derives a tool from a function, so the three can never
+drift apart. A ``Registry`` holds the tools in the order they are offered, renders the
+OpenAI ``tools`` array and runs one call.
+
+The docstring convention: everything before the first paragraph that starts with
+``Maintainers:`` is the model's (what the tool does, when to call it and when not, what
+each field of its result means), sent whole; that paragraph and all after it are notes for
+whoever reads the code, never sent. A docstring with no such paragraph is sent whole. Each
+paragraph reaches the model on one line, so wrap them freely; keep them short, as the specs
+go with every request.
 """
 
 from __future__ import annotations
@@ -17,18 +24,37 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from giftgenius.agent.tools.strict_schema import strict_schema
 from giftgenius.agent.tools.turn_context import TurnContext
 from giftgenius.errors import ToolError
 
 ToolResult = dict[str, Any]
+# The paragraph that starts the maintainers' part of a tool's docstring (never sent).
+MAINTAINERS = "Maintainers:"
 
 
 class ToolArgs(BaseModel):
     # A model that sends an argument we do not know gets an error, not a silent drop
     # (it may have meant something we would otherwise ignore, such as a user id).
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_not_given(cls, data: Any) -> Any:
+        """A null for an optional argument means "not given": strict mode makes the model
+        send every argument, null for those it has nothing for, and such a call must
+        validate as one that leaves them out (an optional list defaults to empty, not null).
+        A null for a required argument, or for one we do not know, is still refused."""
+        if not isinstance(data, dict):
+            return data
+        fields = cls.model_fields
+        return {
+            key: value
+            for key, value in data.items()
+            if not (value is None and key in fields and not fields[key].is_required())
+        }
 
 
 class NoArgs(ToolArgs):
@@ -48,16 +74,34 @@ class Tool:
     def __call__(self, ctx: TurnContext, args: ToolArgs) -> ToolResult:
         return self.fn(ctx, args)
 
+    def parameters(self) -> dict[str, Any]:
+        """The strict JSON schema of the arguments (``strict_schema``)."""
+        return strict_schema(self.args.model_json_schema())
+
     def spec(self) -> dict[str, Any]:
-        """This tool's entry in the OpenAI ``tools`` array."""
+        """This tool's entry in the OpenAI ``tools`` array: a strict function definition."""
         return {
             "type": "function",
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": self.args.model_json_schema(),
+                "parameters": self.parameters(),
+                "strict": True,
             },
         }
+
+
+def model_description(doc: str) -> str:
+    """The part of a tool's docstring sent to the model: every paragraph before the first
+    that starts with ``Maintainers:``, each on one line."""
+    sent: list[str] = []
+    for paragraph in doc.split("\n\n"):
+        text = " ".join(paragraph.split())
+        if text.startswith(MAINTAINERS):
+            break
+        if text:
+            sent.append(text)
+    return "\n".join(sent)
 
 
 def tool(fn: Callable[[TurnContext, Any], ToolResult]) -> Tool:
@@ -65,8 +109,8 @@ def tool(fn: Callable[[TurnContext, Any], ToolResult]) -> Tool:
     doc = inspect.getdoc(fn)
     if not doc:
         raise TypeError(
-            f"Tool {fn.__name__} has no docstring; its first paragraph is the description "
-            "the model reads, so write one."
+            f"Tool {fn.__name__} has no docstring; its part before a '{MAINTAINERS}' "
+            "paragraph is the description the model reads, so write one."
         )
     params = list(inspect.signature(fn).parameters)
     args = typing.get_type_hints(fn).get(params[1]) if len(params) == 2 else None
@@ -75,8 +119,12 @@ def tool(fn: Callable[[TurnContext, Any], ToolResult]) -> Tool:
             f"Tool {fn.__name__} must be declared as (ctx: TurnContext, args: <a ToolArgs "
             "model>); the argument model is what gives the model its schema."
         )
-    description = " ".join(doc.split("\n\n", 1)[0].split())
-    return Tool(name=fn.__name__, description=description, args=args, fn=fn)
+    description = model_description(doc)
+    if not description:
+        raise TypeError(f"Tool {fn.__name__}'s docstring has nothing before '{MAINTAINERS}'.")
+    made = Tool(name=fn.__name__, description=description, args=args, fn=fn)
+    made.parameters()  # a schema that cannot be made strict fails here, at import
+    return made
 
 
 class Registry(Mapping[str, Tool]):

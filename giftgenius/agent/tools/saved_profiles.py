@@ -17,13 +17,18 @@ from giftgenius.storage.repositories import normalize_label
 
 class ProfileLabelArgs(ToolArgs):
     label: str = Field(
-        min_length=1, max_length=MAX_LABEL_CHARS, description="e.g. 'sister', 'boss'."
+        min_length=1,
+        max_length=MAX_LABEL_CHARS,
+        description="A short label as said: 'sister', 'boss'.",
     )
 
 
 @tool
 def list_recipient_profiles(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
-    """List the user's saved recipient profiles."""
+    """The user's saved recipient profiles, when they mention someone saved before or ask.
+
+    Result: `profiles` (each `label` and `profile`).
+    """
     with ctx.db.read() as repos:
         saved = repos.profiles.list(ctx.user_id)
     return ok(
@@ -34,10 +39,13 @@ def list_recipient_profiles(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
 
 @tool
 def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
-    """Save the current recipient profile under a label for later runs.
+    """Save the current recipient profile under a label for later searches, only when the
+    user asks to remember this person (also after the choice).
 
-    The label is scrubbed (a model may echo an address or a phone number into it) and
-    cleaned of control characters; what is left must still be a label.
+    Result: `saved_label`.
+
+    Maintainers: the label is scrubbed (a model may echo an address or a phone number into
+    it) and cleaned of control characters; what is left must still be a label.
     """
     if not ctx.state.profile.recipient:
         raise ToolError("profile.nothing_to_save")
@@ -53,7 +61,11 @@ def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
 
 @tool
 def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str, Any]:
-    """Load a saved recipient profile into this run by its label."""
+    """Load a saved profile into this search by its label; later facts go to
+    update_profile.
+
+    Result: `loaded_label`, `missing`; when nothing is missing, call search_candidates.
+    """
     require_open(ctx)
     label = normalize_label(args.label)
     with ctx.db.read() as repos:

@@ -20,11 +20,15 @@ from giftgenius.catalog.search import CatalogSource
 from giftgenius.domain import Checkpoint, CheckpointStep, SessionState, Step, Summary
 from giftgenius.errors import ToolError
 from giftgenius.protocol import CandidateView, StateView
+from giftgenius.resources import prompt_version
 from giftgenius.storage.db import Database
 from giftgenius.storage.repositories import Repos
 from giftgenius.workflow import check_transition, checkpoint_for
 
 StagedChange = Callable[[Repos], object]  # what it returns is ignored
+# The system prompt the agent sends (``agent/runner.py``); every checkpoint records its
+# version beside the code's, as ``giftgenius/<version>+prompt.<12 hex digits>``.
+SYSTEM_PROMPT = "system.md"
 _T = TypeVar("_T")
 
 
@@ -89,7 +93,7 @@ class TurnContext:
             user_id=self.user_id,
             step=step,
             session_version=0,
-            agent_version=AGENT_VERSION,
+            agent_version=f"{AGENT_VERSION}+prompt.{prompt_version(SYSTEM_PROMPT)}",
             state=self.state.model_copy(deep=True),
             summary=self.summary,
             next_seq=self.next_seq,
