@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from giftgenius.domain import utcnow
 from giftgenius.settings import Settings
 
 if TYPE_CHECKING:
@@ -31,7 +30,9 @@ def _stores(settings: Settings) -> tuple[Database, SessionStore]:
     return db, make_session_store(settings)
 
 
-def build_reader(settings: Settings, *, clock: Callable[[], dt.datetime] = utcnow) -> RunReader:
+def build_reader(
+    settings: Settings, *, clock: Callable[[], dt.datetime] | None = None
+) -> RunReader:
     """The stores and what reading runs needs — no model, no tokenizer."""
     from giftgenius.agent.reader import RunReader
 
@@ -39,7 +40,7 @@ def build_reader(settings: Settings, *, clock: Callable[[], dt.datetime] = utcno
     return RunReader(settings=settings, db=db, sessions=sessions, clock=clock)
 
 
-def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] = utcnow) -> Agent:
+def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] | None = None) -> Agent:
     from giftgenius.agent.runner import Agent
     from giftgenius.llm.factory import make_model, model_context_window
 

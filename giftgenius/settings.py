@@ -7,7 +7,9 @@ on embedded defaults: a SQLite file, a SQLite session store and the offline mode
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -22,7 +24,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from giftgenius.domain import Currency
+from giftgenius.domain import Currency, utcnow
 from giftgenius.errors import ConfigError
 from giftgenius.privacy import DEFAULT_PHONE_REGIONS
 from giftgenius.resources import resource_dir
@@ -73,6 +75,10 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     currency: Currency = "USD"
     retention_days: int = Field(90, ge=1)
+    # The calendar day the agent reads dates against ("next Friday", "by the 20th"); unset,
+    # the real one. Demos, dialogue corpora and tests state it so a replay means the same
+    # thing on any day; the time of day still runs (see ``clock``).
+    today: dt.date | None = None
     phone_regions: Annotated[tuple[str, ...], NoDecode] = DEFAULT_PHONE_REGIONS
 
     @field_validator("log_level", "currency", mode="before")
@@ -125,6 +131,21 @@ class Settings(BaseSettings):
         if path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
         return tuple(sources)
+
+    def clock(self) -> Callable[[], dt.datetime]:
+        """The agent's clock: the real one, or the day ``today`` states at today's time.
+
+        Only the date is stated: the time of day keeps running, so timestamps stay ordered,
+        and a stated day reads "next Friday" or "in 9 days" as a person on that day would.
+        """
+        day = self.today
+        if day is None:
+            return utcnow
+
+        def stated() -> dt.datetime:
+            return dt.datetime.combine(day, utcnow().timetz())
+
+        return stated
 
     @property
     def effective_database_url(self) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from giftgenius.agent import tools
 from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.catalog import load_rates
-from giftgenius.domain import RunInfo, Session, check_user_id, utcnow
+from giftgenius.domain import RunInfo, Session, check_user_id
 from giftgenius.errors import StorageError
 from giftgenius.lang import detect_locale
 from giftgenius.protocol import CandidateView
@@ -45,12 +45,12 @@ class RunReader:
         settings: Settings,
         db: Database,
         sessions: SessionStore,
-        clock: Callable[[], dt.datetime] = utcnow,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self.settings = settings
         self.db = db
         self.sessions = sessions
-        self.clock = clock
+        self.clock = clock or settings.clock()  # the stated day (GIFTGENIUS_TODAY), else now
         self.rates = load_rates()
 
     def close(self) -> None:

@@ -365,7 +365,8 @@ def _day_of_month(today: dt.date, day: int) -> dt.date | None:
 def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date | None:
     """The delivery deadline ``text`` states, or None when it states none.
 
-    The last deadline wins (a correction comes after: "by Friday — no, by Thursday"). A date
+    The last deadline wins (a correction comes after: "by Friday — no, by Thursday"), and a
+    count of days said after it restates it ("by next Friday, that's 9 days"). A date
     with no deadline cue, a date inside a leaving clause and a date before ``today`` set
     nothing.
     """
@@ -373,6 +374,10 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
     for clause in _CLAUSE.split(text):
         folded = _fold_in_place(clause)
         if not clause.strip() or _LEAVING.search(folded):
+            continue
+        restated = restated_deadline(clause, today, locale) if found is not None else None
+        if restated is not None:
+            found = restated
             continue
         for cue in _CUE.finditer(folded):
             after = folded[cue.end() :]
@@ -387,6 +392,33 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
             if when is not None and when >= today:
                 found = when
     return found
+
+
+# A count of days said as what the deadline amounts to, after the date itself: "d'ici
+# vendredi prochain, ça fait neuf jours", "by next Friday, that's 9 days", "soit 10 jours".
+# A weekday said with "next" is read differently by different people (the coming one, or
+# the one of next week); the count the person adds says which, whatever today's weekday.
+_RESTATED = re.compile(
+    r"^\s*(?:ca fait|ca nous fait|ca laisse|cela fait|soit|donc|so|that'?s|that is|"
+    r"which is|which gives (?:us|me)|i\.?e\.?|it'?s)\s+(?:dans\s+|in\s+)?"
+    r"(\d{1,3})\s+(days?|jours?|weeks?|semaines?)\s*(?:from now|d'ici la)?\s*[.!]?\s*$"
+)
+
+
+def restated_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date | None:
+    """The deadline a clause restates as a count of days ("ça fait neuf jours"), or None.
+
+    Only for a clause that is nothing but that count: "ça fait neuf jours que je cherche"
+    (nine days I have been looking) restates nothing.
+    """
+    from text_to_num import alpha2digit
+
+    said = fold(alpha2digit(text, locale, threshold=0))
+    match = _RESTATED.match(said)
+    if match is None:
+        return None
+    unit = 7 if match[2].startswith(("week", "semaine")) else 1
+    return today + dt.timedelta(days=int(match[1]) * unit)
 
 
 # A weekday; a month with its day ("December 18th", "20 déc."), since "May" and "June" alone
@@ -412,3 +444,10 @@ def is_leaving(text: str, locale: Locale = "en") -> bool:
     mean the same in either conversation. ``locale`` is taken like the other normalizers'.
     """
     return _LEAVING.search(_fold_in_place(text)) is not None
+
+
+def leaving_from(text: str) -> int | None:
+    """Where in ``text`` the person starts stepping away ("…, mais je reviendrai pour
+    finaliser"), or None: what follows is put off, not said now."""
+    found = _LEAVING.search(_fold_in_place(text))
+    return None if found is None else found.start()

@@ -354,7 +354,12 @@ class Cli:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]
             text.print(prefix + line, markup=False, highlight=False, soft_wrap=True)
 
-        report = run_demo(demo, lambda clock: build_agent(self.settings, clock=clock), say)
+        report = run_demo(
+            demo,
+            lambda clock: build_agent(self.settings, clock=clock),
+            say,
+            start=self.settings.clock(),
+        )
         if self.args.json:
             self.out.file.write(report_json(report) + "\n")
         else:

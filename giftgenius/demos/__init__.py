@@ -126,12 +126,19 @@ AgentFactory = Callable[[Callable[[], dt.datetime]], Agent]
 Say = Callable[[str, str], None]  # (speaker, text)
 
 
-def run_demo(demo: Demo, make_agent: AgentFactory, say: Say) -> DemoReport:
-    """Play ``demo``; ``say`` receives the transcript lines ("you"/"genius"/"note")."""
+def run_demo(
+    demo: Demo,
+    make_agent: AgentFactory,
+    say: Say,
+    *,
+    start: Callable[[], dt.datetime] = utcnow,
+) -> DemoReport:
+    """Play ``demo`` from ``start``'s day; ``say`` receives the transcript lines
+    ("you"/"genius"/"note")."""
     offset = dt.timedelta()
 
     def clock() -> dt.datetime:
-        return utcnow() + offset
+        return start() + offset
 
     agent = make_agent(clock)
     opened = agent.open(demo.user_id, new=True)

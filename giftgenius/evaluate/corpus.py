@@ -99,6 +99,10 @@ class Dialogue(_Strict):
     parts: list[list[str]] = Field(min_length=1)
     slots: dict[str, Slot] = Field(default_factory=dict)
     expect: Expect
+    # The day the dialogue is played on ("next Friday", "in 9 days" and the judged deadline
+    # are read from it), so a dialogue means the same thing whatever day it is played;
+    # without it, the day the evaluation runs.
+    today: dt.date | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -151,6 +155,7 @@ class Script:
     values: dict[str, str]  # slot -> the text typed for it (for reports)
     parts: tuple[tuple[str, ...], ...]
     constraints: Constraints
+    today: dt.date | None = None  # the dialogue's stated day, if it states one
 
 
 def fill(dialogue: Dialogue, values: dict[str, Slot], words: dict[str, str], replay: int) -> Script:
@@ -194,6 +199,7 @@ def fill(dialogue: Dialogue, values: dict[str, Slot], words: dict[str, str], rep
             min_age=expect.min_age,
             max_age=expect.max_age,
         ),
+        today=dialogue.today,
     )
 
 

@@ -286,6 +286,9 @@ def play(
 ) -> RunResult:
     """Play ``script`` as ``user`` in a throw-away home; never raises for a failed run.
 
+    The run is played and judged on the script's stated day, else on ``today``, else on
+    the real one.
+
     ``database`` (from ``seeded_database``) is copied into the home first; ``bytecode``
     (from ``bytecode_folder``) is where the processes keep compiled modules; with
     ``servers`` each command is forked from a preloaded interpreter (``forkserver``)
@@ -294,12 +297,13 @@ def play(
     """
     model = model or ModelSetting()
     started = time.monotonic()
-    today = today or dt.datetime.now(dt.UTC).date()
+    today = script.today or today or dt.datetime.now(dt.UTC).date()
     result = RunResult(script.dialogue_id, script.replay, script.values, False, "")
     with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
         if database is not None:
             shutil.copyfile(database, Path(home) / DATABASE_FILE)
         env = clean_env(home, bytecode)
+        env["GIFTGENIUS_TODAY"] = today.isoformat()  # every process reads dates from this day
         env.update(model.env_for(user, Path(home)))
         wire = model.wire(user, Path(home))
         shutil.rmtree(wire, ignore_errors=True)  # a run recorded again starts afresh

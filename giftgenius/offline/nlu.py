@@ -35,7 +35,14 @@ from giftgenius.catalog.relations import (
     workplace_tags,
 )
 from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
-from giftgenius.catalog.when import MONTH_NAMES, is_leaving, names_a_day, parse_deadline
+from giftgenius.catalog.when import (
+    MONTH_NAMES,
+    is_leaving,
+    leaving_from,
+    names_a_day,
+    parse_deadline,
+    restated_deadline,
+)
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
@@ -379,6 +386,17 @@ class _Key:
     value: dict[str, Any] = field(compare=False, hash=False)
 
 
+def _without_leaving(raw: str, folded: str) -> str:
+    """``folded`` cut where the person starts stepping away: what follows is put off, not
+    said now ("…, mais je reviendrai pour finaliser plus tard", "let me think about it, I'll
+    confirm tomorrow"), while the "oui" of "oui je confirme, merci et à plus" stays."""
+    for clause in split(raw):
+        at = leaving_from(clause.text)
+        if at is not None:
+            return folded[: clause.start + at]
+    return folded
+
+
 @lru_cache(maxsize=256)
 def _read(
     text: str,
@@ -397,8 +415,11 @@ def _read(
     out = Extraction(text=raw)
     out.leave = is_leaving(raw, lang)
     out.decline = intents.declines(folded)
-    out.confirm = intents.confirms(folded)
-    out.explicit_confirm = intents.explicit_confirm(folded)
+    # What is put off is not said: "je prends la deuxième, mais je reviendrai pour finaliser
+    # plus tard" chooses and stops; only a yes outside the leaving clause confirms.
+    staying = _without_leaving(raw, folded) if out.leave else folded
+    out.confirm = intents.confirms(staying)
+    out.explicit_confirm = intents.explicit_confirm(staying)
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
     if (choosing or candidate_titles) and not out.load:
@@ -575,6 +596,8 @@ def _facts(
     home: str | None = None  # where the speaker lives, said in this message
     for clause in clauses:
         deadline = _deadline(clause, today, lang)
+        if deadline is None and "deadline" in facts:
+            deadline = restated_deadline(clause.text, today, lang)
         if deadline is not None:
             facts["deadline"] = deadline
         short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)

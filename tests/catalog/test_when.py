@@ -214,3 +214,35 @@ def test_a_month_said_alone_is_its_last_day(text, locale, expected):
     """ "by December", said on December 1st, was December 1st of the next year (dateparser
     takes the first of a month, and the future one)."""
     assert parse_deadline(text, D(2026, 12, 1), locale) == expected
+
+
+# Every weekday of one week, so a reading that depends on the day's name shows.
+WEEK = [TODAY + dt.timedelta(days=n) for n in range(7)]
+
+
+@pytest.mark.parametrize("today", WEEK, ids=lambda d: d.strftime("%A"))
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("d'ici vendredi prochain, ça fait neuf jours", "fr"),
+        ("pour vendredi prochain, soit 9 jours", "fr"),
+        ("by next Friday, that's 9 days", "en"),
+        ("before Friday next week, which is nine days from now", "en"),
+    ],
+)
+def test_a_count_of_days_said_after_a_weekday_restates_it(text, locale, today):
+    """Whichever Friday a person means by "next Friday", the count they add says which."""
+    assert parse_deadline(text, today, locale) == today + dt.timedelta(days=9)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("ça fait neuf jours que je cherche, c'est pour vendredi", "fr"),  # time spent looking
+        ("by Friday, that's 9 days of searching behind me", "en"),
+        ("9 days", "en"),  # no date to restate
+    ],
+)
+def test_a_count_of_days_that_restates_nothing(text, locale):
+    said = parse_deadline(text, TODAY, locale)
+    assert said in (None, D(2026, 12, 4))
