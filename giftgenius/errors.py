@@ -89,9 +89,8 @@ TOOL_ERRORS: dict[str, str] = {
     "label.unknown": "No saved profile is labelled '{label}'. Saved labels: {labels}.",
     "search.incomplete": "Cannot search yet: still missing {missing}.",
     "search.wrong_step": "search_candidates is not available at step '{step}'.",
-    "filter.wrong_step": "filter_candidates needs fresh candidates (step is '{step}'); "
-    "call search_candidates first.",
-    "choice.not_ready": "Nothing to choose from yet (step '{step}'): filter candidates first.",
+    "choice.not_ready": "Nothing to choose from yet (step '{step}'): the shortlist comes "
+    "once the profile is complete (update_profile).",
     "choice.nothing_described": "'{described}' names no kind, material, feature or title "
     "words: ask the user which gift they mean, or use select_gift with an id.",
     "choice.none_selected": "No gift is selected yet: call select_gift after the user picks one.",

@@ -6,6 +6,7 @@ the run; otherwise the tests that need one skip with the reason.
 
 from __future__ import annotations
 
+import datetime as dt
 import ipaddress
 import json
 import os
@@ -29,6 +30,8 @@ REQUIRE_SERVICES = (
     or os.environ.get("GIFTGENIUS_REQUIRE_SERVICES") == "1"
 )
 KEEP_ENV = ("GIFTGENIUS_TEST_", "GIFTGENIUS_REQUIRE_SERVICES")
+# The day every test's agent reads dates from (a Tuesday); the real day never counts.
+TODAY = dt.date(2026, 12, 1)
 
 WIPE_DBS = range(8, 16)  # FLUSHDB runs on one of these, never on the db other tests share
 
@@ -63,6 +66,8 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
+    # The agent reads "by Friday" from a stated day, so a test means the same on any day.
+    monkeypatch.setenv("GIFTGENIUS_TODAY", TODAY.isoformat())
 
 
 @pytest.fixture(scope="session")
@@ -312,14 +317,9 @@ class ScriptFile:
     def shortlist(
         self, user: str, reply: str = "Here are gifts that fit.", **facts: Any
     ) -> ScriptFile:
-        """Record a complete profile, search, filter: the run reaches ``finalizing``."""
-        return self.turn(
-            user,
-            self.call("update_profile", **facts),
-            self.call("search_candidates"),
-            self.call("filter_candidates"),
-            self.reply(reply),
-        )
+        """Record a complete profile (``update_profile`` searches and filters by itself):
+        the run reaches ``finalizing``."""
+        return self.turn(user, self.call("update_profile", **facts), self.reply(reply))
 
     def pick(self, user: str, index: int = 0, reply: str = "Shall I confirm it?") -> ScriptFile:
         gift = {"$state": f"/candidate_ids/{index}"}

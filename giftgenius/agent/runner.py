@@ -49,7 +49,6 @@ from giftgenius.domain import (
     Usage,
     check_user_id,
     new_id,
-    utcnow,
 )
 from giftgenius.errors import (
     ContextLengthExceeded,
@@ -64,7 +63,7 @@ from giftgenius.errors import (
 from giftgenius.faults import fault
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub, scrub_obj
-from giftgenius.protocol import CandidateView, StateView, state_block
+from giftgenius.protocol import CandidateView, StateView, state_block, without_state
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
@@ -79,6 +78,10 @@ SHRINK_FACTOR = 0.6
 TOOL_ROUNDS_EXHAUSTED = {
     "en": "I could not finish that step just now. Could you say it again, perhaps more simply?",
     "fr": "Je n'ai pas pu terminer cette étape. Pouvez-vous reformuler plus simplement ?",
+}
+NO_ANSWER = {
+    "en": "Sorry, I lost my words there. Could you say that again?",
+    "fr": "Pardon, je n'ai pas su répondre. Pouvez-vous le redire ?",
 }
 CONTEXT_TOO_LARGE = {
     "en": "This conversation is too long for the model right now, even shortened. "
@@ -121,7 +124,7 @@ class Agent(RunReader):
         sessions: SessionStore,
         model: ChatModel,
         window: int,
-        clock: Callable[[], dt.datetime] = utcnow,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         super().__init__(settings=settings, db=db, sessions=sessions, clock=clock)
         self.model = model
@@ -272,7 +275,8 @@ class Agent(RunReader):
         with timings.phase("save"):
             self._publish(loaded, ctx, thought, new_version)
         with timings.phase("tools"):
-            shown = self._candidates(ctx) if "filter_candidates" in thought.called else []
+            filtered = any(c.step == CheckpointStep.filtered for c in ctx.checkpoints)
+            shown = self._candidates(ctx) if filtered else []
         return TurnResult(
             reply=thought.reply,
             state=ctx.state,
@@ -337,7 +341,10 @@ class Agent(RunReader):
                 return self._say(session, thought, CONTEXT_TOO_LARGE[ctx.state.locale])
             thought.messages.append(assistant)
             if not assistant.tool_calls:
-                thought.reply = assistant.content or ""
+                # Nothing, or only the state block echoed back (small models do): the person
+                # is always told something, and never shown the internal state.
+                reply = without_state(assistant.content or "") or NO_ANSWER[ctx.state.locale]
+                assistant.content = thought.reply = reply
                 return thought
             for call in assistant.tool_calls:
                 thought.called.append(call.name)

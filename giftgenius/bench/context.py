@@ -67,7 +67,7 @@ class ExtractiveSummarizer:
 
 
 def synthetic_turn(rng: random.Random, t: int) -> list[Message]:
-    """One realistic turn: user text, a search call, a JSON candidate list, a reply."""
+    """One realistic turn: user text, a search call, its JSON shortlist, a reply."""
     recipient = rng.choice(RECIPIENTS)
     interest = rng.choice(INTERESTS)
     user = Message(
@@ -79,7 +79,7 @@ def synthetic_turn(rng: random.Random, t: int) -> list[Message]:
     call = ToolCall(
         id=f"call_{t}",
         name="search_candidates",
-        arguments=json.dumps({"extra_keywords": [interest], "limit": 8}),
+        arguments=json.dumps({"extra_keywords": [interest]}),
     )
     results = [
         {
@@ -90,19 +90,28 @@ def synthetic_turn(rng: random.Random, t: int) -> list[Message]:
             "delivery_days": rng.randint(1, 12),
             "why": f"matches {interest}; ships to FR; well reviewed by {recipient}s",
         }
-        for _ in range(8)
+        for _ in range(6)  # a shortlist's size (SHORTLIST_SIZE)
     ]
     tool = Message(
         role="tool",
         tool_call_id=call.id,
-        content=json.dumps({"ok": True, "candidates": results, "state": {"step": "filtering"}}),
+        content=json.dumps(
+            {
+                "ok": True,
+                "found": rng.randint(8, 40),
+                "shortlist": results,
+                "rejected": {"over budget": rng.randint(0, 6)},
+                "unserved": [],
+                "state": {"step": "finalizing"},
+            }
+        ),
     )
     reply = Message(
         role="assistant",
         content=f"Here are three ideas for your {recipient}: the {results[0]['title']} "
         f"({results[0]['price']} USD), the {results[1]['title']} and the "
-        f"{results[2]['title']}. Shall I filter them by your deadline, or would you "
-        "like something more personal?",
+        f"{results[2]['title']}, all within your budget and deadline. Which one would you "
+        "like, or would you like something more personal?",
     )
     return [user, Message(role="assistant", tool_calls=[call]), tool, reply]
 

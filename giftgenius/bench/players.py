@@ -5,11 +5,14 @@ chat-completions wire to the official ``openai`` client (``llm/served.py``), so 
 timed is the agent and the client as production runs them: every turn is the real
 ``Agent.turn`` on the configured stores, and its model phase is the client's request
 building, streaming and parsing plus the function's answer — no network. Turn 1 records
-a complete profile; then turns cycle through a new interest (``update_profile``), a search
-(``search_candidates``) and either a plain reply (plan ``s``: one turn in three reads the
-catalog) or the filters (plan ``f``: ``filter_candidates``; the next turn, in the
-``finalizing`` step, re-checks the shortlist against the catalog on its way back). A failed
-tool call stops the benchmark: it would be timing an error path.
+a complete profile, which searches and filters at once (``update_profile`` does the whole
+funnel); then turns cycle through a new search (``search_candidates``, filtered in the same
+call), then either a plain reply and a new interest (plan ``s``: ``update_profile``, which
+searches again) or a budget change and a plain reply (plan ``f``: ``update_profile``
+re-runs only the filters over the last search; the plain reply, in the ``finalizing``
+step, only re-checks the shortlist against the catalog). Every turn after the first starts
+with a shortlist, so it re-checks it first. A failed tool call stops the benchmark: it
+would be timing an error path.
 
 Every user line and every reply carries its plan, its session's number and the turn's
 (``[s17 t3]``): the model reads its move from it, and the load test finds each line in the
@@ -75,9 +78,24 @@ def interest(session: int, turn: int) -> str:
     return _INTERESTS[(session * 7 + turn // 3) % len(_INTERESTS)]
 
 
+def move(kind: str, turn: int) -> str:
+    """What ``turn`` of plan ``kind`` does: ``profile`` (the complete profile: search and
+    filter), ``search`` (search and filter), ``filter`` (a budget change: the filters only),
+    ``interest`` (a new interest: search and filter) or ``chat`` (no tool: the re-check of
+    the shortlist only)."""
+    if turn == 1:
+        return "profile"
+    if turn % 3 == 2:
+        return "search"
+    if kind == "f":
+        return "filter" if turn % 3 == 0 else "chat"
+    return "chat" if turn % 3 == 0 else "interest"
+
+
 def plan(kind: str, session: int, turn: int) -> list[Message]:
     """The tool calls the model makes at ``turn`` of plan ``kind``, before its reply."""
-    if turn == 1:
+    what = move(kind, turn)
+    if what == "profile":
         return [
             call(
                 "update_profile",
@@ -89,10 +107,12 @@ def plan(kind: str, session: int, turn: int) -> list[Message]:
                 country="FR",
             )
         ]
-    if turn % 3 == 2:
+    if what == "search":
         return [call("search_candidates")]
-    if turn % 3 == 0:
-        return [call("filter_candidates")] if kind == "f" else []
+    if what == "filter":  # 80 EUR at turn 1, then 75 and 80 in turn: always a change
+        return [call("update_profile", budget_max=75 if turn % 2 else 80)]
+    if what == "chat":
+        return []
     return [
         call(
             "update_profile",
@@ -215,7 +235,8 @@ class Played:
 class Player:
     """Plays numbered sessions through one agent, timing every turn.
 
-    ``filters`` picks plan ``f`` (search, then filter) over plan ``s`` (search, then chat).
+    ``filters`` picks plan ``f`` (search, a budget change, chat) over plan ``s`` (search,
+    chat, a new interest).
     """
 
     def __init__(self, agent: Agent, prefix: str | None = None, *, filters: bool = False) -> None:

@@ -1,10 +1,11 @@
 """``giftgenius bench search``: how long one catalog search and filter takes in the database.
 
-Plays what ``search_candidates`` and ``filter_candidates`` do for a few fixed profiles — the
-search pool, the exact filter of the pool, the reserve per emptied interest, the shortlist
-and the unserved interests — against the configured database, and prints the p50 and p99
-in milliseconds and the products read. ``--whole-catalog`` times the way it was done before
-the search moved into the database (every product read, ranked in memory), for comparison.
+Plays what ``find_gifts`` does (``update_profile`` and ``search_candidates`` search and
+filter in one call) for a few fixed profiles — the search pool, the exact filter of the
+pool, the reserve per emptied interest, the shortlist and the unserved interests — against
+the configured database, and prints the p50 and p99 in milliseconds and the products read.
+``--whole-catalog`` times the way it was done before the search moved into the database
+(every product read, ranked in memory), for comparison.
 A command that prints figures, not a timed test.
 """
 

@@ -9,7 +9,8 @@ in-process at once, and prints:
    turns that end at each milestone (10, 100, 500), on the smallest catalog, with the
    turn's time outside the model and the tools, and what the phases leave unexplained;
 2. the catalog's cost (the ``tools`` phase) for search, filter and the shortlist re-check,
-   at each catalog size (1,000, 10,000, 100,000 synthetic products, generated once);
+   at each catalog size (1,000, 10,000, 100,000 synthetic products, generated once); a
+   search or filter turn re-checks the shortlist the turn before left, first;
 3. turns per second with 1, 2 and 4 worker processes on the smallest catalog.
 
 A command that prints figures, not a timed test.
@@ -32,7 +33,15 @@ from rich.console import Console
 from rich.progress import Progress
 
 from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
-from giftgenius.bench.players import Played, Player, Sample, Stores, bench_agent, configured_stores
+from giftgenius.bench.players import (
+    Played,
+    Player,
+    Sample,
+    Stores,
+    bench_agent,
+    configured_stores,
+    move,
+)
 from giftgenius.bench.procs import Job, run_rounds
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
@@ -44,7 +53,7 @@ DEFAULT_PROCESSES = (1, 2, 4)
 DEFAULT_SESSIONS = 1  # a worker plays its sessions in turn: more only add turns to wait for
 WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 # Per catalog size: the profile, then a search, a filter and a re-check at least, and two of
-# each when they take under CATALOG_SECONDS.
+# each when they take under CATALOG_SECONDS (plan "f": ``players.move``).
 CATALOG_TURNS = (4, 7)
 CATALOG_SECONDS = 10.0
 MODEL_NOTE = (
@@ -52,10 +61,12 @@ MODEL_NOTE = (
     "a FunctionModel's instant answers; 'model' is the client's request building, SSE "
     "parsing and the function model's checks and token count — no network"
 )
-TOOL_KINDS = {
-    "search": "search_candidates",
-    "filter": "filter_candidates",
-    "re-check": "update_profile",  # the turn after a filter re-checks the shortlist first
+# The catalog part's columns, each the turns of plan "f" making that move. Every turn after
+# the first re-checks the shortlist first; a chat turn does only that.
+CATALOG_KINDS = {
+    "search": "search",  # search_candidates: a new search, filtered
+    "filter": "filter",  # update_profile with a new budget: the filters over the last search
+    "re-check": "chat",  # no tool: the shortlist re-checked against the catalog
 }
 
 
@@ -253,8 +264,8 @@ class TurnBench:
             agent.close()
             self.progress.remove_task(task)
         row: dict[str, Any] = {"products": size}
-        for kind, tool in TOOL_KINDS.items():
-            timed = [s for s in samples[1:] if tool in s.tools]  # turn 1 reads no catalog
+        for kind, what in CATALOG_KINDS.items():
+            timed = [s for s in samples if move(player.kind, s.turn) == what]
             row[kind] = Spread.of([s.phases["tools"] for s in timed]).json() | {"turns": len(timed)}
         row["overhead"] = Breakdown.of(samples).overhead.json()
         self.figures.catalogs[size] = row

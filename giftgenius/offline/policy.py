@@ -20,11 +20,10 @@ from giftgenius.offline import refusals
 from giftgenius.offline import replies as r
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
-from giftgenius.protocol import STATE_BLOCK_PREFIX
+from giftgenius.protocol import split_state
 from giftgenius.text import fold
 
 MAX_SAME_TOOL_PER_TURN = 2  # a loop guard: the workflow never needs a tool thrice a turn
-_FUNNEL = ("search_candidates", "filter_candidates")
 
 
 @dataclass
@@ -63,6 +62,14 @@ class Turn:
         return sum(1 for res in self.results if res.name == name)
 
     @property
+    def found(self) -> ToolResult | None:
+        """This turn's last search-and-filter result: the tools that move the workflow
+        (update_profile, load_recipient_profile, search_candidates) return a ``shortlist``
+        when they searched."""
+        found = [res for res in self.results if res.ok and "shortlist" in res.result]
+        return found[-1] if found else None
+
+    @property
     def step(self) -> str:
         return str(self.state.get("step", "collecting_profile"))
 
@@ -87,8 +94,9 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     for i, message in enumerate(messages):
         role = message.get("role")
         text = message_text(message)
-        if role == "system" and text.startswith(STATE_BLOCK_PREFIX):
-            start_state = _json(text[len(STATE_BLOCK_PREFIX) :]) or start_state
+        if role == "user" and i == last_user:
+            block, _ = split_state(text)
+            start_state = block or start_state
         elif role == "assistant":
             for call in message.get("tool_calls") or []:
                 function = call.get("function", {})
@@ -98,8 +106,9 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
                 )
         elif role == "tool":
             result = _json(text) or {"ok": False, "error": text}
-            if isinstance(result.get("candidates"), list) and result["candidates"]:
-                seen = result["candidates"]
+            listed = result.get("shortlist") or result.get("candidates")
+            if isinstance(listed, list) and listed:
+                seen = listed
             if i > last_user:
                 name, args = names.get(message.get("tool_call_id", ""), ("", {}))
                 results.append(ToolResult(name, args, result))
@@ -107,7 +116,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     for res in results:
         if isinstance(res.result.get("state"), dict):
             state = res.result["state"]
-    user_text = message_text(messages[last_user])
+    _, user_text = split_state(message_text(messages[last_user]))
     # Under way (earlier words, or facts the state already holds): its language is settled.
     settled = any(m.get("role") == "user" for m in messages[:last_user]) or any(
         (start_state.get("profile") or {}).get(key) for key in ("recipient", "budget")
@@ -172,12 +181,10 @@ def _first_call(turn: Turn) -> Decision | None:
         return pending
     if ext.leave:
         return Decision(content=r.say("goodbye", turn.locale))
-    if not turn.state.get("missing") and turn.step == "generating_candidates":
-        return _call("search_candidates")
-    if turn.step == "filtering":
-        # Also after a dead end: filtering again brings back what to relax, and a yes to it
+    if not turn.state.get("missing") and turn.step in ("generating_candidates", "filtering"):
+        # Also after a dead end: searching again brings back what to relax, and a yes to it
         # applies the first change (``_relax``) instead of asking for more facts.
-        return _call("filter_candidates")
+        return _call("search_candidates")
     return None
 
 
@@ -200,8 +207,7 @@ def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
 def _pending(turn: Turn) -> Decision | None:
     """The user's own requests still to carry out this turn: choose, confirm, save."""
     ext = turn.ext
-    funnel_ran = any(turn.called(name) for name in _FUNNEL)
-    if turn.step == "finalizing" and not funnel_ran:
+    if turn.step == "finalizing" and turn.found is None:
         selected = turn.state.get("selected_gift_id")
         gift_id = _chosen_id(turn)
         chosen = ("select_gift", "select_described_gift")
@@ -311,21 +317,16 @@ def _next_call(turn: Turn) -> Decision | None:
         facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
         if facts and not turn.called("update_profile"):
             return _call("update_profile", _jsonable(facts))
-        return _advance(turn)
-    if last.name == "update_profile":
-        return _advance(turn)
-    if last.name == "search_candidates":
-        return _call("filter_candidates")
-    if last.name == "filter_candidates" and not last.result.get("candidates"):
+    if "shortlist" in last.result and not last.result["shortlist"]:
         return _relax(turn, last)
-    return _pending(turn)
+    return _advance(turn)
 
 
-def _relax(turn: Turn, filtered: ToolResult) -> Decision | None:
+def _relax(turn: Turn, found: ToolResult) -> Decision | None:
     """A yes after a dead end ("ok", "d'accord, vas-y") applies the first change the filters
     offered: the budget they named, the date the first gift can arrive, no delivery country,
     or a dislike taken back."""
-    offers = filtered.result.get("relax") or []
+    offers = found.result.get("relax") or []
     if not offers or not turn.ext.confirm or turn.ext.has_facts or turn.called("update_profile"):
         return None
     first = offers[0]
@@ -343,12 +344,8 @@ def _relax(turn: Turn, filtered: ToolResult) -> Decision | None:
 
 def _advance(turn: Turn) -> Decision | None:
     """Follow the step the tools put the workflow in."""
-    if turn.state.get("missing"):
-        return _pending(turn)
-    if turn.step == "generating_candidates":
-        return _call("search_candidates")
-    if turn.step == "filtering":
-        return _call("filter_candidates")
+    if not turn.state.get("missing") and turn.step == "generating_candidates":
+        return _call("search_candidates")  # a search the tools left undone (none should)
     return _pending(turn)
 
 
@@ -356,8 +353,6 @@ def _recover(turn: Turn, failed: ToolResult) -> Decision | None:
     """Correct a call once when the state says what was wrong; else explain (None)."""
     if sum(1 for res in turn.results if not res.ok) > 1:
         return None
-    if failed.name == "filter_candidates" and turn.step == "generating_candidates":
-        return _call("search_candidates")
     if failed.name == "update_profile":
         # One refused field must not lose the rest of the message ("c'est pour Hélène, ma
         # belle-mère, elle adore le thé, budget 5000 yens"): record the others, then ask.
@@ -502,9 +497,9 @@ def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
             price=r.money(gift.get("price", 0), gift.get("currency", ""), loc),
         )  # fmt: skip
         return _also(turn) + text
-    filtered = by_name.get("filter_candidates")
-    if filtered and filtered.ok:
-        candidates = filtered.result.get("candidates") or []
+    filtered = turn.found
+    if filtered is not None:
+        candidates = filtered.result.get("shortlist") or []
         budget = (state.get("profile") or {}).get("budget")
         unserved = r.unserved_note(filtered.result.get("unserved") or [], loc)
         note = unserved + "\n\n" if unserved else ""

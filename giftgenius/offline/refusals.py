@@ -78,10 +78,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "I can't start a new search at this point.",
         "fr": "Je ne peux pas relancer une recherche à ce stade.",
     },
-    "filter.wrong_step": {
-        "en": "I need to look for fresh ideas before sorting them.",
-        "fr": "Je dois d'abord chercher de nouvelles idées avant de les trier.",
-    },
     "choice.not_ready": {
         "en": "There is no list to choose from yet: let me look for ideas first.",
         "fr": "Il n'y a pas encore de liste où choisir : laissez-moi d'abord chercher des idées.",

@@ -123,7 +123,7 @@ def summarize(request_text: str, counter: TokenCounter, max_tokens: int | None) 
                 verb = "saved" if name.startswith("save") else "loaded"
                 decisions.append(f"{verb} profile '{args.get('label')}'")
         elif m := _TOOL.match(line):
-            if m[1] == "filter_candidates":
+            if '"shortlist"' in m[2]:  # a tool that searched and filtered
                 proposed = _GIFT_ID.findall(m[2]) or proposed
         elif m := _SAY.match(line):
             said.append(m[1])

@@ -52,11 +52,11 @@ def agent(tmp_path: Path, script) -> Iterator[Agent]:
             budget_max=40,
             currency="EUR",
             country="FR",
-        ),
-        script.call("search_candidates"),
+        ),  # complete: searches and filters in the same call
         script.reply("Here is what I found."),
     )
-    script.turn("filter them", script.call("filter_candidates"), script.reply("These pass."))
+    # A budget change re-runs the filters over the same search.
+    script.profile("make it 35 euros", "These pass.", budget_max=35)
     script.turn(
         "tell me about the first",
         script.call("get_gift_details", gift_id={"$state": "/candidate_ids/0"}),
@@ -80,7 +80,7 @@ def test_no_turn_reads_more_than_k_product_rows(agent: Agent, counted: list[int]
     for text in [
         "a gift for my grandmother",
         "she loves tea, gardening and jazz, 40 euros, to France",
-        "filter them",
+        "make it 35 euros",
         "tell me about the first",
         "the first one",
     ]:

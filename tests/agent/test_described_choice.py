@@ -22,10 +22,8 @@ def call(ctx: TurnContext, name: str, **args: object) -> dict:
 
 
 def shortlisted(ctx: TurnContext, **facts: object) -> dict:
-    assert call(ctx, "update_profile", recipient="father", **facts)["ok"]
-    assert call(ctx, "search_candidates")["ok"]
-    filtered = call(ctx, "filter_candidates")
-    assert filtered["ok"] and ctx.state.step == Step.finalizing
+    filtered = call(ctx, "update_profile", recipient="father", **facts)  # searches and filters
+    assert filtered["ok"] and filtered["shortlist"] and ctx.state.step == Step.finalizing
     return filtered
 
 
@@ -106,11 +104,9 @@ def test_a_loaded_profile_takes_this_runs_changes_and_keeps_the_saved_values(mak
             change(repos)
     later = make_ctx("carol", "run-b")
     assert call(later, "load_recipient_profile", label="papa grill")["ok"]
-    assert call(later, "update_profile", budget_max=20)["ok"]
-    assert later.filter_spec().budget_max == 20
-    call(later, "search_candidates")
-    filtered = call(later, "filter_candidates")
-    assert all(c["price_in_budget_currency"] <= 20 for c in filtered["candidates"])
+    filtered = call(later, "update_profile", budget_max=20)  # refilters the loaded search
+    assert filtered["ok"] and later.filter_spec().budget_max == 20
+    assert all(c["price_in_budget_currency"] <= 20 for c in filtered["shortlist"])
     with db.read() as repos:
         saved = repos.profiles.get("carol", "papa grill")
     assert saved is not None and saved.profile.budget.amount == 50

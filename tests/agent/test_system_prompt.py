@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 
-import pytest
-
 from giftgenius.agent.tools import TOOLS, TurnContext, execute
 from giftgenius.protocol import StateView
 from giftgenius.resources import prompt_text, prompt_version
@@ -31,10 +29,6 @@ def _field_names() -> set[str]:
 def test_the_prompt_names_every_registered_tool() -> None:
     named = set(BACKTICKED.findall(PROMPT))
     missing = [name for name in TOOLS if name not in named]
-    if missing == ["filter_candidates"]:
-        # The search filters in the same call now; the model is no longer offered the
-        # filter once the registry drops it, and the prompt is written for that.
-        pytest.xfail("filter_candidates is still registered")
     assert missing == []
 
 

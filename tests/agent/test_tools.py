@@ -5,6 +5,7 @@ import json
 import pytest
 
 from giftgenius.agent.tools import TurnContext, execute
+from giftgenius.agent.tools.candidates import refilter
 from giftgenius.catalog import load_rates, price_in
 from giftgenius.domain import CheckpointStep, Step
 
@@ -49,12 +50,10 @@ def test_profile_facts_are_canonical_and_missing_ones_are_named(make_ctx) -> Non
 
 def test_whole_funnel_writes_the_four_checkpoints_in_order(make_ctx) -> None:
     ctx = make_ctx()
-    assert complete_profile(ctx, dislikes=["mugs", "carnets"], country="FR")["ok"]
-    assert ctx.state.step == Step.generating_candidates
-    found = call(ctx, "search_candidates")
-    assert found["ok"] and found["found"] > 0 and ctx.state.step == Step.filtering
-    filtered = call(ctx, "filter_candidates")
-    assert filtered["ok"] and ctx.state.step == Step.finalizing
+    # The profile becoming complete searches and filters in the same call.
+    filtered = complete_profile(ctx, dislikes=["mugs", "carnets"], country="FR")
+    assert filtered["ok"] and filtered["found"] > 0 and ctx.state.step == Step.finalizing
+    assert [c["id"] for c in filtered["shortlist"]] == ctx.state.candidate_ids
     rates = load_rates()
     products = ctx.products(ctx.state.candidate_ids)
     for gift_id in ctx.state.candidate_ids:
@@ -76,11 +75,26 @@ def test_whole_funnel_writes_the_four_checkpoints_in_order(make_ctx) -> None:
     assert call(ctx, "update_profile", budget_max=80)["ok"] is False  # the run is done
 
 
+def test_search_candidates_searches_and_filters_in_one_call(make_ctx) -> None:
+    ctx = make_ctx()
+    complete_profile(ctx, dislikes=["mugs"])
+    result = call(ctx, "search_candidates", extra_keywords=["wooden"])
+    assert result["ok"] and "candidates" not in result  # never the unfiltered list
+    assert {"found", "shortlist", "rejected", "unserved"} <= set(result)
+    assert result["found"] == len(ctx.state.search_pool) > 0
+    assert [c["id"] for c in result["shortlist"]] == ctx.state.candidate_ids
+    assert all(c["price_in_budget_currency"] <= 50 for c in result["shortlist"])
+    products = ctx.products(ctx.state.candidate_ids)
+    assert not any("mug" in products[i].tags for i in ctx.state.candidate_ids)
+    assert ctx.state.step == Step.finalizing
+    steps = [c.step for c in ctx.checkpoints]
+    assert steps.count(CheckpointStep.candidates_generated) == 2  # the profile's, and this one
+    assert steps.count(CheckpointStep.filtered) == 2
+
+
 def test_invented_or_foreign_gift_ids_are_refused(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
-    call(ctx, "search_candidates")
-    call(ctx, "filter_candidates")
     invented = call(ctx, "select_gift", gift_id="g-9999")
     assert invented["ok"] is False and "not one of this run's candidates" in invented["error"]
     outsider = next(i for i in ctx.state.search_pool if i not in ctx.state.candidate_ids)
@@ -89,24 +103,27 @@ def test_invented_or_foreign_gift_ids_are_refused(make_ctx) -> None:
     assert "No gift has id" in call(ctx, "get_gift_details", gift_id="nope")["error"]
 
 
-def test_filter_needs_candidates_and_search_needs_a_complete_profile(make_ctx) -> None:
+def test_search_needs_a_complete_profile_and_filtering_is_no_model_tool(make_ctx) -> None:
     ctx = make_ctx()
     assert "still missing" in call(ctx, "search_candidates")["error"]
-    complete_profile(ctx)
-    assert "search_candidates first" in call(ctx, "filter_candidates")["error"]
+    partial = call(ctx, "update_profile", recipient="colleague", interests=["coffee"])
+    assert partial["ok"] and not {"found", "shortlist"} & set(partial)  # nothing to search yet
+    assert ctx.state.search_pool == [] and not ctx.checkpoints
+    assert "Unknown tool 'filter_candidates'" in call(ctx, "filter_candidates")["error"]
 
 
 def test_changing_the_budget_after_filtering_refilters_the_same_search(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
-    call(ctx, "search_candidates")
     pool = list(ctx.state.search_pool)
-    call(ctx, "filter_candidates")
     assert ctx.state.step == Step.finalizing
+    call(ctx, "select_gift", gift_id=ctx.state.candidate_ids[0])
     result = call(ctx, "update_profile", budget_max=70)
-    assert result["ok"] and ctx.state.step == Step.filtering
-    assert ctx.state.candidate_ids == pool and ctx.state.selected_gift_id is None
-    call(ctx, "filter_candidates")
+    assert result["ok"] and "found" not in result and result["shortlist"]  # no new search
+    assert ctx.state.search_pool == pool and ctx.state.selected_gift_id is None
+    assert [c["id"] for c in result["shortlist"]] == ctx.state.candidate_ids
+    assert all(c["price_in_budget_currency"] <= 70 for c in result["shortlist"])
+    assert ctx.state.step == Step.finalizing
     steps = [c.step for c in ctx.checkpoints]
     assert steps.count(CheckpointStep.filtered) == 2
     assert steps.count(CheckpointStep.candidates_generated) == 1
@@ -115,13 +132,14 @@ def test_changing_the_budget_after_filtering_refilters_the_same_search(make_ctx)
 def test_changing_interests_after_filtering_searches_again(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
-    call(ctx, "search_candidates")
-    call(ctx, "filter_candidates")
-    assert call(ctx, "update_profile", interests=["tea"])["ok"]
-    assert ctx.state.step == Step.generating_candidates
-    assert ctx.state.candidate_ids == [] and ctx.state.search_pool == []
+    old_pool = list(ctx.state.search_pool)
+    result = call(ctx, "update_profile", interests=["tea"])
+    assert result["ok"] and result["found"] > 0 and ctx.state.step == Step.finalizing
+    assert ctx.state.search_pool != old_pool  # a new search, not the old one refiltered
+    assert any("tea" in c["answers"] for c in result["shortlist"])  # the new interest is served
     steps = [c.step for c in ctx.checkpoints]
     assert steps.count(CheckpointStep.profile_collected) == 2
+    assert steps.count(CheckpointStep.candidates_generated) == 2
 
 
 def test_saved_profiles_belong_to_their_user(make_ctx, db) -> None:
@@ -138,7 +156,8 @@ def test_saved_profiles_belong_to_their_user(make_ctx, db) -> None:
     again = make_ctx("alice", run_id="run-alice-2")
     loaded = call(again, "load_recipient_profile", label="boss")
     assert loaded["ok"] and again.state.profile.recipient == "colleague"
-    assert again.state.step == Step.generating_candidates
+    # A complete profile, loaded, searches and filters at once.
+    assert loaded["shortlist"] and again.state.step == Step.finalizing
 
 
 def commit(ctx: TurnContext, db) -> None:
@@ -160,8 +179,6 @@ def test_a_profile_saved_early_keeps_what_the_search_settled(make_ctx, db) -> No
     commit(other, db)
     commit(ctx, db)
     assert call(ctx, "update_profile", budget_max=70, currency="EUR", country="BE")["ok"]
-    call(ctx, "search_candidates")
-    call(ctx, "filter_candidates")
     call(ctx, "select_gift", gift_id=ctx.state.candidate_ids[0])
     assert call(ctx, "confirm_choice")["ok"]
     commit(ctx, db)
@@ -170,7 +187,7 @@ def test_a_profile_saved_early_keeps_what_the_search_settled(make_ctx, db) -> No
     budget = later.state.profile.budget
     assert loaded["ok"] and (budget.amount, budget.currency) == (70, "EUR")
     assert (later.state.profile.country, later.state.profile.dislikes) == ("BE", ["mug"])
-    assert later.state.step == Step.generating_candidates  # nothing left to ask
+    assert loaded["shortlist"] and later.state.step == Step.finalizing  # nothing left to ask
     neighbour = call(later, "list_recipient_profiles")["profiles"]
     kept = next(p["profile"] for p in neighbour if p["label"] == "voisine")
     assert kept["budget"] is None and kept["interests"] == ["tea"]
@@ -179,33 +196,30 @@ def test_a_profile_saved_early_keeps_what_the_search_settled(make_ctx, db) -> No
 def test_every_result_carries_the_state_it_left(make_ctx) -> None:
     ctx = make_ctx()
     result = complete_profile(ctx)
-    assert result["state"]["step"] == "generating_candidates"
+    assert result["state"]["step"] == "finalizing"
     assert result["state"]["profile"]["budget"]["amount"] == 50
 
 
 def test_filters_never_leave_out_an_interest_the_catalog_can_serve(make_ctx) -> None:
     ctx = make_ctx()
-    complete_profile(ctx)
-    found = call(ctx, "search_candidates")
+    found = complete_profile(ctx)
     assert found["unserved"] == []
     products = ctx.products(ctx.state.search_pool)
     # A pool that lost every coffee product (the cap, or a catalog change): the filters
     # fetch the best passing coffee product from the catalog.
     ctx.state.search_pool = [i for i in ctx.state.search_pool if "coffee" not in products[i].tags]
     ctx.state.candidate_ids = list(ctx.state.search_pool)
-    filtered = call(ctx, "filter_candidates")
-    answered = {i for c in filtered["candidates"] for i in c["answers"]}
+    filtered = refilter(ctx)
+    answered = {i for c in filtered["shortlist"] for i in c["answers"]}
     assert answered == {"board-game", "coffee"}
-    assert all(c["answers"] for c in filtered["candidates"])
+    assert all(c["answers"] for c in filtered["shortlist"])
     assert filtered["unserved"] == []
 
 
 def test_an_unknown_interest_comes_back_unserved_with_alternatives(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
-    call(ctx, "update_profile", interests=["board games", "zorblaxian"])
-    call(ctx, "search_candidates")
-    filtered = call(ctx, "filter_candidates")
+    filtered = call(ctx, "update_profile", interests=["board games", "zorblaxian"])
     assert [u["interest"] for u in filtered["unserved"]] == ["zorblaxian"]
     assert filtered["unserved"][0]["in_catalog"] is False
     assert filtered["unserved"][0]["suggestions"]
@@ -214,15 +228,13 @@ def test_an_unknown_interest_comes_back_unserved_with_alternatives(make_ctx) -> 
 def test_a_dead_end_says_what_to_relax_and_relaxing_it_moves_on(make_ctx) -> None:
     ctx = make_ctx()
     complete_profile(ctx)
-    call(ctx, "update_profile", budget_max=3)
-    call(ctx, "search_candidates")
-    dead = call(ctx, "filter_candidates")
-    assert dead["ok"] and dead["candidates"] == [] and ctx.state.step == Step.filtering
+    dead = call(ctx, "update_profile", budget_max=3)
+    assert dead["ok"] and dead["shortlist"] == [] and ctx.state.step == Step.filtering
+    assert dead["hint"] and ctx.state.candidate_ids == []
     budget = next(r for r in dead["relax"] if r["constraint"] == "budget")
     assert budget["budget_max"] > 3 and budget["currency"] == "USD" and budget["would_pass"] >= 1
-    call(ctx, "update_profile", budget_max=budget["budget_max"])
-    passing = call(ctx, "filter_candidates")
-    assert passing["ok"] and len(passing["candidates"]) >= 1
+    passing = call(ctx, "update_profile", budget_max=budget["budget_max"])
+    assert passing["ok"] and len(passing["shortlist"]) >= 1 and "relax" not in passing
     assert ctx.state.step == Step.finalizing
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from giftgenius.agent.tools import TurnContext, execute
 from giftgenius.catalog import load_rates, price_in
-from giftgenius.domain import Budget, Step, utcnow
+from giftgenius.domain import Budget, CheckpointStep, Step, utcnow
 from giftgenius.storage.tables import RecipientProfileRow
 
 
@@ -257,10 +257,8 @@ def test_the_filters_hold_and_convert_francs_and_canadian_dollars(
     assert result["ok"] and result["missing"] == []
     code = ctx.state.profile.budget.currency
     assert code in ("CAD", "CHF")
-    found = call(ctx, "search_candidates")
-    assert found["ok"] and found["found"] > 0
-    filtered = call(ctx, "filter_candidates")
-    assert filtered["ok"], filtered
+    # The complete profile searched and filtered in the same call.
+    assert result["found"] > 0 and result["shortlist"], result
     assert ctx.state.step == Step.finalizing and ctx.state.candidate_ids
     rates, products = load_rates(), ctx.products(ctx.state.candidate_ids)
     for gift_id in ctx.state.candidate_ids:
@@ -281,14 +279,18 @@ def test_a_new_name_keeps_the_search_a_new_audience_searches_again(make_ctx) -> 
     assert call(ctx, "update_profile", recipient="my uncle", budget_max=50, interests=["coffee"])[
         "ok"
     ]
-    assert call(ctx, "search_candidates")["ok"] and call(ctx, "filter_candidates")["ok"]
     shortlist = list(ctx.state.candidate_ids)
     assert ctx.state.step == Step.finalizing and shortlist
-    assert call(ctx, "update_profile", recipient="my uncle Dave")["ok"]
+    pool = list(ctx.state.search_pool)
+    renamed = call(ctx, "update_profile", recipient="my uncle Dave")
+    assert renamed["ok"] and not {"found", "shortlist"} & set(renamed)  # no search, no filter
     assert ctx.state.step == Step.finalizing and ctx.state.candidate_ids == shortlist
-    assert call(ctx, "update_profile", recipient="my 8-year-old nephew")["ok"]
-    assert ctx.state.profile.audience == "child"
-    assert ctx.state.step == Step.generating_candidates and ctx.state.candidate_ids == []
+    searches = [c.step for c in ctx.checkpoints].count(CheckpointStep.candidates_generated)
+    child = call(ctx, "update_profile", recipient="my 8-year-old nephew")
+    assert child["ok"] and ctx.state.profile.audience == "child"
+    assert "found" in child and ctx.state.search_pool != pool  # searched again, for a child
+    after = [c.step for c in ctx.checkpoints].count(CheckpointStep.candidates_generated)
+    assert after == searches + 1
 
 
 # -- saved profiles from before the audience ------------------------------------------------
@@ -314,7 +316,8 @@ def test_a_saved_profile_from_before_the_audience_loads_with_one(make_ctx) -> No
     loaded = call(ctx, "load_recipient_profile", label="Julien")
     assert loaded["ok"], loaded
     assert (ctx.state.profile.recipient, ctx.state.profile.audience) == ("coloc", "friend")
-    assert ctx.state.step == Step.generating_candidates
+    assert "found" in loaded  # complete: searched (for a friend) at once
+    assert ctx.state.step in (Step.filtering, Step.finalizing)
     listed = call(ctx, "list_recipient_profiles")
     assert listed["profiles"][0]["profile"]["audience"] == "friend"
 

@@ -2,7 +2,9 @@
 
 A turn that calls no tool needs four transactions: one read before it starts (the run row
 and any message accepted after the live session's last one, in one statement), the
-accepted message, the commit, and the check after the save that the run still exists.
+accepted message, the commit, and the check after the save that the run still exists —
+and, with a shortlist to re-check (every turn after the complete profile, which searches
+and filters at once), one read of the shortlisted products: five.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import pytest
 
 from giftgenius.agent.runner import Agent
 from giftgenius.bench.players import Player
+from giftgenius.domain import Step
 from giftgenius.errors import ModelError
 from giftgenius.llm.scripted import FunctionModel
 
@@ -21,8 +24,10 @@ def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
     samples = [player.turn(played) for _ in range(6)]
     quiet = [s for s in samples if not s.tools]  # plan "s": every third turn only chats
     assert quiet, [s.tools for s in samples]
+    live = agent.sessions.load(played.run_id)
+    assert live is not None and live.state.step == Step.finalizing  # a shortlist to re-check
     for sample in quiet:
-        assert sample.transactions == 4, (sample.turn, sample.transactions)
+        assert sample.transactions == 4 + 1, (sample.turn, sample.transactions)
 
 
 def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(

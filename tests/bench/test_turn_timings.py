@@ -12,10 +12,10 @@ def test_phases_are_filled_and_add_up_to_no_more_than_the_turn(agent: Agent) -> 
     played = player.open(0)
     samples = [player.turn(played) for _ in range(4)]
     assert [s.tools for s in samples] == [
-        ("update_profile",),
-        ("search_candidates",),
-        ("filter_candidates",),
-        ("update_profile",),
+        ("update_profile",),  # the complete profile: searches and filters
+        ("search_candidates",),  # a new search, filtered
+        ("update_profile",),  # a new budget: the filters again
+        (),  # a plain reply: the shortlist re-checked, no tool
     ]
     for sample in samples:
         assert set(sample.phases) == set(PHASES)

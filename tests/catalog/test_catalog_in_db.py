@@ -93,7 +93,7 @@ def _ids(products: list[Product]) -> list[str]:
 
 
 def _funnel(catalog: CatalogSource | list[Product], profile: Profile) -> dict[str, object]:
-    """What search_candidates and filter_candidates compute for the profile."""
+    """What ``find_gifts`` (a search, then the filters) computes for the profile."""
     rates = load_rates()
     pool = search_pool(
         catalog,

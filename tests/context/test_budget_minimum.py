@@ -52,7 +52,7 @@ def _full_state() -> SessionState:
 
 def test_a_first_turn_fits_in_the_minimum_prompt() -> None:
     counter = TokenCounter.for_model("offline")
-    call = ToolCall(id="call_1", name="search_candidates", arguments='{"limit": 8}')
+    call = ToolCall(id="call_1", name="search_candidates", arguments='{"extra_keywords": null}')
     turn = [
         Message(role="user", content="A gift for my colleague, she loves board games. " * 20),
         Message(role="assistant", tool_calls=[call]),

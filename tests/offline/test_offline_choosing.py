@@ -33,6 +33,17 @@ def read(text: str) -> Extraction:
     )
 
 
+def shortlisted(text: str, locale: str) -> Extraction:
+    return extract(
+        text,
+        today=TODAY,
+        locale=locale,
+        choosing=True,
+        candidate_titles=[title for title, _ in SHORTLIST],
+        candidate_answers=[answers for _, answers in SHORTLIST],
+    )
+
+
 def chosen(text: str) -> Choice | None:
     return read(text).choice
 
@@ -236,3 +247,33 @@ def test_no_gift_named_by_what_it_is(text: str) -> None:
 def test_asking_whether_there_is_one_names_it(text: str, kept: str) -> None:
     found = chosen(text)
     assert found is not None and found.described is not None and kept in found.described
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("Je prends la deuxième idée, mais je reviendrai pour finaliser plus tard.", "fr"),
+        ("Le 2, je repasserai pour valider", "fr"),
+        ("I'll take the second one, but I'll come back to confirm it later", "en"),
+        ("the second, let me think about it and I'll confirm tomorrow", "en"),
+    ],
+)
+def test_choosing_while_leaving_chooses_and_confirms_nothing(text: str, locale: str) -> None:
+    """What is put off ("…to finalize later") is not said now: the choice stands alone."""
+    read = shortlisted(text, locale)
+    assert read.choice is not None and read.choice.position == 2
+    assert read.leave
+    assert not read.confirm and not read.explicit_confirm
+
+
+@pytest.mark.parametrize(
+    ("text", "locale"),
+    [
+        ("the second one, confirm it", "en"),
+        ("le deuxième, je confirme", "fr"),
+        ("oui je confirme, merci et à plus", "fr"),  # the yes comes before the goodbye
+        ("yes please, talk later", "en"),
+    ],
+)
+def test_a_yes_before_the_goodbye_still_confirms(text: str, locale: str) -> None:
+    assert shortlisted(text, locale).confirm

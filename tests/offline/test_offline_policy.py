@@ -21,10 +21,11 @@ from giftgenius.llm.base import ChatRequest
 from giftgenius.llm.openai_chat import OpenAIChatModel
 from giftgenius.offline.engine import OfflineEngine
 from giftgenius.offline.transport import OfflineTransport
-from giftgenius.protocol import STATE_BLOCK_PREFIX
+from giftgenius.protocol import STATE_BLOCK_PREFIX, with_state
 from giftgenius.tokens import TokenCounter
 
 TODAY = "2026-11-29"
+SEARCH_FACTS = ("recipient", "age", "interests")  # a change searches again; others refilter
 CATALOG = [
     {"id": "g-1", "title": "Azul tile game", "price": 39.9, "currency": "EUR",
      "price_in_budget_currency": 43.37, "delivery_days": 3, "why": "matches: board games",
@@ -88,16 +89,26 @@ class FakeTools:
             profile[key] = [v for v in profile[key] if v not in args.get(f"remove_{key}", [])]
             profile[key] += [v for v in args.get(key, []) if v not in profile[key]]
         changed = json.dumps(profile, sort_keys=True) != before
-        complete = not self.view()["missing"]
-        if complete and (self.state["step"] == "collecting_profile" or changed):
-            self.state.update(step="generating_candidates", candidate_ids=[], selected_gift_id=None)
-        return self.ok(changed=changed, missing=self.view()["missing"])
+        searched = any(json.loads(before).get(k) != profile.get(k) for k in SEARCH_FACTS)
+        found: dict[str, Any] = {}
+        if not self.view()["missing"]:
+            # As the real tool: a complete profile searches and filters at once; a change
+            # of a filter fact only re-runs the filters.
+            if self.state["step"] == "collecting_profile" or searched:
+                found = self.find()
+            elif changed:
+                found = self.refilter()
+        return self.ok(changed=changed, missing=self.view()["missing"], **found)
 
     def search_candidates(self, **args: Any) -> dict[str, Any]:
-        self.state.update(step="filtering", candidate_ids=[c["id"] for c in CATALOG])
-        return self.ok(found=len(CATALOG), candidates=[self._view(c) for c in CATALOG])
+        return self.ok(**self.find())
 
-    def filter_candidates(self) -> dict[str, Any]:
+    def find(self) -> dict[str, Any]:
+        self.state.update(step="filtering", selected_gift_id=None)
+        return {"found": len(CATALOG), **self.refilter()}
+
+    def refilter(self) -> dict[str, Any]:
+        self.state["selected_gift_id"] = None
         profile = self.state["profile"]
         budget = profile["budget"]["amount"]
         passing = [
@@ -107,13 +118,16 @@ class FakeTools:
         self.state["candidate_ids"] = [c["id"] for c in passing]
         if passing:
             self.state["step"] = "finalizing"
-            return self.ok(candidates=[self._view(c) for c in passing], rejected={"over budget": 1})
+            shown = [self._view(c) for c in passing]
+            return {"shortlist": shown, "rejected": {"over budget": 1}, "unserved": []}
         over = sorted(c["price"] for c in CATALOG if c["price"] > budget)
         relax = [
             {"constraint": "budget", "would_pass": 1, "budget_max": over[0],
              "currency": profile["budget"]["currency"]}
         ] if over else []  # fmt: skip
-        return self.ok(candidates=[], rejected={"over budget": len(over)}, relax=relax)
+        self.state["step"] = "filtering"
+        return {"shortlist": [], "rejected": {"over budget": len(over)}, "unserved": [],
+                "relax": relax, "hint": "Nothing passes."}  # fmt: skip
 
     def select_gift(self, gift_id: str) -> dict[str, Any]:
         assert gift_id in self.state["candidate_ids"]
@@ -136,8 +150,8 @@ class FakeTools:
 
     def load_recipient_profile(self, label: str) -> dict[str, Any]:
         self.state["profile"] = json.loads(json.dumps(self.saved[label]))
-        self.state["step"] = "generating_candidates"
-        return self.ok(loaded_label=label, missing=self.view()["missing"])
+        found = {} if self.view()["missing"] else self.find()
+        return self.ok(loaded_label=label, missing=self.view()["missing"], **found)
 
     @staticmethod
     def _view(c: dict[str, Any]) -> dict[str, Any]:
@@ -158,11 +172,11 @@ class Chat:
     def say(self, text: str) -> str:
         self.calls = []
         head = [{"role": "system", "content": "You are GiftGenius."}]
-        block = {"role": "system", "content": STATE_BLOCK_PREFIX + json.dumps(self.tools.view())}
-        turn: list[dict[str, Any]] = [{"role": "user", "content": text}]
+        block = STATE_BLOCK_PREFIX + json.dumps(self.tools.view())
+        turn: list[dict[str, Any]] = [{"role": "user", "content": with_state(text, block)}]
         for _ in range(8):
             history = self.history if self.keep_history else []
-            request = ChatRequest(messages=[*head, *history, block, *turn], tools=tool_specs())
+            request = ChatRequest(messages=[*head, *history, *turn], tools=tool_specs())
             response = self.model.complete(request, on_text=self.streamed.append)
             turn.append(response.message.to_openai())
             if not response.message.tool_calls:
@@ -188,15 +202,14 @@ def test_seed_example_in_french() -> None:
         "J'ai besoin d'un cadeau pour un collègue développeur, budget jusqu'à 50 $, il aime "
         "les jeux de société et la caféine"
     )
-    assert chat.names() == ["update_profile", "search_candidates", "filter_candidates"]
+    assert chat.names() == ["update_profile"]  # it searches and filters by itself
     facts = chat.calls[0][1]
     assert facts["recipient"] == "collègue" and facts["budget_max"] == 50
     assert "1. **Azul tile game**" in reply and "Meeple coffee mug" in reply
     assert "Lequel" in reply
 
     reply = chat.say("Il déteste les mugs et a déjà trop de carnets")
-    assert chat.calls[0] == ("update_profile", {"dislikes": ["mug", "notebook"]})
-    assert chat.names()[1:] == ["search_candidates", "filter_candidates"]
+    assert chat.calls == [("update_profile", {"dislikes": ["mug", "notebook"]})]  # refilters
     assert "Meeple coffee mug" not in reply
     assert "2. **Ethiopian coffee sampler**" in reply
 
@@ -255,8 +268,6 @@ def test_same_friend_as_last_time_with_a_new_budget() -> None:
         "list_recipient_profiles",
         "load_recipient_profile",
         "update_profile",
-        "search_candidates",
-        "filter_candidates",
     ]
     assert chat.calls[1] == ("load_recipient_profile", {"label": "sam"})
     assert chat.calls[2][1] == {"budget_max": 80, "currency": "USD"}
@@ -288,10 +299,10 @@ def test_leaving_says_progress_is_saved() -> None:
 def test_no_candidate_offers_a_higher_budget_and_a_yes_applies_it() -> None:
     chat = Chat()
     reply = chat.say("A gift for my boss, max 5 USD, loves coffee")
-    assert chat.names()[-1] == "filter_candidates"
+    assert chat.names() == ["update_profile"]  # its result is the dead end
     assert "With a budget of $14, 1 idea would fit." in reply and "go up to $14" in reply
     reply = chat.say("ok, do that")
-    assert chat.calls[:2] == [("filter_candidates", {}), ("update_profile", {"budget_max": 14.0})]
+    assert chat.calls[:2] == [("search_candidates", {}), ("update_profile", {"budget_max": 14.0})]
     assert chat.tools.state["step"] == "finalizing" and "Meeple coffee mug" in reply
 
 
@@ -308,7 +319,7 @@ def test_after_a_dead_end_anything_else_says_the_dead_end_again() -> None:
     chat = Chat()
     chat.say("A gift for my boss, max 5 USD, loves coffee")
     reply = chat.say("the first one!")
-    assert chat.names() == ["filter_candidates"]
+    assert chat.names() == ["search_candidates"]  # the dead end again, from the tools
     assert "With a budget of $14" in reply
 
 
@@ -447,9 +458,9 @@ def test_an_interest_the_catalog_cannot_serve_is_said_plainly(
         said = chat.tools.state["profile"]["interests"][0]
         suggestions = [describe(closest, chat_locale(line))] if closest else []
         unserved = [{"interest": said, "in_catalog": False, "suggestions": suggestions}]
-        return chat.tools.ok(candidates=[], rejected={}, unserved=unserved)
+        return {"shortlist": [], "rejected": {}, "unserved": unserved}
 
-    chat.tools.filter_candidates = nothing  # type: ignore[method-assign]
+    chat.tools.refilter = nothing  # type: ignore[method-assign]
     assert chat.say(line) == expected
 
 

@@ -244,7 +244,7 @@ def test_the_fence_covers_the_run_status_too(db: Database) -> None:
 
 def test_transcript_keeps_order_and_refuses_a_taken_seq(db: Database) -> None:
     run_id = _start(db, "alice")
-    call = ToolCall(id="c1", name="search_candidates", arguments='{"limit": 3}')
+    call = ToolCall(id="c1", name="search_candidates", arguments='{"extra_keywords": []}')
     with db.write() as repos:
         repos.transcript.append([_entry(run_id, 2, "t1", "assistant"), _entry(run_id, 1)])
         repos.transcript.append(

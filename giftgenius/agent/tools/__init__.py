@@ -15,7 +15,6 @@ from typing import Any
 from giftgenius.agent.tools.candidates import (
     GiftIdArgs,
     SearchCandidatesArgs,
-    filter_candidates,
     get_gift_details,
     search_candidates,
 )
@@ -36,7 +35,6 @@ TOOLS = Registry(
     save_recipient_profile,
     load_recipient_profile,
     search_candidates,
-    filter_candidates,
     get_gift_details,
     select_gift,
     select_described_gift,

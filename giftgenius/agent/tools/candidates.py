@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
+from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.catalog import (
     Product,
@@ -53,8 +53,8 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
     Result: `shortlist`, `unserved`, `relax`, as for update_profile.
 
     Maintainers: the whole result (up to ``MAX_CANDIDATES`` ids, every stated interest
-    taking its turn) becomes the search pool the filters run over; only ``SHORTLIST_SIZE``
-    candidates are shown, to keep the tool result small.
+    taking its turn) becomes the search pool the filters run over (``find_gifts``); only
+    the shortlist that passes them is shown.
     """
     require_open(ctx)
     profile = ctx.state.profile
@@ -62,11 +62,22 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         raise ToolError("search.incomplete", missing=list(profile.missing()))
     if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
         raise ToolError("search.wrong_step", step=str(ctx.state.step))
+    return ok(ctx, **find_gifts(ctx, args.extra_keywords or []))
+
+
+def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dict[str, Any]:
+    """Search the catalog for the profile, then filter: the whole funnel in one step.
+
+    The workflow is the agent's, not the model's: a model that had to call a search and then
+    a filter saw an unfiltered list in between (and presented over-budget gifts from it),
+    and spent a model call on each. Writes ``candidates_generated`` then ``filtered``.
+    """
+    profile = ctx.state.profile
     found = ctx.search(
         lambda catalog: search_pool(
             catalog,
             profile.interests,
-            extra_words=args.extra_keywords,
+            extra_words=extra_keywords or [],
             recipient=profile.audience,  # the catalog's word; the person's is for replies
             age=profile.age,
             limit=MAX_CANDIDATES,
@@ -78,24 +89,19 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
     if ctx.state.step != Step.generating_candidates:
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
-    shown = [ctx.candidate_view(p).model_dump() for p in found[:SHORTLIST_SIZE]]
-    gaps = ctx.search(lambda catalog: unserved(profile.interests, found, catalog, ctx.state.locale))
-    missing = [u.model_dump() for u in gaps]
-    return ok(ctx, found=len(found), candidates=shown, unserved=missing)
+    return {"found": len(found), **refilter(ctx)}
 
 
-@tool
-def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
-    """Filter the candidates by budget, delivery country, deadline and dislikes; returns the
-    ones that pass with details.
+def refilter(ctx: TurnContext) -> dict[str, Any]:
+    """Filter the last search (``state.search_pool``) by budget, delivery country, deadline
+    and dislikes, and make the shortlist of what passes.
 
-    Each candidate names the stated interests it `answers`. Rejections are reported as
-    counts per reason, so the model can suggest what to relax; `unserved` names the
-    interests no shortlisted gift answers (tell the user, with the suggestions).
+    The result's ``shortlist`` holds the passing gifts, each naming the stated interests it
+    ``answers``; ``rejected`` counts rejections per reason; ``unserved`` names the interests
+    no shortlisted gift answers, with the closest things the catalog has; when nothing
+    passes, ``relax`` says which change would bring ideas back. Moves to ``finalizing``
+    (``filtered``) when something passes.
     """
-    require_open(ctx)
-    if ctx.state.step != Step.filtering:
-        raise ToolError("filter.wrong_step", step=str(ctx.state.step))
     spec = ctx.filter_spec()
     products = ctx.products(ctx.state.search_pool)
     passing: list[Product] = []
@@ -127,23 +133,21 @@ def filter_candidates(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
             for i in ctx.state.search_pool
             if i in products and (not interests or answers(products[i], interests))
         ]
-        return ok(
-            ctx,
-            candidates=[],
-            rejected=_reason_counts(rejected),
-            unserved=missing,
-            relax=[r.model_dump(mode="json") for r in relaxations(pool, spec, ctx.rates)],
-            hint="No candidate passes: tell the user which constraint removed what and offer "
-            "the changes in `relax` (each with how many ideas it would bring back).",
-        )
+        return {
+            "shortlist": [],
+            "rejected": _reason_counts(rejected),
+            "unserved": missing,
+            "relax": [r.model_dump(mode="json") for r in relaxations(pool, spec, ctx.rates)],
+            "hint": "Nothing passes: tell the user which constraint removed what and offer the "
+            "changes in `relax` (each with how many ideas it would bring back).",
+        }
     ctx.state.candidate_ids = [p.id for p in chosen]
     ctx.move_to(Step.finalizing)
-    return ok(
-        ctx,
-        candidates=[ctx.candidate_view(p).model_dump() for p in chosen],
-        rejected=_reason_counts(rejected),
-        unserved=missing,
-    )
+    return {
+        "shortlist": [ctx.candidate_view(p).model_dump() for p in chosen],
+        "rejected": _reason_counts(rejected),
+        "unserved": missing,
+    }
 
 
 def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:

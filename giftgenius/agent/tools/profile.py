@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from giftgenius.agent.tools.candidates import find_gifts, refilter
 from giftgenius.agent.tools.profile_reading import (
     BUDGET_CURRENCY_CODES,
     read_country,
@@ -142,7 +143,24 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     settle_step(ctx, old)
     if args.currency is not None and new.budget is not None:
         understood["currency"] = new.budget.currency
-    return ok(ctx, changed=new != old, missing=new.missing(), understood=understood)
+    found = follow_up(ctx, changed=new != old)
+    return ok(ctx, changed=new != old, missing=new.missing(), understood=understood, **found)
+
+
+def follow_up(ctx: TurnContext, *, changed: bool) -> dict[str, Any]:
+    """What the workflow does next, done here rather than left to the model.
+
+    A profile that became complete, or a change that matters on a complete one, searches
+    and filters at once (``find_gifts``); a budget, dislike, country or deadline change
+    re-runs the filters over the last search (``refilter``). So the model reports what the
+    person said and gets the shortlist back in the same call.
+    """
+    step = ctx.state.step
+    if step == Step.generating_candidates:
+        return find_gifts(ctx)
+    if step == Step.filtering and changed:
+        return refilter(ctx)
+    return {}
 
 
 def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Budget:

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from giftgenius.agent.tools.profile import settle_step
+from giftgenius.agent.tools.profile import follow_up, settle_step
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.domain import MAX_LABEL_CHARS, RecipientProfile
@@ -44,8 +44,8 @@ def save_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
 
     Result: `saved_label`.
 
-    Maintainers: the label is scrubbed (a model may echo an address or a phone number into
-    it) and cleaned of control characters; what is left must still be a label.
+    Maintainers: the label is scrubbed (a model may echo an address or a phone number into it) and
+    cleaned of control characters; what is left must still be a label.
     """
     if not ctx.state.profile.recipient:
         raise ToolError("profile.nothing_to_save")
@@ -64,7 +64,8 @@ def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
     """Load a saved profile into this search by its label; later facts go to
     update_profile.
 
-    Result: `loaded_label`, `missing`; when nothing is missing, call search_candidates.
+    Result: `loaded_label`, `missing`; when nothing is missing, the shortlist as for
+    update_profile.
     """
     require_open(ctx)
     label = normalize_label(args.label)
@@ -76,4 +77,5 @@ def load_recipient_profile(ctx: TurnContext, args: ProfileLabelArgs) -> dict[str
     old = ctx.state.profile
     ctx.state.profile = saved.profile.model_copy(deep=True)
     settle_step(ctx, old)
-    return ok(ctx, loaded_label=label, missing=ctx.state.profile.missing())
+    found = follow_up(ctx, changed=ctx.state.profile != old)
+    return ok(ctx, loaded_label=label, missing=ctx.state.profile.missing(), **found)
