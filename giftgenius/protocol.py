@@ -8,9 +8,13 @@ summary layout. The offline engine reads exactly this, as a real model reads the
   ``{"ok": false, "error": "<what went wrong and what to do>"}``; a refusal by a tool adds
   ``"code"`` (one of ``giftgenius.errors.TOOL_ERRORS``) and ``"params"`` (its JSON values), so
   a reply can tell the person in their own language without relaying the model's English.
-- The compact state block is a system message whose content is
-  ``STATE_BLOCK_PREFIX + <StateView JSON>`` on one line; it comes just before the new user
-  message, so the model always sees the authoritative state however much history was cut.
+- The compact state block is ``STATE_BLOCK_PREFIX + <StateView JSON>`` on one line, at the
+  head of the newest user message, a blank line before the person's words
+  (``with_state`` / ``split_state``), so the model always sees the authoritative state
+  however much history was cut. It rides in the user message, never in a system message of
+  its own: common chat templates (Gemma, Llama, Mistral) refuse a system message that is not
+  the first one, and older user messages stay as typed, so a provider's prefix cache holds.
+  A reply that repeats it is cut before anyone sees it (``without_state``).
 - A summarization request is told apart by the ``PURPOSE_HEADER`` HTTP header the client
   sends (``summary`` or ``chat``; harmless to any real endpoint), never by prompt text. Its
   user message is ``PREVIOUS_HEADER``, the previous summary (or ``NO_SUMMARY``), a blank
@@ -24,6 +28,8 @@ all import it, and it imports only ``domain``.
 from __future__ import annotations
 
 import datetime as dt
+import json
+from typing import Any
 
 from pydantic import BaseModel, Field, computed_field
 
@@ -98,3 +104,43 @@ class StateView(BaseModel):
 
 def state_block(view: StateView) -> str:
     return STATE_BLOCK_PREFIX + view.model_dump_json(exclude_none=True)
+
+
+def with_state(text: str, block: str) -> str:
+    """The newest user message as the model receives it: the state block, then the words."""
+    return f"{block}\n\n{text}"
+
+
+def split_state(content: str) -> tuple[dict[str, Any] | None, str]:
+    """The state block a user message carries (None if none or unreadable) and its words."""
+    if not content.startswith(STATE_BLOCK_PREFIX):
+        return None, content
+    line, _, rest = content.partition("\n")
+    try:
+        state = json.loads(line[len(STATE_BLOCK_PREFIX) :])
+    except json.JSONDecodeError:
+        state = None
+    return (state if isinstance(state, dict) else None), rest.removeprefix("\n")
+
+
+def without_state(reply: str) -> str:
+    """A model's reply with any echo of the state block cut out (small models repeat it):
+    every line that carries the prefix, and a line that is the state's JSON on its own."""
+    kept = [
+        line
+        for line in reply.splitlines()
+        if STATE_BLOCK_PREFIX.strip() not in line and not _state_json(line)
+    ]
+    return "\n".join(kept).strip()
+
+
+def _state_json(line: str) -> bool:
+    """A line that is a state view as JSON without its prefix (echoed bare)."""
+    text = line.strip().strip("`")
+    if not (text.startswith("{") and '"step"' in text):
+        return False
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return True  # a cut-off echo is no more readable
+    return isinstance(value, dict) and "step" in value

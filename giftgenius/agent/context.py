@@ -1,7 +1,10 @@
 """Build the model context of one request within a token budget: pure, no I/O.
 
-Order is cache-friendly, stable parts first: system prompt, (running summary), as much
-recent history as fits, the state block, then this turn's messages. History is dropped
+Order is cache-friendly, stable parts first: system prompt (with the running summary, in
+the one system message), as much recent history as fits, then this turn's messages, the
+state block at the head of the newest user message (``protocol.with_state``): one system
+message, first, and tool messages only after their call, which every common chat template
+accepts. History is dropped
 oldest first in whole groups (an assistant message with tool calls travels with all its
 tool results), so the sequence sent is always protocol-valid. Each ``Message.tokens`` is
 counted once and reused, so the cost of a turn does not grow with the history.
@@ -15,6 +18,7 @@ from typing import Any
 
 from giftgenius.domain import Message, Summary
 from giftgenius.errors import ContextLengthExceeded
+from giftgenius.protocol import with_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 SUMMARY_PREFIX = "Summary of the earlier conversation: "
@@ -57,6 +61,34 @@ class _Item:
 def _item(message: Message) -> _Item:
     assert message.tokens is not None
     return _Item(message.to_openai(), message.tokens, message.role == "tool")
+
+
+def _with_parts(
+    counter: TokenCounter,
+    head: _Item,
+    summary: _Item | None,
+    history: list[_Item],
+    turn: list[_Item],
+    block: str,
+) -> list[_Item]:
+    """The messages in order, the summary folded into the one system message and the state
+    block into the newest user message (after it when this turn has none)."""
+    if summary is not None:
+        text = f"{head.wire['content']}\n\n{summary.wire['content']}"
+        head = _Item({"role": "system", "content": text}, 0, False)
+        head.tokens = counter.count_message(head.wire)
+    turn = list(turn)
+    at = next((i for i, it in enumerate(turn) if it.wire.get("role") == "user"), None)
+    if at is None:
+        wire = {"role": "user", "content": block}
+    else:
+        wire = {**turn[at].wire, "content": with_state(str(turn[at].wire["content"]), block)}
+    merged = _Item(wire, counter.count_message(wire), False)
+    if at is None:
+        turn.append(merged)
+    else:
+        turn[at] = merged
+    return [head, *history, *turn]
 
 
 def _cut_tool_item(counter: TokenCounter, item: _Item, cap: int) -> _Item:
@@ -155,7 +187,8 @@ def build_context(
         return _Item(wire, counter.count_message(wire), False)
 
     head = msg("system", system_prompt)
-    state = msg("system", state_block)
+    # Costed on its own here, sent inside the newest user message (``_with_parts``).
+    state = msg("user", state_block)
     summary_item = msg("system", SUMMARY_PREFIX + summary.text) if summary.text else None
     turn_items = [_cut_tool_item(counter, it, cap) if it.is_tool else it for it in map(_item, turn)]
     tools_cost = counter.count_tools(tools)
@@ -196,8 +229,10 @@ def build_context(
     kept.reverse()
     history_items = [it for items in kept for it in items]
 
-    ordered = [head, *([summary_item] if summary_item else []), *history_items, state, *turn_items]
-    cut = sum(1 for it in ordered if it.cut)
+    cut = sum(1 for it in [*history_items, *turn_items] if it.cut)
+    ordered = [
+        *_with_parts(counter, head, summary_item, history_items, turn_items, state_block),
+    ]
     prompt_tokens = sum(it.tokens for it in ordered) + tools_cost + REPLY_PRIMING_TOKENS
     return BuiltContext(
         messages=[it.wire for it in ordered],

@@ -40,7 +40,7 @@ from typing import Any
 import httpx2
 
 from giftgenius.errors import ConfigError, ModelError
-from giftgenius.protocol import PURPOSE_HEADER
+from giftgenius.protocol import PURPOSE_HEADER, split_state
 
 MANIFEST = "recording.json"
 CALLS = "calls.jsonl"
@@ -395,9 +395,13 @@ def _likeness(sent: dict[str, Any], recorded: dict[str, Any]) -> tuple[tuple[int
         where = "the same messages"
     elif same < min(len(ours), len(theirs)):
         role = ours[same].get("role") if isinstance(ours[same], dict) else "?"
+        mine_said, its_said = _brief(ours[same]), _brief(theirs[same])
+        if mine_said == its_said:  # the same words: what differs is the state block
+            mine_said, its_said = (repr(_block(m)[:160]) for m in (ours[same], theirs[same]))
+            role += ", its state block"
         where = (
             f"the same first {same} message(s), then messages[{same}] ({role}) differs: "
-            f"recorded {_brief(theirs[same])}, sent {_brief(ours[same])}"
+            f"recorded {its_said}, sent {mine_said}"
         )
     else:
         where = f"the same first {same} message(s); recorded {len(theirs)}, sent {len(ours)}"
@@ -409,12 +413,21 @@ def _likeness(sent: dict[str, Any], recorded: dict[str, Any]) -> tuple[tuple[int
 
 
 def _brief(message: Any, limit: int = 160) -> str:
+    """A message in a line: a user message's words, or its state block when the words are
+    the same (``_differs`` says which); anything else as JSON."""
     if isinstance(message, dict):
         content = message.get("content")
         text = content if isinstance(content, str) else json.dumps(message, ensure_ascii=False)
+        if message.get("role") == "user" and isinstance(content, str):
+            text = split_state(content)[1]
     else:
         text = json.dumps(message, ensure_ascii=False)
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _block(message: Any) -> str:
+    content = message.get("content") if isinstance(message, dict) else None
+    return content.partition("\n")[0] if isinstance(content, str) else ""
 
 
 def _write_atomic(path: Path, text: str) -> None:

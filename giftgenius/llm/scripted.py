@@ -58,7 +58,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from giftgenius.domain import Message, ToolCall
 from giftgenius.errors import ConfigError, ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
-from giftgenius.protocol import STATE_BLOCK_PREFIX
+from giftgenius.protocol import split_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 MODEL_NAME = "scripted"
@@ -166,7 +166,7 @@ def position(request: ChatRequest) -> tuple[str, int]:
         )
     after = request.messages[last_user + 1 :]
     step = sum(1 for message in after if message.get("role") == "assistant")
-    return _text(request.messages[last_user]), step
+    return split_state(_text(request.messages[last_user]))[1], step
 
 
 def latest_state(request: ChatRequest) -> dict[str, Any] | None:
@@ -180,12 +180,8 @@ def latest_state(request: ChatRequest) -> dict[str, Any] | None:
                 continue  # cut by the context builder; an older message may still say
             if isinstance(payload, dict) and isinstance(payload.get("state"), dict):
                 return payload["state"]
-        elif message.get("role") == "system" and content.startswith(STATE_BLOCK_PREFIX):
-            try:
-                state = json.loads(content[len(STATE_BLOCK_PREFIX) :])
-            except json.JSONDecodeError:
-                return None
-            return state if isinstance(state, dict) else None
+        elif message.get("role") == "user":
+            return split_state(content)[0]  # the newest user message carries the block
     return None
 
 
@@ -498,13 +494,17 @@ def _check_protocol(request: ChatRequest) -> None:
     """The part of the API's request validation a step count relies on.
 
     Every assistant tool call is answered by the tool messages right after it, no tool
-    message answers nothing, and a chat request ends with a user or tool message.
+    message answers nothing, a system message comes first or not at all (Gemma's, Llama's
+    and Mistral's chat templates refuse one later), and a chat request ends with a user or
+    tool message.
     """
     open_calls: set[str] = set()
     for index, message in enumerate(request.messages):
         role = message.get("role")
         if role not in ("system", "user", "assistant", "tool"):
             _protocol(f"messages[{index}] has the role {role!r}")
+        if role == "system" and index:
+            _protocol(f"messages[{index}] is a system message after the first")
         if role == "tool":
             call_id = message.get("tool_call_id")
             if call_id not in open_calls:

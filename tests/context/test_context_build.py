@@ -12,6 +12,7 @@ from giftgenius.agent.context import SUMMARY_PREFIX, BuiltContext, build_context
 from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Summary, ToolCall
 from giftgenius.errors import ContextLengthExceeded
+from giftgenius.protocol import with_state
 from giftgenius.tokens import TokenCounter
 
 COUNTER = TokenCounter.for_model("offline")
@@ -47,9 +48,11 @@ def tool_group(ids: _Ids, results: list[int]) -> list[Message]:
 
 def assert_valid(built: BuiltContext, budget: int, user_text: str) -> None:
     msgs = built.messages
-    assert msgs[0] == {"role": "system", "content": SYSTEM}
-    assert {"role": "system", "content": STATE} in msgs
-    assert any(m["role"] == "user" and m["content"] == user_text for m in msgs)
+    assert msgs[0]["role"] == "system" and msgs[0]["content"].startswith(SYSTEM)
+    assert [m["role"] for m in msgs].count("system") == 1  # templates refuse a later one
+    newest = [m for m in msgs if m["role"] == "user"][-1]
+    assert newest["content"] == with_state(user_text, STATE)  # the state rides with it
+    assert all(STATE not in str(m.get("content")) for m in msgs if m is not newest)
     pending: set[str] = set()
     for index, m in enumerate(msgs):
         if m["role"] == "tool":
@@ -62,8 +65,6 @@ def assert_valid(built: BuiltContext, budget: int, user_text: str) -> None:
     assert not pending
     assert built.prompt_tokens <= budget
     assert built.prompt_tokens == COUNTER.count_request(msgs, TOOLS)
-    state_at = msgs.index({"role": "system", "content": STATE})
-    assert next(m["role"] for m in msgs[state_at + 1 :]) == "user"
 
 
 @st.composite
@@ -140,12 +141,10 @@ def test_order_is_stable_parts_first() -> None:
     turn = [Message(role="user", content="a mug for my sister")]
     built = build(history, turn, summary=Summary(text="User wants a gift.", through_seq=4))
     assert [m["content"] for m in built.messages] == [
-        SYSTEM,
-        SUMMARY_PREFIX + "User wants a gift.",
+        SYSTEM + "\n\n" + SUMMARY_PREFIX + "User wants a gift.",
         "hi",
         "hello",
-        STATE,
-        "a mug for my sister",
+        with_state("a mug for my sister", STATE),
     ]
     assert not built.truncated and built.dropped == 0 and built.summary_included
 
@@ -172,7 +171,7 @@ def test_orphan_and_unanswered_tool_messages_are_never_sent() -> None:
     unanswered = tool_group(ids, [5, 5])[:-1]
     history = [orphan, Message(role="user", content="hi"), *unanswered]
     built = build(history, [Message(role="user", content="well?")])
-    assert [m["role"] for m in built.messages] == ["system", "user", "system", "user"]
+    assert [m["role"] for m in built.messages] == ["system", "user", "user"]
     assert built.dropped == 3
 
 

@@ -22,6 +22,7 @@ from giftgenius.llm.recording import (
     read_manifest,
     request_key,
 )
+from giftgenius.protocol import split_state
 from giftgenius.settings import load_settings
 
 LINES = "gift for my dad who loves coffee, 60 dollars, he lives in Toronto\nthe first one\nyes\n"
@@ -55,7 +56,8 @@ def test_a_recording_keeps_each_exchange_and_a_call_log(recording: tuple[Path, s
     logged = [json.loads(line) for line in (folder / CALLS).read_text().splitlines()]
     exchange = json.loads((folder / f"{logged[0]['key']}.json").read_text())
     assert exchange["request"]["model"] == "offline"
-    assert exchange["request"]["messages"][-1]["content"].startswith("gift for my dad")
+    _, said = split_state(exchange["request"]["messages"][-1]["content"])
+    assert said.startswith("gift for my dad")
     assert exchange["response"]["status"] == 200
     assert exchange["response"]["body"].rstrip().endswith("data: [DONE]")  # the SSE as sent
     assert request_key(exchange["request"], exchange["purpose"]) == exchange["key"]

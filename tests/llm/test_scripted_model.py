@@ -22,7 +22,7 @@ from giftgenius.llm.scripted import (
     position,
     reply,
 )
-from giftgenius.protocol import StateView, state_block
+from giftgenius.protocol import StateView, state_block, with_state
 from giftgenius.settings import load_settings
 
 TOOLS = tool_specs()
@@ -64,8 +64,19 @@ def _block(**state: Any) -> dict[str, Any]:
 
 
 def _request(*messages: dict[str, Any], tools: list | None = None, **options: Any) -> ChatRequest:
+    """A request as the agent sends it: a state block rides in the user message after it."""
+    sent: list[dict[str, Any]] = []
+    block: str | None = None
+    for message in messages:
+        if message["role"] == "system":
+            block = message["content"]
+            continue
+        if message["role"] == "user" and block is not None:
+            message = {**message, "content": with_state(message["content"], block)}
+            block = None
+        sent.append(message)
     return ChatRequest(
-        messages=[{"role": "system", "content": "You help."}, *messages],
+        messages=[{"role": "system", "content": "You help."}, *sent],
         tools=TOOLS if tools is None else tools,
         **options,
     )
