@@ -137,6 +137,7 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
                 "We could not parse the JSON body of your request. (HINT: This likely means "
                 "you aren't using your HTTP library correctly.)",
             ) from exc
+        check_request(body)
         completion = self.answer(body, request.headers.get(PURPOSE_HEADER, "chat"))
         ident = "chatcmpl-" + hashlib.sha256(request.content).hexdigest()[:29]
         created = int(time.time())
@@ -148,6 +149,90 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
             return httpx2.Response(200, headers=headers, stream=_Chunks(events))
         payload = _completion_json(completion, ident, created, self.model)
         return httpx2.Response(200, headers=headers, json=payload)
+
+
+# What strict mode takes in a function's parameters schema (OpenAI's rules, which vLLM,
+# Ollama and llama.cpp's constrained decoders read too).
+STRICT_KEYWORDS = frozenset(
+    {
+        "type", "description", "enum", "const", "anyOf",  # any node
+        "pattern", "format",  # strings
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",  # numbers
+        "items", "minItems", "maxItems",  # arrays
+        "properties", "required", "additionalProperties",  # objects
+    }
+)  # fmt: skip
+
+
+def strict_problems(parameters: dict[str, Any]) -> list[str]:
+    """What keeps a parameters schema from being strict-mode valid (empty when it is)."""
+    problems: list[str] = []
+    if parameters.get("type") != "object":
+        problems.append("#: the root is not an object")
+    if "anyOf" in parameters:
+        problems.append("#: the root is an anyOf")
+    for path, node in _nodes(parameters, "#"):
+        unknown = sorted(set(node) - STRICT_KEYWORDS)
+        if unknown:
+            problems.append(f"{path}: keywords strict mode does not take: {unknown}")
+        if "type" not in node and "anyOf" not in node:
+            problems.append(f"{path}: neither a type nor an anyOf")
+        kinds = node.get("type")
+        if kinds == "object" or (isinstance(kinds, list) and "object" in kinds):
+            if node.get("additionalProperties") is not False:
+                problems.append(f"{path}: additionalProperties is not false")
+            if list(node.get("required", ())) != list(node.get("properties", {})):
+                problems.append(f"{path}: not every property is required")
+        nullable = isinstance(kinds, list) and "null" in kinds
+        if nullable and None not in node.get("enum", [None]):
+            problems.append(f"{path}: nullable but its enum has no null")
+    return problems
+
+
+def _nodes(schema: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema node under ``schema`` (itself first), with its path."""
+    yield path, schema
+    for name, prop in (schema.get("properties") or {}).items():
+        yield from _nodes(prop, f"{path}/properties/{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from _nodes(schema["items"], f"{path}/items")
+    for i, branch in enumerate(schema.get("anyOf") or ()):
+        yield from _nodes(branch, f"{path}/anyOf/{i}")
+
+
+def check_request(body: Any) -> None:
+    """Refuse, as a 400, a request some OpenAI-compatible server would refuse.
+
+    As strict as the strictest common server, so what passes here passes everywhere: a
+    function marked ``strict`` must have a strict-mode schema (OpenAI's rule), and a system
+    message may only come first (the chat templates of Gemma, Llama and Mistral, which
+    llama.cpp and vLLM apply). The offline model checks the tool-call protocol itself
+    (``offline/wire.py``), with OpenAI's own messages.
+    """
+    if not isinstance(body, dict):
+        return
+    for tool in body.get("tools") or []:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict) or not function.get("strict"):
+            continue
+        problems = strict_problems(function.get("parameters") or {})
+        if problems:
+            raise WireError(
+                400,
+                f"Invalid schema for function '{function.get('name')}': {problems[0]}.",
+                param="tools",
+                code="invalid_function_parameters",
+            )
+    for index, message in enumerate(body.get("messages") or []):
+        role = message.get("role") if isinstance(message, dict) else None
+        where = f"messages[{index}]"
+        if role == "system" and index:
+            raise WireError(
+                400,
+                f"{where}: a system message after the first one; chat templates such as "
+                "Gemma's refuse it.",
+                param="messages",
+            )
 
 
 class _Chunks(httpx2.SyncByteStream):

@@ -11,7 +11,6 @@ an optional argument is nullable; only the keywords ``strict_schema.KEYWORDS``; 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
@@ -20,45 +19,8 @@ from pydantic import BaseModel, Field
 from giftgenius.agent.tools import TOOLS, ToolArgs, TurnContext, execute
 from giftgenius.agent.tools.candidates import SearchCandidatesArgs
 from giftgenius.agent.tools.registry import MAINTAINERS, Tool
-from giftgenius.agent.tools.strict_schema import KEYWORDS, accepts_null, strict_schema
-
-
-def _nodes(schema: dict[str, Any], path: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every schema node under ``schema`` (itself first), with its path."""
-    yield path, schema
-    for name, prop in (schema.get("properties") or {}).items():
-        yield from _nodes(prop, f"{path}/properties/{name}")
-    if isinstance(schema.get("items"), dict):
-        yield from _nodes(schema["items"], f"{path}/items")
-    for i, branch in enumerate(schema.get("anyOf") or ()):
-        yield from _nodes(branch, f"{path}/anyOf/{i}")
-
-
-def strict_problems(parameters: dict[str, Any]) -> list[str]:
-    """What keeps a parameters schema from being strict-mode valid (empty when it is)."""
-    problems: list[str] = []
-    if parameters.get("type") != "object":
-        problems.append("#: the root is not an object")
-    if "anyOf" in parameters:
-        problems.append("#: the root is an anyOf")
-    for path, node in _nodes(parameters):
-        unknown = sorted(set(node) - KEYWORDS)
-        if unknown:
-            problems.append(f"{path}: keywords strict mode does not take: {unknown}")
-        if "type" not in node and "anyOf" not in node:
-            problems.append(f"{path}: neither a type nor an anyOf")
-        kinds = node.get("type")
-        is_object = kinds == "object" or (isinstance(kinds, list) and "object" in kinds)
-        if is_object:
-            if node.get("additionalProperties") is not False:
-                problems.append(f"{path}: additionalProperties is not false")
-            if list(node.get("required", ())) != list(node.get("properties", {})):
-                problems.append(f"{path}: not every property is required")
-        nullable = isinstance(kinds, list) and "null" in kinds
-        if nullable and None not in node.get("enum", [None]):
-            problems.append(f"{path}: nullable but its enum has no null")
-    return problems
-
+from giftgenius.agent.tools.strict_schema import accepts_null, strict_schema
+from giftgenius.chatwire import strict_problems
 
 SPECS = {spec["function"]["name"]: spec for spec in TOOLS.specs()}
 

@@ -28,34 +28,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-# The keywords kept; tests/agent/test_strict_tool_specs.py holds every spec to this list.
-KEYWORDS = frozenset(
-    {
-        # any node
-        "type",
-        "description",
-        "enum",
-        "const",
-        "anyOf",
-        # strings
-        "pattern",
-        "format",
-        # numbers
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        # arrays
-        "items",
-        "minItems",
-        "maxItems",
-        # objects
-        "properties",
-        "required",
-        "additionalProperties",
-    }
-)
+from giftgenius.chatwire import STRICT_KEYWORDS
+
+# The keywords kept: those strict mode takes (``chatwire.STRICT_KEYWORDS``, where every
+# request the offline endpoint receives is checked against them).
+KEYWORDS = STRICT_KEYWORDS
 SCALARS = frozenset({"string", "number", "integer", "boolean"})
 NULL: dict[str, Any] = {"type": "null"}
 _MAX_DEPTH = 32  # deeper than any argument model: only a recursive schema gets there
