@@ -64,6 +64,8 @@ class Settings(BaseSettings):
         None, validation_alias=AliasChoices("OPENAI_BASE_URL", "GIFTGENIUS_OPENAI_BASE_URL")
     )
     model_timeout: float = Field(60.0, gt=0)
+    # Whole answers instead of streamed ones, for servers that cannot stream a tool call.
+    model_stream: bool = True
     model_max_retries: int = Field(3, ge=0)
     context_window: int | None = Field(None, ge=1)  # the minimum depends on the reserve
     completion_reserve_tokens: int = Field(600, ge=64)

@@ -169,7 +169,7 @@ def context_budget(model: str, *, context_window: int | None, completion_reserve
         problem = window_too_small(context_window, completion_reserve)
         if problem is not None:
             raise ConfigError(f"{problem}.")
-        return context_window - completion_reserve
+        return max(_spare(model, context_window) - completion_reserve, MIN_PROMPT_TOKENS)
     window = context_window_for(model)
     budget = window - completion_reserve
     if budget < MIN_PROMPT_TOKENS:
@@ -179,6 +179,22 @@ def context_budget(model: str, *, context_window: int | None, completion_reserve
             f"{MIN_PROMPT_TOKENS}. Lower GIFTGENIUS_COMPLETION_RESERVE_TOKENS."
         )
     return budget
+
+
+# A model tiktoken has no tokenizer for (Gemma, Llama, Mistral behind a local server) is
+# counted with ``DEFAULT_ENCODING``, which undercounts by up to a tenth: keep this share of
+# its window spare, so a request counted within budget is within the real window too.
+FOREIGN_TOKENIZER_SPARE = 0.15
+# Our own stand-ins for a model (a script, a replay) count as tiktoken does.
+OWN_MODEL_PREFIXES = ("scripted", "replay:")
+
+
+def _spare(model: str, window: int) -> int:
+    """The window the budget may fill: all of it for a known tokenizer, less the spare share
+    for a foreign one (the caller keeps the budget at least ``MIN_PROMPT_TOKENS``)."""
+    if _lookup(_ENCODINGS, model) is not None or model.startswith(OWN_MODEL_PREFIXES):
+        return window
+    return int(window * (1 - FOREIGN_TOKENIZER_SPARE))
 
 
 def encoding_for(model: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 from giftgenius.domain import Message, Summary
 from giftgenius.errors import ContextLengthExceeded
-from giftgenius.protocol import with_state
+from giftgenius.protocol import STATE_BLOCK_PREFIX, split_state, with_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 SUMMARY_PREFIX = "Summary of the earlier conversation: "
@@ -88,7 +88,28 @@ def _with_parts(
         turn.append(merged)
     else:
         turn[at] = merged
-    return [head, *history, *turn]
+    return _alternating(counter, [head, *history, *turn])
+
+
+def _alternating(counter: TokenCounter, items: list[_Item]) -> list[_Item]:
+    """Two user messages in a row (a turn that failed before any answer, then the next)
+    become one, the earlier words first: Gemma's and Llama's templates require the roles to
+    alternate. Costed as the two were (an upper bound: one message's overhead less, a blank
+    line more), so nothing is counted again however long the history."""
+    out: list[_Item] = []
+    for item in items:
+        before = out[-1] if out else None
+        if before is not None and before.wire.get("role") == item.wire.get("role") == "user":
+            text = f"{before.wire['content']}\n\n{item.wire['content']}"
+            if str(item.wire["content"]).startswith(STATE_BLOCK_PREFIX):
+                _, said = split_state(str(item.wire["content"]))
+                block = str(item.wire["content"]).partition("\n")[0]
+                text = with_state(f"{before.wire['content']}\n\n{said}", block)
+            wire = {**item.wire, "content": text}
+            out[-1] = _Item(wire, before.tokens + item.tokens, False, before.cut or item.cut)
+            continue
+        out.append(item)
+    return out
 
 
 def _cut_tool_item(counter: TokenCounter, item: _Item, cap: int) -> _Item:

@@ -514,7 +514,12 @@ class Agent(RunReader):
                 if built.dropped or built.cut_tool_results:
                     session.usage.truncations += 1
                 response = model.complete(
-                    ChatRequest(messages=built.messages, tools=self.tool_specs), on_text=on_text
+                    ChatRequest(
+                        messages=built.messages,
+                        tools=self.tool_specs,
+                        max_tokens=self.settings.completion_reserve_tokens,
+                    ),
+                    on_text=on_text,
                 )
             except ContextLengthExceeded:
                 session.usage.refusals += 1

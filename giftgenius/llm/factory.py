@@ -176,6 +176,7 @@ def _replay(settings: Settings, folder: Path) -> OpenAIChatModel:
         window=settings.context_window or manifest.context_window,
         retries=0,  # a recorded answer is the same the second time
         name=f"{REPLAY_PREFIX}{folder}",
+        stream=manifest.stream,
     )
 
 
@@ -189,6 +190,7 @@ def _connect(
     window: int,
     retries: int | None = None,
     name: str | None = None,
+    stream: bool | None = None,
 ) -> OpenAIChatModel:
     """The client, its transport wrapped in a recorder when ``GIFTGENIUS_RECORD_DIR`` is set."""
     from giftgenius.llm.openai_chat import OpenAIChatModel
@@ -197,7 +199,8 @@ def _connect(
     if folder is not None and transport is not None:
         from giftgenius.llm.recording import Manifest, RecordingTransport, write_manifest
 
-        write_manifest(folder, Manifest(model=model, context_window=window))
+        stream_now = settings.model_stream if stream is None else stream
+        write_manifest(folder, Manifest(model=model, context_window=window, stream=stream_now))
         transport = RecordingTransport(transport, folder)
     return OpenAIChatModel.connect(
         model,
@@ -208,6 +211,7 @@ def _connect(
         timeout=settings.model_timeout,
         context_window=window,
         name=name,
+        stream=settings.model_stream if stream is None else stream,
     )
 
 

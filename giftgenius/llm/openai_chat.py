@@ -21,7 +21,12 @@ from giftgenius.protocol import PURPOSE_HEADER
 
 
 class OpenAIChatModel:
-    """Streams one chat completion and reassembles it into a ``Message``."""
+    """One chat completion, streamed (or whole, with ``stream=False``), as a ``Message``.
+
+    Whole answers are for servers that cannot stream a tool call (llama-cpp-python's
+    function-calling format refuses "automatic streaming tool choice"); the text is then
+    shown once it is complete.
+    """
 
     def __init__(
         self,
@@ -30,11 +35,18 @@ class OpenAIChatModel:
         *,
         name: str | None = None,
         context_window: int | None = None,
+        stream: bool = True,
     ) -> None:
         self.client = client
         self.model = model
         self.name = name or model
         self.context_window = context_window
+        self.stream = stream
+        # The reply's cap: OpenAI's own API takes max_completion_tokens (and refuses
+        # max_tokens for its reasoning models); other servers (llama.cpp, older vLLM) read
+        # max_tokens only and would otherwise write until the context is full.
+        host = getattr(client.base_url, "host", "")
+        self._cap = "max_completion_tokens" if host == "api.openai.com" else "max_tokens"
 
     @classmethod
     def connect(
@@ -48,6 +60,7 @@ class OpenAIChatModel:
         transport: httpx2.BaseTransport | None = None,
         name: str | None = None,
         context_window: int | None = None,
+        stream: bool = True,
     ) -> OpenAIChatModel:
         """Build the official client (retries and timeouts are its own) and wrap it.
 
@@ -61,7 +74,7 @@ class OpenAIChatModel:
             max_retries=max_retries,
             timeout=timeout,
         )
-        return cls(client, model, name=name, context_window=context_window)
+        return cls(client, model, name=name, context_window=context_window, stream=stream)
 
     def complete(
         self, request: ChatRequest, on_text: Callable[[str], None] | None = None
@@ -69,15 +82,17 @@ class OpenAIChatModel:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": request.messages,
-            "stream": True,
-            "stream_options": {"include_usage": True},
             # Says what the request is for without a word in the prompt; endpoints ignore it.
             "extra_headers": {PURPOSE_HEADER: request.purpose},
         }
+        if self.stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
         if request.tools:
-            kwargs["tools"] = request.tools
+            # Said, not left to the server's default: llama.cpp's function-calling format
+            # shows the model its tools only when a tool choice is given.
+            kwargs.update(tools=request.tools, tool_choice="auto")
         if request.max_tokens is not None:
-            kwargs["max_completion_tokens"] = request.max_tokens
+            kwargs[self._cap] = request.max_tokens
         if request.temperature is not None:
             kwargs["temperature"] = request.temperature
         try:
@@ -85,6 +100,8 @@ class OpenAIChatModel:
         except openai.APIError as exc:  # what the client's own retries could not get past
             raise self._map_error(exc) from exc
         try:
+            if not self.stream:
+                return self._whole(stream, on_text)
             return self._assemble(stream, on_text)
         except openai.APITimeoutError as exc:
             raise self._map_error(exc) from exc
@@ -144,13 +161,39 @@ class OpenAIChatModel:
                 "middle (the stream ended without a finish reason). Try again; if it "
                 "persists, check the network and OPENAI_BASE_URL."
             )
-        if not content and not tool_calls:
-            raise ModelError(
-                f"The model {self.name!r} returned an empty answer (finish_reason={finish}). "
-                "Try again; if it persists, check the model name in GIFTGENIUS_MODEL."
-            )
+        # An empty answer is an answer (small models give them): the agent says so plainly.
         message = Message(role="assistant", content="".join(content) or None, tool_calls=tool_calls)
         return ChatResponse(message=message, usage=usage, finish_reason=finish, model=model)
+
+    def _whole(self, completion: Any, on_text: Callable[[str], None] | None) -> ChatResponse:
+        """A non-streamed completion as a ``ChatResponse`` (``stream=False``)."""
+        choice = completion.choices[0] if completion.choices else None
+        if choice is None:
+            raise ModelError(
+                f"The answer of the model endpoint at {self.client.base_url} held no choice. "
+                "Check that OPENAI_BASE_URL points to an OpenAI-compatible endpoint."
+            )
+        said = choice.message
+        tool_calls = [
+            ToolCall(id=c.id, name=c.function.name, arguments=c.function.arguments or "{}")
+            for c in said.tool_calls or []
+            if getattr(c, "function", None) is not None
+        ]
+        if said.content and on_text is not None:
+            on_text(said.content)
+        usage = ChatUsage()
+        if completion.usage is not None:
+            usage = ChatUsage(
+                prompt_tokens=completion.usage.prompt_tokens,
+                completion_tokens=completion.usage.completion_tokens,
+            )
+        message = Message(role="assistant", content=said.content or None, tool_calls=tool_calls)
+        return ChatResponse(
+            message=message,
+            usage=usage,
+            finish_reason=choice.finish_reason or "stop",
+            model=completion.model or self.model,
+        )
 
     def _map_error(self, exc: openai.APIError) -> ModelError:
         base_url = str(self.client.base_url)

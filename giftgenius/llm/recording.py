@@ -97,9 +97,15 @@ def _body_of(request: httpx2.Request) -> Any:
 class Manifest:
     model: str  # the name the requests carry
     context_window: int  # the window the agent built them for
+    stream: bool = True  # whether the answers were streamed (a replay asks the same way)
 
     def as_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "model": self.model, "context_window": self.context_window}
+        return {
+            "format": FORMAT,
+            "model": self.model,
+            "context_window": self.context_window,
+            "stream": self.stream,
+        }
 
 
 def write_manifest(folder: Path, manifest: Manifest) -> None:
@@ -149,7 +155,11 @@ def read_manifest(folder: Path) -> Manifest:
 def _read_manifest(path: Path) -> Manifest:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return Manifest(model=str(data["model"]), context_window=int(data["context_window"]))
+        return Manifest(
+            model=str(data["model"]),
+            context_window=int(data["context_window"]),
+            stream=bool(data.get("stream", True)),
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"The recording manifest {path} cannot be read ({exc}).") from exc
 
