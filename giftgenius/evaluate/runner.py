@@ -156,6 +156,7 @@ def model_setting(spec: str | None, settings: Settings, record: Path | None) -> 
             "GIFTGENIUS_CONTEXT_WINDOW": settings.context_window,
             "GIFTGENIUS_MODEL_TIMEOUT": settings.model_timeout,
             "GIFTGENIUS_MODEL_MAX_RETRIES": settings.model_max_retries,
+            "GIFTGENIUS_MODEL_STREAM": "false" if not settings.model_stream else None,
         }
         env = {name: str(value) for name, value in values.items() if value is not None}
     price = (0.0, 0.0) if spec.startswith(REPLAY_PREFIX) else price_per_million(spec)
