@@ -130,7 +130,9 @@ def answer(request: ChatRequest) -> Message:
     if errors:
         raise ModelError(f"a benchmark tool call failed: {'; '.join(errors)}")
     text, step = position(request)
-    tagged = _TAG.match(text)
+    # A message a failed turn left unanswered comes first, joined to the newest (roles must
+    # alternate): the newest line is the last paragraph.
+    tagged = _TAG.match(text.rpartition("\n\n")[2])
     if tagged is None:
         raise ModelError(f"the benchmark model got a line it did not write: {text[:80]!r}")
     kind, session, turn = tagged.group(1), int(tagged.group(2)), int(tagged.group(3))

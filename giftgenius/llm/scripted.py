@@ -371,7 +371,9 @@ class ScriptedModel(_CheckedModel):
             self._summarized = True
             return reply(self.script.summary)
         text, step_index = position(request)
-        index = self._turns.get(text)
+        # A message a failed turn left unanswered is joined before the newest (the context
+        # keeps roles alternating): the newest is then the last paragraph.
+        index = self._turns.get(text, self._turns.get(text.rpartition("\n\n")[2]))
         if index is None:
             close = difflib.get_close_matches(text, list(self._turns), n=3, cutoff=0.5)
             hint = f" Close keys: {close!r}." if close else ""

@@ -40,5 +40,7 @@ def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(
     with pytest.raises(ModelError):
         agent.turn(played.run_id, played.user_id, "a line this model never wrote")
     player.turn(played)
-    said = [m.get("content") for m in bench_model.requests[-1].messages]
-    assert "a line this model never wrote" in said
+    users = [m for m in bench_model.requests[-1].messages if m.get("role") == "user"]
+    newest = str(users[-1].get("content"))
+    # The unanswered message is read back and sent, joined before the newest one.
+    assert "\n\na line this model never wrote\n\n[s1 t" in newest
