@@ -18,7 +18,7 @@ from typing import Any
 
 from giftgenius.domain import Message, Summary
 from giftgenius.errors import ContextLengthExceeded
-from giftgenius.protocol import STATE_BLOCK_PREFIX, split_state, with_state
+from giftgenius.protocol import with_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 SUMMARY_PREFIX = "Summary of the earlier conversation: "
@@ -71,27 +71,23 @@ def _with_parts(
     turn: list[_Item],
     block: str,
 ) -> list[_Item]:
-    """The messages in order, the summary folded into the one system message and the state
-    block into the newest user message (after it when this turn has none)."""
+    """The messages in order: the summary folded into the one system message, two user
+    messages in a row joined, and the state block at the head of the newest user message
+    (a message of its own when this turn has none)."""
     if summary is not None:
-        text = f"{head.wire['content']}\n\n{summary.wire['content']}"
-        head = _Item({"role": "system", "content": text}, 0, False)
-        head.tokens = counter.count_message(head.wire)
-    turn = list(turn)
-    at = next((i for i, it in enumerate(turn) if it.wire.get("role") == "user"), None)
-    if at is None:
+        wire = {"role": "system", "content": f"{head.wire['content']}\n\n{summary.wire['content']}"}
+        head = _Item(wire, counter.count_message(wire), False)
+    items = _alternating([*history, *turn])
+    if not any(it.wire.get("role") == "user" for it in turn):
         wire = {"role": "user", "content": block}
-    else:
-        wire = {**turn[at].wire, "content": with_state(str(turn[at].wire["content"]), block)}
-    merged = _Item(wire, counter.count_message(wire), False)
-    if at is None:
-        turn.append(merged)
-    else:
-        turn[at] = merged
-    return _alternating(counter, [head, *history, *turn])
+        return [head, *items, _Item(wire, counter.count_message(wire), False)]
+    at = max(i for i, it in enumerate(items) if it.wire.get("role") == "user")
+    wire = {**items[at].wire, "content": with_state(str(items[at].wire["content"]), block)}
+    items[at] = _Item(wire, counter.count_message(wire), False, items[at].cut)
+    return [head, *items]
 
 
-def _alternating(counter: TokenCounter, items: list[_Item]) -> list[_Item]:
+def _alternating(items: list[_Item]) -> list[_Item]:
     """Two user messages in a row (a turn that failed before any answer, then the next)
     become one, the earlier words first: Gemma's and Llama's templates require the roles to
     alternate. Costed as the two were (an upper bound: one message's overhead less, a blank
@@ -101,10 +97,6 @@ def _alternating(counter: TokenCounter, items: list[_Item]) -> list[_Item]:
         before = out[-1] if out else None
         if before is not None and before.wire.get("role") == item.wire.get("role") == "user":
             text = f"{before.wire['content']}\n\n{item.wire['content']}"
-            if str(item.wire["content"]).startswith(STATE_BLOCK_PREFIX):
-                _, said = split_state(str(item.wire["content"]))
-                block = str(item.wire["content"]).partition("\n")[0]
-                text = with_state(f"{before.wire['content']}\n\n{said}", block)
             wire = {**item.wire, "content": text}
             out[-1] = _Item(wire, before.tokens + item.tokens, False, before.cut or item.cut)
             continue
@@ -251,9 +243,7 @@ def build_context(
     history_items = [it for items in kept for it in items]
 
     cut = sum(1 for it in [*history_items, *turn_items] if it.cut)
-    ordered = [
-        *_with_parts(counter, head, summary_item, history_items, turn_items, state_block),
-    ]
+    ordered = _with_parts(counter, head, summary_item, history_items, turn_items, state_block)
     prompt_tokens = sum(it.tokens for it in ordered) + tools_cost + REPLY_PRIMING_TOKENS
     return BuiltContext(
         messages=[it.wire for it in ordered],
