@@ -272,6 +272,7 @@ class RunInfo(BaseModel):
     session_version: int
     created_at: datetime
     updated_at: datetime
+    agent_version: str | None = None  # the agent and prompt of the last committed turn
 
 
 class TranscriptEntry(BaseModel):

@@ -392,6 +392,7 @@ class Agent(RunReader):
                     step=step,
                     status=RunStatus.done if step == Step.done and not was_done else None,
                     finished=was_done,
+                    agent_version=tools.agent_version(),
                 )
         except RunClosed as exc:
             raise self._closed(run) from exc

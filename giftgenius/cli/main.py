@@ -436,6 +436,8 @@ class Cli:
                     "user_id": self.args.user,
                     "run_id": current.run.id,
                     "run_status": str(current.run.status),
+                    # the agent and system prompt of the run's last committed turn
+                    "agent_version": current.run.agent_version,
                     "source": source,
                     "session_version": session.version,
                     "state": session.state.model_dump(mode="json"),

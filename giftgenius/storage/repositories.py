@@ -94,6 +94,7 @@ def _run_info(row: RunRow | sa.Row[Any]) -> RunInfo:
         session_version=row.session_version,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        agent_version=getattr(row, "agent_version", None),
     )
 
 
@@ -216,9 +217,12 @@ class RunRepo(_Repo):
         step: Step | str,
         status: RunStatus | str | None = None,
         finished: bool = False,
+        agent_version: str | None = None,
     ) -> None:
         """Move the run to ``new_version`` iff it is still active at ``expected_version``
         (still done, with ``finished``: a turn after the choice, which changes no step).
+
+        ``agent_version`` records which agent and prompt answered the turn.
 
         Otherwise raise VersionConflict (``RunClosed`` when the run was abandoned or
         erased meanwhile), which aborts the caller's whole transaction: the turn that lost
@@ -232,6 +236,8 @@ class RunRepo(_Repo):
         }
         if status is not None:
             values["status"] = RunStatus(status).value
+        if agent_version is not None:
+            values["agent_version"] = agent_version
         result = self._s.execute(
             _RUNS.update()
             .where(

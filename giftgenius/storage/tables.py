@@ -86,6 +86,8 @@ class RunRow(Base):
     session_version: Mapped[int]
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
+    # The agent and prompt of the last committed turn (``giftgenius/0.1.0+prompt.<hash>``).
+    agent_version: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
 
 class TranscriptRow(Base):

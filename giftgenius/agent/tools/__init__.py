@@ -27,7 +27,7 @@ from giftgenius.agent.tools.saved_profiles import (
     load_recipient_profile,
     save_recipient_profile,
 )
-from giftgenius.agent.tools.turn_context import StagedChange, TurnContext
+from giftgenius.agent.tools.turn_context import StagedChange, TurnContext, agent_version
 
 TOOLS = Registry(
     update_profile,
@@ -65,6 +65,7 @@ __all__ = [
     "ToolResult",
     "TurnContext",
     "UpdateProfileArgs",
+    "agent_version",
     "execute",
     "tool",
     "tool_specs",

@@ -29,6 +29,13 @@ StagedChange = Callable[[Repos], object]  # what it returns is ignored
 # The system prompt the agent sends (``agent/runner.py``); every checkpoint records its
 # version beside the code's, as ``giftgenius/<version>+prompt.<12 hex digits>``.
 SYSTEM_PROMPT = "system.md"
+
+
+def agent_version() -> str:
+    """This agent and its system prompt, as runs and checkpoints record them."""
+    return f"{AGENT_VERSION}+prompt.{prompt_version(SYSTEM_PROMPT)}"
+
+
 _T = TypeVar("_T")
 
 
@@ -93,7 +100,7 @@ class TurnContext:
             user_id=self.user_id,
             step=step,
             session_version=0,
-            agent_version=f"{AGENT_VERSION}+prompt.{prompt_version(SYSTEM_PROMPT)}",
+            agent_version=agent_version(),
             state=self.state.model_copy(deep=True),
             summary=self.summary,
             next_seq=self.next_seq,
