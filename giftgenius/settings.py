@@ -66,6 +66,8 @@ class Settings(BaseSettings):
     model_timeout: float = Field(60.0, gt=0)
     # Whole answers instead of streamed ones, for servers that cannot stream a tool call.
     model_stream: bool = True
+    # Keep every model request and answer here (``llm/recording.py``; ``replay:DIR``).
+    record_dir: Path | None = None
     model_max_retries: int = Field(3, ge=0)
     context_window: int | None = Field(None, ge=1)  # the minimum depends on the reserve
     completion_reserve_tokens: int = Field(600, ge=64)
@@ -87,6 +89,14 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("record_dir", mode="before")
+    @classmethod
+    def _record_dir(cls, value: Any) -> Any:
+        """Unset when empty; absolute, since commands may run in other folders."""
+        if value is None or not str(value).strip():
+            return None
+        return Path(str(value).strip()).expanduser().absolute()
 
     @model_validator(mode="after")
     def _window_holds_a_request(self) -> Settings:

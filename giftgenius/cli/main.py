@@ -136,7 +136,12 @@ def _parser() -> argparse.ArgumentParser:
         "it: OPENAI_BASE_URL=http://HOST:PORT/v1 GIFTGENIUS_MODEL=openai:offline.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this machine)")
-    serve.add_argument("--port", type=_port, default=8000, help="default: 8000; 0: any free port")
+    serve.add_argument(
+        "--port",
+        type=_whole(0, 65535, what="port number"),
+        default=8000,
+        help="default: 8000; 0: any free port",
+    )
     serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
     ev = sub.add_parser(
@@ -154,10 +159,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
     ev.add_argument("--json", action="store_true")
     ev.add_argument(
-        "--replays", type=_count, default=1, help="seeded replays per dialogue (0 or more)"
+        "--replays", type=_whole(0), default=1, help="seeded replays per dialogue (0 or more)"
     )
     ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--jobs", type=_positive, default=None, help="default: the CPU count")
+    ev.add_argument("--jobs", type=_whole(1), default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     ev.add_argument(
         "--fresh",
@@ -174,34 +179,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"give a port from 0 to 65535, not {port}")
-    return port
+def _whole(low: int, high: int | None = None, *, what: str = "whole number") -> Any:
+    """An argparse type: a whole number from ``low`` (to ``high``), or a plain usage error."""
 
+    def read(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
+        if high is not None and not low <= number <= high:
+            noun = what.split()[0]
+            raise argparse.ArgumentTypeError(f"give a {noun} from {low} to {high}, not {number}")
+        if number < low:
+            floor = "0 or more" if low == 0 else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {floor}, not {number}")
+        return number
 
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
-    return number
-
-
-def _count(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {number}")
-    return number
+    return read
 
 
 def _product_count(text: str) -> int:

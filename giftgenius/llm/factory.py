@@ -14,7 +14,6 @@ cost about a second at every process start, which a scripted run never needs.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,7 +33,6 @@ OFFLINE_BASE_URL = "http://offline.giftgenius.invalid/v1"
 OPENAI_PREFIX = "openai:"
 REPLAY_PREFIX = "replay:"
 REPLAY_BASE_URL = "http://replay.giftgenius.invalid/v1"
-RECORD_DIR_VARIABLE = "GIFTGENIUS_RECORD_DIR"
 LOCAL_API_KEY = "giftgenius-local"  # sent to a base URL of one's own when no key is set
 ACCEPTED_FORMS = (
     "'offline', 'openai:<model>' (for example 'openai:gpt-4o-mini'), 'replay:<folder of a "
@@ -42,61 +40,57 @@ ACCEPTED_FORMS = (
 )
 
 
-def model_context_window(settings: Settings) -> int:
-    """The context window in tokens: GIFTGENIUS_CONTEXT_WINDOW, else the model's own."""
-    if settings.context_window:
-        return settings.context_window
-    spec = settings.model.strip()
-    if spec.startswith(SCRIPTED_PREFIX):
-        return SCRIPTED_CONTEXT_WINDOW
-    if spec.startswith(REPLAY_PREFIX):
-        from giftgenius.llm.recording import read_manifest
-
-        return read_manifest(_replay_folder(spec)).context_window
-    return context_window_for(settings.model)
-
-
-def record_dir() -> Path | None:
-    """Where to record the model's wire (``GIFTGENIUS_RECORD_DIR``), or None."""
-    value = os.environ.get(RECORD_DIR_VARIABLE, "").strip()
-    return Path(value).expanduser().absolute() if value else None
-
-
-def make_model(settings: Settings) -> ChatModel:
+def _kind(settings: Settings) -> tuple[str, str]:
+    """``GIFTGENIUS_MODEL`` as (kind, what follows its prefix); one the app does not know is
+    refused here, for ``make_model`` and ``check_model`` alike."""
     spec = settings.model.strip()
     if spec == OFFLINE_MODEL:
-        return _offline(settings)
-    if spec.startswith(SCRIPTED_PREFIX) and spec[len(SCRIPTED_PREFIX) :].strip():
-        if record_dir() is not None:
-            raise ConfigError(
-                f"{RECORD_DIR_VARIABLE} records what a model sends and receives over the wire; "
-                f"GIFTGENIUS_MODEL={settings.model!r} has no wire. Unset {RECORD_DIR_VARIABLE}."
-            )
-        path = Path(spec[len(SCRIPTED_PREFIX) :].strip()).expanduser()
-        return ScriptedModel.from_file(path, context_window=model_context_window(settings))
-    if spec.startswith(OPENAI_PREFIX) and spec[len(OPENAI_PREFIX) :].strip():
-        return _openai(settings, spec[len(OPENAI_PREFIX) :].strip())
-    if spec.startswith(REPLAY_PREFIX) and spec[len(REPLAY_PREFIX) :].strip():
-        return _replay(settings, _replay_folder(spec))
+        return OFFLINE_MODEL, ""
+    for prefix in (SCRIPTED_PREFIX, OPENAI_PREFIX, REPLAY_PREFIX):
+        if spec.startswith(prefix) and spec[len(prefix) :].strip():
+            return prefix, spec[len(prefix) :].strip()
     raise ConfigError(
         f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. Use {ACCEPTED_FORMS}."
     )
 
 
+def model_context_window(settings: Settings) -> int:
+    """The context window in tokens: GIFTGENIUS_CONTEXT_WINDOW, else the model's own."""
+    if settings.context_window:
+        return settings.context_window
+    kind, rest = _kind(settings)
+    if kind == SCRIPTED_PREFIX:
+        return SCRIPTED_CONTEXT_WINDOW
+    if kind == REPLAY_PREFIX:
+        from giftgenius.llm.recording import read_manifest
+
+        return read_manifest(_replay_folder(rest)).context_window
+    return context_window_for(settings.model)
+
+
+def make_model(settings: Settings) -> ChatModel:
+    kind, rest = _kind(settings)
+    if kind == OFFLINE_MODEL:
+        return _offline(settings)
+    if kind == SCRIPTED_PREFIX:
+        if settings.record_dir is not None:
+            raise ConfigError(
+                "GIFTGENIUS_RECORD_DIR records what a model sends and receives over the wire; "
+                f"GIFTGENIUS_MODEL={settings.model!r} has no wire. Unset GIFTGENIUS_RECORD_DIR."
+            )
+        return ScriptedModel.from_file(
+            Path(rest).expanduser(), context_window=model_context_window(settings)
+        )
+    if kind == OPENAI_PREFIX:
+        return _openai(settings, rest)
+    return _replay(settings, _replay_folder(rest))
+
+
 def check_model(settings: Settings) -> None:
     """Refuse now what ``make_model`` would refuse, without building a client: for the
     evaluator, whose every run would otherwise fail the same way."""
-    spec = settings.model.strip()
-    if spec.startswith(OPENAI_PREFIX) and spec[len(OPENAI_PREFIX) :].strip():
+    if _kind(settings)[0] == OPENAI_PREFIX:
         _api_key(settings)
-    elif spec != OFFLINE_MODEL and not any(
-        spec.startswith(prefix) and spec[len(prefix) :].strip()
-        for prefix in (SCRIPTED_PREFIX, REPLAY_PREFIX)
-    ):
-        raise ConfigError(
-            f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. "
-            f"Use {ACCEPTED_FORMS}."
-        )
     model_context_window(settings)
 
 
@@ -145,7 +139,7 @@ def _openai(settings: Settings, model: str) -> OpenAIChatModel:
     base_url = settings.openai_base_url or None
     api_key = _api_key(settings)
     transport = None
-    if record_dir() is not None:
+    if settings.record_dir is not None:
         import httpx2
 
         transport = httpx2.HTTPTransport()
@@ -159,8 +153,8 @@ def _openai(settings: Settings, model: str) -> OpenAIChatModel:
     )
 
 
-def _replay_folder(spec: str) -> Path:
-    return Path(spec[len(REPLAY_PREFIX) :].strip()).expanduser().absolute()
+def _replay_folder(path: str) -> Path:
+    return Path(path).expanduser().absolute()
 
 
 def _replay(settings: Settings, folder: Path) -> OpenAIChatModel:
@@ -195,12 +189,12 @@ def _connect(
     """The client, its transport wrapped in a recorder when ``GIFTGENIUS_RECORD_DIR`` is set."""
     from giftgenius.llm.openai_chat import OpenAIChatModel
 
-    folder = record_dir()
+    folder = settings.record_dir
+    stream = settings.model_stream if stream is None else stream
     if folder is not None and transport is not None:
         from giftgenius.llm.recording import Manifest, RecordingTransport, write_manifest
 
-        stream_now = settings.model_stream if stream is None else stream
-        write_manifest(folder, Manifest(model=model, context_window=window, stream=stream_now))
+        write_manifest(folder, Manifest(model=model, context_window=window, stream=stream))
         transport = RecordingTransport(transport, folder)
     return OpenAIChatModel.connect(
         model,
@@ -211,7 +205,7 @@ def _connect(
         timeout=settings.model_timeout,
         context_window=window,
         name=name,
-        stream=settings.model_stream if stream is None else stream,
+        stream=stream,
     )
 
 
