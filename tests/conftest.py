@@ -310,25 +310,27 @@ class ScriptFile:
     def says(self, user: str, text: str) -> ScriptFile:
         return self.turn(user, self.reply(text))
 
-    def profile(self, user: str, reply: str = "Noted.", **facts: Any) -> ScriptFile:
-        """The model records ``facts`` (``update_profile`` arguments) and answers."""
-        return self.turn(user, self.call("update_profile", **facts), self.reply(reply))
+    def profile(self, user: str, reply: str | None = None, **facts: Any) -> ScriptFile:
+        """The model records ``facts`` (``update_profile`` arguments), then answers
+        ``reply`` — only when the update settles nothing the agent presents itself (a
+        shortlist, or the next question while the profile is incomplete)."""
+        steps = [self.call("update_profile", **facts)]
+        return self.turn(user, *steps, *([self.reply(reply)] if reply is not None else []))
 
-    def shortlist(
-        self, user: str, reply: str = "Here are gifts that fit.", **facts: Any
-    ) -> ScriptFile:
+    def shortlist(self, user: str, **facts: Any) -> ScriptFile:
         """Record a complete profile (``update_profile`` searches and filters by itself):
-        the run reaches ``finalizing``."""
-        return self.turn(user, self.call("update_profile", **facts), self.reply(reply))
+        the run reaches ``finalizing`` and the agent presents the shortlist, no reply
+        asked of the model."""
+        return self.turn(user, self.call("update_profile", **facts))
 
-    def pick(self, user: str, index: int = 0, reply: str = "Shall I confirm it?") -> ScriptFile:
+    def pick(self, user: str, index: int = 0) -> ScriptFile:
+        """Select the shortlist's ``index``-th gift; the agent asks to confirm it."""
         gift = {"$state": f"/candidate_ids/{index}"}
-        return self.turn(user, self.call("select_gift", gift_id=gift), self.reply(reply))
+        return self.turn(user, self.call("select_gift", gift_id=gift))
 
-    def confirm(
-        self, user: str, reply: str = "Confirmed; the order draft is recorded."
-    ) -> ScriptFile:
-        return self.turn(user, self.call("confirm_choice"), self.reply(reply))
+    def confirm(self, user: str) -> ScriptFile:
+        """Confirm the selected gift; the agent says the order draft is recorded."""
+        return self.turn(user, self.call("confirm_choice"))
 
     def summary(self, text: str) -> ScriptFile:
         self.data["summary"] = text

@@ -64,6 +64,7 @@ from giftgenius.faults import fault
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block, without_state
+from giftgenius.replies.outcomes import Outcome, latest_state, present
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
@@ -327,14 +328,20 @@ class Agent(RunReader):
         on_text: Callable[[str], None] | None,
         timings: TurnTimings,
     ) -> Thought:
-        """Steps 3-4: model and tools, no transaction open, until the model answers in words.
+        """Steps 3-4: model and tools, no transaction open, until the model answers in words
+        or the tools settle the turn.
 
-        Every message gets its transcript seq as it is made; ``ctx.state`` (never a copy
-        taken before a tool ran) is the state the turn ends with.
+        A round of calls whose outcome is conclusive — a shortlist, a choice, a confirmed
+        order, the next question about the recipient — is presented by the agent itself
+        (``replies.outcomes``) after whatever words the model sent with the calls, and the
+        turn ends without another model call. Every message gets its transcript seq as it
+        is made; ``ctx.state`` (never a copy taken before a tool ran) is the state the turn
+        ends with.
         """
         with timings.phase("context"):
             block = state_block(StateView.of(ctx.state, ctx.today))
         thought = Thought(messages=[user_msg])
+        outcomes: list[Outcome] = []
         for _ in range(self.settings.max_tool_rounds):
             assistant = self._call_model(session, block, thought.messages, on_text, timings)
             if assistant is None:
@@ -353,12 +360,27 @@ class Agent(RunReader):
                     content = scrub(json.dumps(result, ensure_ascii=False, default=str))
                 answer = Message(role="tool", content=content, tool_call_id=call.id)
                 thought.messages.append(self._numbered(session, answer))
+                outcomes.append(_outcome(call.name, call.arguments, content))
                 ctx.next_seq = session.next_seq
                 fault("after_tool_call")
+            with timings.phase("tools"):
+                shown = present(
+                    outcomes,
+                    latest_state(outcomes, {}),
+                    ctx.state.locale,
+                    latest=len(assistant.tool_calls),
+                )
+            if shown is not None:
+                lead = without_state(assistant.content or "").strip()
+                reply = "\n\n".join(part for part in (lead, shown) if part)
+                if on_text is not None:  # the model's own words were streamed already
+                    on_text(reply[len(lead) :])
+                return self._say(session, thought, reply)
         return self._say(session, thought, TOOL_ROUNDS_EXHAUSTED[ctx.state.locale])
 
     def _say(self, session: Session, thought: Thought, reply: str) -> Thought:
-        """End the turn with our own words when the model could not give an answer."""
+        """End the turn with the agent's own words: a settled outcome, or a model that
+        could not give an answer."""
         thought.reply = reply
         thought.messages.append(self._numbered(session, Message(role="assistant", content=reply)))
         return thought
@@ -581,3 +603,13 @@ def _scrubbed_arguments(raw: str) -> str:
         return scrub(raw)  # not JSON: the tool will refuse it, but nothing leaks meanwhile
     cleaned = scrub_obj(value)
     return raw if cleaned == value else json.dumps(cleaned, ensure_ascii=False)
+
+
+def _outcome(name: str, arguments: str, content: str) -> Outcome:
+    """A call and its result as the model sees them (the scrubbed JSON it is sent)."""
+    try:
+        args = json.loads(arguments or "{}")
+    except ValueError:
+        args = {}
+    result = json.loads(content)
+    return Outcome(name, args if isinstance(args, dict) else {}, result)

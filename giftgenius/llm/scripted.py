@@ -14,14 +14,20 @@ after it picks the step within that turn. A summary request answers with the scr
     {"turns": [
         {"user": "gift for my dad, he loves coffee, 60 USD",
          "steps": [
-            {"tool_calls": [{"name": "update_profile", "arguments": {"recipient": "father"}}]},
-            {"reply": "Noted."}]},
-        {"user": "the first one",
+            {"tool_calls": [{"name": "update_profile",
+                             "arguments": {"recipient": "father", "interests": ["coffee"],
+                                           "budget_max": 60, "currency": "USD"}}],
+             "content": "Coffee it is."}]},
+        {"user": "is the first one dishwasher-safe?",
          "steps": [
-            {"tool_calls": [{"name": "select_gift",
+            {"tool_calls": [{"name": "get_gift_details",
                              "arguments": {"gift_id": {"$state": "/candidate_ids/0"}}}]},
-            {"reply": "Good choice."}]}],
+            {"reply": "Yes, it is."}]}],
      "summary": "The user looks for a gift for their father."}
+
+A step whose calls settle the turn — a shortlist, a choice, a confirmed order, the next
+question about the recipient — is its turn's last: the agent presents that outcome itself,
+after the step's ``content`` if it has one, and asks the model nothing more.
 
 An argument that is exactly ``{"$state": POINTER}`` is replaced by the value at that JSON
 Pointer (RFC 6901) in the newest state the request shows (the state in the last tool
@@ -88,6 +94,8 @@ class ScriptStep(_Strict):
 
     tool_calls: list[ScriptedCall] | None = Field(None, min_length=1)
     reply: str | None = None
+    # Words sent with the tool calls: shown before an outcome the agent presents itself.
+    content: str | None = None
     # The tool results this step follows must include an error (default: all must be ok).
     expect_tool_error: bool = False
 
@@ -95,6 +103,8 @@ class ScriptStep(_Strict):
     def _one_kind(self) -> ScriptStep:
         if (self.tool_calls is None) == (self.reply is None):
             raise ValueError("a step has exactly one of 'tool_calls' and 'reply'")
+        if self.content is not None and self.tool_calls is None:
+            raise ValueError("'content' goes with 'tool_calls'; a reply is its own text")
         if self.reply is not None and not self.reply.strip():
             raise ValueError("a reply must not be empty (the API never sends an empty answer)")
         return self
@@ -407,7 +417,7 @@ class ScriptedModel(_CheckedModel):
             _tool_call(c.name, _resolve(c.arguments, state, f"{where}, {c.name}"))
             for c in step.tool_calls or []
         ]
-        return Message(role="assistant", tool_calls=calls)
+        return Message(role="assistant", content=step.content, tool_calls=calls)
 
     def unconsumed(self) -> list[str]:
         """The steps (and summary) no request has played yet in this process."""

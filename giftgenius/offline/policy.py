@@ -16,11 +16,15 @@ from typing import Any
 from giftgenius.catalog.relations import resolve_relation
 from giftgenius.domain import Locale
 from giftgenius.lang import detect_locale
-from giftgenius.offline import refusals
-from giftgenius.offline import replies as r
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
 from giftgenius.protocol import split_state
+from giftgenius.replies import refusals
+from giftgenius.replies import texts as r
+from giftgenius.replies.outcomes import Outcome, found, latest_state
+from giftgenius.replies.outcomes import main as outcomes_main
+from giftgenius.replies.outcomes import noted as outcomes_noted
+from giftgenius.replies.outcomes import notes as outcomes_notes
 from giftgenius.text import fold
 
 MAX_SAME_TOOL_PER_TURN = 2  # a loop guard: the workflow never needs a tool thrice a turn
@@ -35,39 +39,25 @@ class Decision:
 
 
 @dataclass
-class ToolResult:
-    name: str
-    arguments: dict[str, Any]
-    result: dict[str, Any]
-
-    @property
-    def ok(self) -> bool:
-        return self.result.get("ok") is True
-
-
-@dataclass
 class Turn:
     """Everything the policy reads from one request."""
 
     user_text: str
     state: dict[str, Any]  # StateView as JSON: latest known
     start_state: dict[str, Any]  # the state block: state before this turn's tools
-    results: list[ToolResult]
+    results: list[Outcome]
     seen_candidates: list[dict[str, Any]]  # the latest candidate views anywhere in view
     locale: Locale
     ext: Extraction
     tools: set[str]
+    currency: str = "USD"  # the budget's currency when the person names none
 
     def called(self, name: str) -> int:
         return sum(1 for res in self.results if res.name == name)
 
     @property
-    def found(self) -> ToolResult | None:
-        """This turn's last search-and-filter result: the tools that move the workflow
-        (update_profile, load_recipient_profile, search_candidates) return a ``shortlist``
-        when they searched."""
-        found = [res for res in self.results if res.ok and "shortlist" in res.result]
-        return found[-1] if found else None
+    def found(self) -> Outcome | None:
+        return found(self.results)
 
     @property
     def step(self) -> str:
@@ -90,7 +80,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     start_state: dict[str, Any] = {}
     seen: list[dict[str, Any]] = []
     names: dict[str, tuple[str, dict[str, Any]]] = {}
-    results: list[ToolResult] = []
+    results: list[Outcome] = []
     for i, message in enumerate(messages):
         role = message.get("role")
         text = message_text(message)
@@ -111,11 +101,8 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
                 seen = listed
             if i > last_user:
                 name, args = names.get(message.get("tool_call_id", ""), ("", {}))
-                results.append(ToolResult(name, args, result))
-    state = start_state
-    for res in results:
-        if isinstance(res.result.get("state"), dict):
-            state = res.result["state"]
+                results.append(Outcome(name, args, result))
+    state = latest_state(results, start_state)
     _, user_text = split_state(message_text(messages[last_user]))
     # Under way (earlier words, or facts the state already holds): its language is settled.
     settled = any(m.get("role") == "user" for m in messages[:last_user]) or any(
@@ -137,7 +124,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         locale=locale,
         choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
-    return Turn(user_text, state, start_state, results, seen, locale, ext, tools)
+    return Turn(user_text, state, start_state, results, seen, locale, ext, tools, dollar)
 
 
 def _today(state: dict[str, Any]) -> dt.date:
@@ -158,11 +145,30 @@ def decide(messages: list[dict[str, Any]], *, tools: set[str], dollar: str = "US
         name in tools and turn.called(name) < MAX_SAME_TOOL_PER_TURN for name, _ in decision.calls
     ):
         return Decision(content=compose_reply(turn))
+    if decision.calls:
+        # Said with the calls: when their outcome settles the turn, the agent presents it
+        # after these words and asks nothing more of the model.
+        names = {name for name, _ in decision.calls}
+        lead = _lead(
+            turn,
+            updating="update_profile" in names or _updated(turn),
+            selecting="select_gift" in names,
+        )
+        if turn.ext.leave:
+            lead = "\n\n".join(p for p in (lead, r.say("goodbye", turn.locale)) if p)
+        decision.content = lead or None
     return decision
 
 
 def _call(name: str, args: dict[str, Any] | None = None) -> Decision:
     return Decision(calls=[(name, args or {})])
+
+
+def _calls(*calls: tuple[str, dict[str, Any]] | None) -> Decision | None:
+    """Several calls in one message, as models make parallel calls: the agent runs them in
+    order and presents their joint outcome."""
+    made = [call for call in calls if call is not None]
+    return Decision(calls=made) if made else None
 
 
 # --- the first move after a user message -------------------------------------------------
@@ -175,7 +181,7 @@ def _first_call(turn: Turn) -> Decision | None:
     if ext.load or _probe(turn):
         return _call("list_recipient_profiles")
     if ext.has_facts:
-        return _call("update_profile", _jsonable(ext.facts))
+        return _calls(("update_profile", _jsonable(ext.facts)), _save(turn, ext.facts))
     pending = _pending(turn)
     if pending is not None:
         return pending
@@ -205,22 +211,25 @@ def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
 
 
 def _pending(turn: Turn) -> Decision | None:
-    """The user's own requests still to carry out this turn: choose, confirm, save."""
+    """The user's own requests still to carry out this turn: choose, confirm, save — in one
+    message, so their joint outcome is presented at once."""
     ext = turn.ext
+    calls: list[tuple[str, dict[str, Any]]] = []
     if turn.step == "finalizing" and turn.found is None:
         selected = turn.state.get("selected_gift_id")
         gift_id = _chosen_id(turn)
-        chosen = ("select_gift", "select_described_gift")
-        if not any(turn.called(n) for n in chosen) and gift_id is not None and gift_id != selected:
-            return _call("select_gift", {"gift_id": gift_id})
+        already = any(turn.called(n) for n in ("select_gift", "select_described_gift"))
         described = _described_args(turn)
-        if described is not None and not any(turn.called(n) for n in chosen):
+        if not already and gift_id is not None and gift_id != selected:
+            calls.append(("select_gift", {"gift_id": gift_id}))
+        elif described is not None and not already:
+            # What the words matched is shown before anything is confirmed.
             return _call("select_described_gift", described)
         # Every choice is confirmed by an explicit yes: a later "yes" (one that names the
         # gift already selected too: "yes, the second one"), or "confirm it" in the message
         # that chose ("let's go with the tripod" alone only selects it).
         chose = (ext.choice is not None or gift_id is not None) and not (
-            gift_id == selected and not any(turn.called(n) for n in chosen)
+            gift_id == selected and not already
         )
         # The only idea shown is offered with the confirmation's own question ("Shall I
         # record the order draft for it?"), so a plain yes to it chooses *and* confirms.
@@ -228,14 +237,22 @@ def _pending(turn: Turn) -> Decision | None:
         if (
             ext.confirm
             and (not chose or ext.explicit_confirm or only_one)
-            and selected
+            and (selected or calls)
             and not turn.called("confirm_choice")
         ):
-            return _call("confirm_choice")
-    profile = turn.state.get("profile") or {}
-    label = _save_label(ext.save_label, profile)
+            calls.append(("confirm_choice", {}))
+    return _calls(*calls, _save(turn, {}))
+
+
+def _save(turn: Turn, facts: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """Saving the recipient's profile when the message asks, with the recipient this
+    message's ``facts`` give (the call runs after theirs)."""
+    profile = dict(turn.state.get("profile") or {})
+    if facts.get("recipient"):
+        profile["recipient"] = facts["recipient"]
+    label = _save_label(turn.ext.save_label, profile)
     if label and profile.get("recipient") and not turn.called("save_recipient_profile"):
-        return _call("save_recipient_profile", {"label": label})
+        return ("save_recipient_profile", {"label": label})
     return None
 
 
@@ -308,10 +325,13 @@ def _next_call(turn: Turn) -> Decision | None:
         return _recover(turn, last)
     if last.name == "list_recipient_profiles":
         label = _match_label(turn, last.result.get("profiles") or [])
-        if label:
-            return _call("load_recipient_profile", {"label": label})
+        if label:  # with what else the message says of the recipient, in the same message
+            facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
+            update = ("update_profile", _jsonable(facts)) if facts else None
+            return _calls(("load_recipient_profile", {"label": label}), update)
         if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
-            return _call("update_profile", _jsonable(turn.ext.facts))  # a probe found none
+            facts = turn.ext.facts  # a probe found none
+            return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
         return None
     if last.name == "load_recipient_profile":
         facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
@@ -322,7 +342,7 @@ def _next_call(turn: Turn) -> Decision | None:
     return _advance(turn)
 
 
-def _relax(turn: Turn, found: ToolResult) -> Decision | None:
+def _relax(turn: Turn, found: Outcome) -> Decision | None:
     """A yes after a dead end ("ok", "d'accord, vas-y") applies the first change the filters
     offered: the budget they named, the date the first gift can arrive, no delivery country,
     or a dislike taken back."""
@@ -349,7 +369,7 @@ def _advance(turn: Turn) -> Decision | None:
     return _pending(turn)
 
 
-def _recover(turn: Turn, failed: ToolResult) -> Decision | None:
+def _recover(turn: Turn, failed: Outcome) -> Decision | None:
     """Correct a call once when the state says what was wrong; else explain (None)."""
     if sum(1 for res in turn.results if not res.ok) > 1:
         return None
@@ -431,18 +451,14 @@ def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
 
 
 def compose_reply(turn: Turn) -> str:
+    """The reply when the model has the last word: the outcome parts the agent would present
+    (``replies.outcomes``), then what only words read from the message add."""
     loc = turn.locale
     parts: list[str] = []
-    by_name = {res.name: res for res in turn.results}
-    last = turn.results[-1] if turn.results else None
-    saved = by_name.get("save_recipient_profile")
-    if saved and saved.ok:
-        parts.append(r.say("saved", loc, label=saved.result.get("saved_label", "")))
-    loaded = by_name.get("load_recipient_profile")
-    if loaded and loaded.ok:
-        parts.append(r.say("loaded", loc, label=loaded.result.get("loaded_label", "")))
+    outcomes = turn.results
+    by_name = {res.name: res for res in outcomes}
     listed = by_name.get("list_recipient_profiles")
-    if listed and listed.ok and not loaded and turn.ext.load:
+    if listed and listed.ok and "load_recipient_profile" not in by_name and turn.ext.load:
         labels = [
             str(p.get("label", p)) if isinstance(p, dict) else str(p)
             for p in listed.result.get("profiles") or []
@@ -455,97 +471,57 @@ def compose_reply(turn: Turn) -> str:
                 labels=", ".join(labels) or r.say("none_saved", loc),
             )
         )
-    updated = by_name.get("update_profile")
-    refused = next(
-        (res for res in turn.results if res.name == "update_profile" and not res.ok), None
-    )
-    if last is not None and not last.ok:
-        parts.append(refusals.render(last.result, loc))
-    elif refused is not None and updated is not None and updated.ok:
-        parts.append(refusals.render(refused.result, loc))  # the rest was recorded
-    if turn.ext.approximate is not None and updated and updated.ok:
-        budget = (turn.state.get("profile") or {}).get("budget") or {}
-        about = r.money(turn.ext.approximate, budget.get("currency", ""), loc)
-        parts.append(r.say("budget.about", loc, v=about))
-    size = _out_of_range(turn)
-    if size is not None:
-        parts.append(r.count("choice.range", size, loc))
-    parts.append(_main_reply(turn, by_name))
+    parts += outcomes_notes(outcomes, loc)
+    if outcomes and not outcomes[-1].ok:
+        parts.append(refusals.render(outcomes[-1].result, loc))
+    parts.append(_lead(turn, updating=_updated(turn), selecting=False))
+    settled = outcomes_main(outcomes, turn.state, loc)
+    if settled is not None:
+        chose = by_name.get("select_gift")
+        if (
+            chose
+            and chose.ok
+            and not any(
+                by_name.get(n) and by_name[n].ok
+                for n in ("confirm_choice", "select_described_gift")
+            )
+        ):
+            parts.append(_also(turn) + settled[0])
+        else:
+            parts.append(settled[0])
+    elif turn.ext.leave:
+        parts.append(r.say("goodbye", loc))
+    else:
+        parts.append(_next_step(turn))
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
     return "\n\n".join(p for p in parts if p)
 
 
-def _main_reply(turn: Turn, by_name: dict[str, ToolResult]) -> str:
-    loc = turn.locale
-    state = turn.state
-    confirmed = by_name.get("confirm_choice")
-    if confirmed and confirmed.ok:
-        gift = confirmed.result.get("gift") or {}
-        return r.say(
-            "confirmed", loc, title=gift.get("title", state.get("selected_gift_id")),
-            draft=str(confirmed.result.get("order_draft_id", state.get("order_draft_id")))[:8],
-        )  # fmt: skip
-    described = by_name.get("select_described_gift")
-    if described and described.ok:
-        return _described_reply(turn, described)
-    selected = by_name.get("select_gift")
-    if selected and selected.ok:
-        gift = selected.result.get("selected") or {}
-        text = r.say(
-            "selected", loc, title=gift.get("title", state.get("selected_gift_id")),
-            price=r.money(gift.get("price", 0), gift.get("currency", ""), loc),
-        )  # fmt: skip
-        return _also(turn) + text
-    filtered = turn.found
-    if filtered is not None:
-        candidates = filtered.result.get("shortlist") or []
-        budget = (state.get("profile") or {}).get("budget")
-        unserved = r.unserved_note(filtered.result.get("unserved") or [], loc)
-        note = unserved + "\n\n" if unserved else ""
-        if candidates:
-            return _noted(turn) + note + r.candidate_list(candidates, budget, loc)
-        rejected = filtered.result.get("rejected") or {}
-        if unserved and not rejected:  # nothing was found at all: offer the alternatives
-            offered = any(u.get("suggestions") for u in filtered.result.get("unserved") or [])
-            return unserved + " " + r.say("unserved.ask" if offered else "unserved.ask_other", loc)
-        relax = filtered.result.get("relax") or []
-        if relax:  # what the filters removed is said with what would bring it back
-            absent = [u for u in filtered.result.get("unserved") or [] if not u.get("in_catalog")]
-            unserved = r.unserved_note(absent, loc)
-            note = unserved + "\n\n" if unserved else ""
-        return note + r.dead_end(rejected, relax, loc)
-    if turn.ext.leave:
-        return r.say("goodbye", loc)
-    return _next_step(turn)
+def _updated(turn: Turn) -> bool:
+    return any(res.name == "update_profile" and res.ok for res in turn.results)
 
 
-def _described_reply(turn: Turn, res: ToolResult) -> str:
-    """A gift named in words: selected from the shortlist as any choice is; found in the
-    catalog instead, said so; or nothing within the constraints, said plainly, with the
-    closest thing and why it does not fit, the list kept."""
+def _lead(turn: Turn, *, updating: bool, selecting: bool) -> str:
+    """What only the message's own words add before the outcome: the budget read from
+    "about 50", a position the list does not have, the other gifts the words fitted. Sent
+    with a tool call, the agent shows it before the outcome it presents."""
     loc = turn.locale
-    gift = res.result.get("selected")
-    if isinstance(gift, dict):
-        title = gift.get("title", "")
-        if res.result.get("found") == "catalog":  # not seen in the list: its price as there
-            budget = (turn.state.get("profile") or {}).get("budget") or {}
-            price = r.price(
-                gift.get("price", 0), gift.get("currency", ""), loc,
-                converted=gift.get("price_in_budget_currency"),
-                budget_currency=budget.get("currency"),
-            )  # fmt: skip
-            return r.say("selected.catalog", loc, title=title, price=price)
-        price = r.money(gift.get("price", 0), gift.get("currency", ""), loc)
-        return r.say("selected", loc, title=title, price=price)
-    words = str(res.arguments.get("described") or "").strip()
-    text = r.say("described.none", loc, words=words)
-    closest = res.result.get("closest")
-    if isinstance(closest, dict) and closest.get("reasons"):
-        reasons = r.join([r.reason(str(x), loc) for x in closest["reasons"]], loc)
-        text += " " + r.say("described.closest", loc, title=closest.get("title", ""), why=reasons)
-    ids = turn.state.get("candidate_ids") or []
-    return text + " " + r.choose_prompt(len(ids), loc)
+    parts: list[str] = []
+    if turn.ext.approximate is not None and updating:
+        budget = (turn.state.get("profile") or {}).get("budget") or {}
+        currency = turn.ext.facts.get("currency") or budget.get("currency") or turn.currency
+        parts.append(r.say("budget.about", loc, v=r.money(turn.ext.approximate, currency, loc)))
+    size = _out_of_range(turn)
+    if size is not None:
+        parts.append(r.count("choice.range", size, loc))
+    if selecting:
+        parts.append(_also(turn).strip())
+    return "\n\n".join(p for p in parts if p)
+
+
+def _noted(turn: Turn) -> str:
+    return outcomes_noted(turn.results, turn.state, turn.locale)
 
 
 def _also(turn: Turn) -> str:
@@ -567,14 +543,6 @@ def _also(turn: Turn) -> str:
     return (
         r.count("choice.also", len(others), turn.locale, others=r.join(others, turn.locale)) + " "
     )
-
-
-def _noted(turn: Turn) -> str:
-    """Echo the recorded profile after an update, so the user sees what was understood."""
-    profile = turn.state.get("profile") or {}
-    if profile and any(res.name == "update_profile" and res.ok for res in turn.results):
-        return r.say("noted", turn.locale, facts=r.profile_facts(profile, turn.locale)) + " "
-    return ""
 
 
 def _next_step(turn: Turn) -> str:

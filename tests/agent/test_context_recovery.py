@@ -38,11 +38,10 @@ def _agent(tmp_path: Path, refusals: int):
 def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script, seeded_home) -> None:
     chatter = [f"she likes tea, and tell me about option {i}" for i in range(12)]
     for i, text in enumerate(chatter):
-        script.profile(text, f"Option {i} is a loose-leaf tea sampler.", interests=["tea"])
+        script.says(text, f"Option {i} is a loose-leaf tea sampler.")
     script.shortlist(
         "gift for my sister, 30 EUR", recipient="sister", budget_max=30, currency="EUR"
     )
-    script.summary("The user looks for a gift for someone who likes tea.")
     agent = _agent(tmp_path, refusals=1)
     try:
         run = agent.open("cl").run

@@ -45,5 +45,5 @@ def test_the_model_time_is_not_counted_in_the_steps_that_call_it(agent: Agent) -
     player = Player(agent)
     played = player.open(1)
     sample = player.turn(played)
-    assert sample.phases["model"] >= 0.04  # a tool call, then the reply
+    assert sample.phases["model"] >= 0.02  # the tool call (the agent presents its outcome)
     assert sample.phases["context"] < 0.02 and sample.phases["tools"] < 0.02

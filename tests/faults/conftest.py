@@ -391,7 +391,6 @@ def _env(
 ) -> Iterator[Env]:
     script.shortlist(
         SETUP,
-        reply="Here are gifts that fit.",
         recipient="colleague",
         interests=["board games", "coffee"],
         budget_max=50,

@@ -21,6 +21,7 @@ loop's cap is exercised for real. Both run a fixed, derandomized number of examp
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -449,13 +450,17 @@ def test_run_cycle_survives_any_model(cycle, data: st.DataObject) -> None:
 
     capped = endless or len(rounds) >= MAX_TOOL_ROUNDS
     sent = sum(len(raw) for calls in rounds for _, raw in calls)
-    if sent > HUGE and result.reply == CONTEXT_TOO_LARGE["en"]:
-        pass  # the model's own calls outgrew the context: said plainly, the turn committed
-    else:
-        assert result.reply == (TOOL_ROUNDS_EXHAUSTED["en"] if capped else "Done.")
     with agent.db.read() as repos:
         committed = repos.runs.get(run.id)
         entries = repos.transcript.for_run(run.id)
+    if sent > HUGE and result.reply == CONTEXT_TOO_LARGE["en"]:
+        pass  # the model's own calls outgrew the context: said plainly, the turn committed
+    elif result.reply != (TOOL_ROUNDS_EXHAUSTED["en"] if capped else "Done."):
+        # A round that settled the turn (a shortlist, a choice…) is presented by the agent:
+        # only after calls that all succeeded, and in words.
+        last_round = list(itertools.takewhile(lambda e: e.role == "tool", entries[-2::-1]))
+        assert last_round and all(json.loads(e.content)["ok"] is True for e in last_round)
+        assert result.reply.strip() and "Done." not in result.reply
     live = agent.sessions.load(run.id)
     assert committed is not None and committed.session_version == 1
     assert live is not None and live.version == 1 and live.state == result.state

@@ -31,14 +31,15 @@ COMMITTED_BY = {"after_commit", "before_session_save"}
 
 PICK = "the first one"
 NEXT = "what do you think?"
-PICKED = "Shall I confirm it?"
+PICKED = "Shall I confirm it and record the order draft?"  # the agent asks it
+SHORTLISTED = "ideas that fit"  # the agent presents the shortlist
 NEXT_REPLY = "It is a fine choice."
 DB_DOWN = "Cannot reach the database"
 
 
 @pytest.fixture(autouse=True)
 def _scripted(script) -> None:
-    script.pick(PICK, reply=PICKED).says(NEXT, NEXT_REPLY)
+    script.pick(PICK).says(NEXT, NEXT_REPLY)
 
 
 def _user(kind: str, point: str, how: str) -> str:
@@ -103,7 +104,7 @@ def test_redis_outage_mid_turn(point: str, outage: str, pg_env) -> None:
     """
     env, _ = pg_env
     user = _user("redis", point, outage)
-    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), SHORTLISTED)
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     take_away: dict[str, Callable[[], None]] = {
         "killed": env.redis.kill,
@@ -129,7 +130,7 @@ def test_postgres_down_mid_turn(point: str, mode: str, pg_env) -> None:
     """
     env, cluster = pg_env
     user = _user("pg-down", point, mode)
-    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), SHORTLISTED)
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     cluster.stop(mode)
     went_on = stopped.resume()
@@ -160,7 +161,7 @@ def test_postgres_restarted_mid_turn(point: str, mode: str, pg_env) -> None:
     """
     env, cluster = pg_env
     user = _user("pg-restart", point, mode)
-    _answered(env.chat_here(user, env.setup), "Here are gifts that fit.")
+    _answered(env.chat_here(user, env.setup), SHORTLISTED)
     stopped = env.stopped_chat(point, "--user", user).feed(PICK).wait_stopped()
     cluster.stop(mode)
     cluster.start()

@@ -39,14 +39,11 @@ def test_pii_typed_into_chat_is_stored_nowhere(prod_env, cli_in, database, scrip
         TYPED[:3], ("+33 6 12 34 56 78", "4111 1111 1111 1111", "(415) 555-2671"), strict=True
     ):
         script.says(scrub(typed), f"Noted, I will not repeat {echoed} to anyone.")
-    script.shortlist(
-        scrub(TYPED[3]),
-        "Here are teas for your sister; I will mail the list to sam@corp.io.",
-        recipient="sister",
-        interests=["tea"],
-        budget_max=40,
-        currency="EUR",
-    )
+    # The words a model sends with its call are shown before the shortlist the agent
+    # presents: scrubbed like any reply.
+    facts = {"recipient": "sister", "interests": ["tea"], "budget_max": 40, "currency": "EUR"}
+    call = {**script.call("update_profile", **facts), "content": "I will mail it to sam@corp.io."}
+    script.turn(scrub(TYPED[3]), call)
     ran = cli_in("chat", "--user", "pii", stdin="\n".join(TYPED) + "\n")
     assert ran.code == 0, ran.err
     blobs: list[str] = []

@@ -16,7 +16,7 @@ import pytest
 
 import giftgenius
 from giftgenius.errors import TOOL_ERRORS, ToolError
-from giftgenius.offline import refusals
+from giftgenius.replies import refusals
 
 # Words an English sentence is made of and a French one never holds.
 _ENGLISH_WORDS = (

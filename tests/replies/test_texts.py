@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from giftgenius.offline import replies as r
+from giftgenius.replies import texts as r
 
 NBSP = "\xa0"
 

@@ -1,4 +1,7 @@
-"""The offline model's sentences, in English and French (markdown).
+"""The sentences replies are made of, in English and French (markdown).
+
+The agent presents a conclusive tool outcome with them (``replies.outcomes``) and the
+offline model writes every other reply with them, so both speak with one voice.
 
 Written as a person would write them: prices, numbers and dates through ``formats`` (babel:
 "49,90 €", "24 décembre 2026"), counts with the language's plural rule ("Here is 1 idea",
