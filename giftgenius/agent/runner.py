@@ -29,6 +29,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
@@ -357,7 +358,7 @@ class Agent(RunReader):
                 thought.called.append(call.name)
                 with timings.phase("tools"):
                     result = tools.execute(ctx, call.name, call.arguments)
-                    content = scrub(json.dumps(result, ensure_ascii=False, default=str))
+                    content = _result_json(result)
                 answer = Message(role="tool", content=content, tool_call_id=call.id)
                 thought.messages.append(self._numbered(session, answer))
                 outcomes.append(_outcome(call.name, call.arguments, content))
@@ -603,6 +604,13 @@ def _scrubbed_arguments(raw: str) -> str:
         return scrub(raw)  # not JSON: the tool will refuse it, but nothing leaks meanwhile
     cleaned = scrub_obj(value)
     return raw if cleaned == value else json.dumps(cleaned, ensure_ascii=False)
+
+
+def _result_json(result: dict[str, Any]) -> str:
+    """A tool result as the model is sent it: PII scrubbed inside its strings, never across
+    the JSON syntax (a long number is not a phone number, and the text stays JSON)."""
+    plain = json.loads(json.dumps(result, ensure_ascii=False, default=str))
+    return json.dumps(scrub_obj(plain), ensure_ascii=False)
 
 
 def _outcome(name: str, arguments: str, content: str) -> Outcome:
