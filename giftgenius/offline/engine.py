@@ -94,7 +94,11 @@ class OfflineEngine:
                 self.counter.count_text(c["function"]["name"] + c["function"]["arguments"])
                 for c in calls
             )
-            return Completion(None, calls, "tool_calls", prompt_tokens, used)
+            # Words sent with the calls (a budget read from "about 50", a goodbye) come
+            # before the outcome the agent presents when the calls settle the turn.
+            words = decision.content or None
+            used += self.counter.count_text(words) if words else 0
+            return Completion(words, calls, "tool_calls", prompt_tokens, used)
         if choice == "required" or isinstance(choice, dict):
             raise bad_request(
                 "The offline model has no tool call to make here; send tool_choice 'auto'.",
