@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from giftgenius.catalog.importing import import_version, read_catalog_file
+from giftgenius.privacy import strip_controls
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 
@@ -55,12 +56,17 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
         return plural(n, "en", "{n} product", "{n} products")
 
     if not changed:
-        out.print(f"The catalog already is {path.name} ({products_(total)}).", markup=False)
+        out.print(
+            strip_controls(f"The catalog already is {path.name} ({products_(total)})."),
+            markup=False,
+        )
         return 0
     how = "replaced the catalog" if replace else "added or updated by id"
     out.print(
-        f"Imported {products_(len(products))} from {path.name} ({how}); the catalog now holds "
-        f"{products_(total)}, version {version}.",
+        strip_controls(
+            f"Imported {products_(len(products))} from {path.name} ({how}); the catalog now "
+            f"holds {products_(total)}, version {version}."
+        ),
         markup=False,
         highlight=False,
     )

@@ -270,8 +270,14 @@ class Cli:
             )
 
     def emit_json(self, data: Any) -> None:
-        self.out.file.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+        self.out.file.write(json_for_terminal(data) + "\n")
         self.out.file.flush()
+
+    def print_plain(self, text: str) -> None:
+        """Stored text (a product's title, a search's words) as plain lines on stdout."""
+        from giftgenius.privacy import strip_controls
+
+        self.out.print(strip_controls(text), markup=False, highlight=False)
 
     def lines(self) -> Iterator[str]:
         """What the user types: prompted in a terminal, one message per line when piped."""
@@ -549,11 +555,9 @@ class Cli:
             self.emit_json({"query": query, "results": [product_json(p, rates) for p in results]})
         else:
             if not results:
-                self.out.print(f"Nothing matches {query!r}.", markup=False)
+                self.print_plain(f"Nothing matches {query!r}.")
             for p in results:
-                self.out.print(
-                    f"{p.id}  {p.title} — {p.price:.2f} {p.currency}", markup=False, highlight=False
-                )
+                self.print_plain(f"{p.id}  {p.title} — {p.price:.2f} {p.currency}")
         return 0
 
     def _print_product(self, p: Product) -> None:
@@ -569,7 +573,7 @@ class Cli:
             f"ships to: {', '.join(p.ships_to)}  delivery: {p.delivery_days} days  "
             f"in stock: {'yes' if p.in_stock else 'no'}",
         ]
-        self.out.print("\n".join(lines), markup=False, highlight=False)
+        self.print_plain("\n".join(lines))
 
     def db(self) -> int:
         from giftgenius.storage import migrate
@@ -676,6 +680,28 @@ def main(
         return 130
 
 
+def json_for_terminal(data: Any) -> str:
+    """``data`` as indented JSON whose text cannot drive a terminal, the data kept exact.
+
+    ``json.dumps`` escapes C0 controls (ESC among them) but, with ``ensure_ascii=False``,
+    leaves C1 controls (the 8-bit CSI U+009B) and bidi overrides raw. Each character
+    ``strip_controls`` would remove is written as its ``\\uXXXX`` escape instead: a JSON
+    reader gets the same string back, a terminal sees only printable text.
+    """
+    from giftgenius.privacy import strip_controls
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        return char if strip_controls(char) == char else json.dumps(char)[1:-1]
+
+    document = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    return _NOT_PLAIN_ASCII.sub(escape, document)
+
+
+_NOT_PLAIN_ASCII = re.compile(r"[^\x20-\x7e\n]")
+"""What ``json_for_terminal`` looks at: printable ASCII and newline are never controls."""
+
+
 def _console(file: TextIO) -> Console:
     """A rich console, imported only once parsing is done: --help and --version need none."""
     from rich.console import Console
@@ -684,8 +710,14 @@ def _console(file: TextIO) -> Console:
 
 
 def _report(exc: GiftGeniusError, err: Console) -> int:
-    """Every error ends the same way: one ``error:`` line on stderr and its exit code."""
-    err.print(f"error: {exc}", markup=False, highlight=False)
+    """Every error ends the same way: one ``error:`` line on stderr and its exit code.
+
+    The line is cleaned of control characters: a message may quote a file or a value it
+    refused, and that text must not act on the terminal it is shown in.
+    """
+    from giftgenius.privacy import strip_controls
+
+    err.print(f"error: {strip_controls(str(exc))}", markup=False, highlight=False)
     return exc.exit_code
 
 
