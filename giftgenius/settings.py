@@ -90,6 +90,19 @@ class Settings(BaseSettings):
     def _upper(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("home", mode="before")
+    @classmethod
+    def _home(cls, value: Any) -> Any:
+        """A blank home (spaces, or ``home = ""`` in the config file) is refused: as a
+        path it is the working directory, and the databases would land wherever a command
+        happens to run."""
+        if isinstance(value, (str, Path)) and not str(value).strip():
+            raise ValueError(
+                "is blank; unset it to use the default folder, or name a folder for the "
+                "database files and logs"
+            )
+        return value
+
     @field_validator("record_dir", mode="before")
     @classmethod
     def _record_dir(cls, value: Any) -> Any:
@@ -138,7 +151,10 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        sources: list[PydanticBaseSettingsSource] = [
+            init_settings,
+            _EmptyPathsUnset(settings_cls, env_settings),
+        ]
         path = _config_file()
         if path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=path))
@@ -177,9 +193,35 @@ class Settings(BaseSettings):
         return self.model == "offline"
 
 
+_PLACES = frozenset({"home", "database_url", "redis_url", "record_dir"})
+"""The settings that say where data goes: an empty variable for one of them is unset."""
+
+
+class _EmptyPathsUnset(PydanticBaseSettingsSource):
+    """The environment, where an empty variable naming a place counts as unset.
+
+    ``GIFTGENIUS_HOME= giftgenius …`` (or a variable exported from an empty shell variable)
+    used to be ``Path("")``, the working directory: the databases and logs landed wherever
+    a command ran. Unset, the config file or the default applies instead. Other empty
+    variables stay values for their own validators (an empty list of phone regions is
+    refused rather than taken for the default).
+    """
+
+    def __init__(self, settings_cls: type[BaseSettings], env: PydanticBaseSettingsSource):
+        super().__init__(settings_cls)
+        self.env = env
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self.env.get_field_value(field, field_name)
+
+    def __call__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.env().items() if not (k in _PLACES and v == "")}
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Build settings, turning validation failures into a message naming the variable."""
-    clean = {k: v for k, v in overrides.items() if v is not None}
+    # an empty flag (``--home ""``) is no flag, as an empty variable is no variable
+    clean = {k: v for k, v in overrides.items() if v is not None and v != ""}
     try:
         return Settings(**clean)
     except ValidationError as exc:
