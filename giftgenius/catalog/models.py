@@ -2,6 +2,13 @@
 
 Products are frozen so a cached catalog can be shared between turns without anyone
 mutating it; prices are major units in the product's own currency, converted on demand.
+
+``Product`` is the one validation of a product, wherever it comes from (the shipped files,
+``catalog import``, a row read back from the database), and its limits are the products
+table's (``storage/tables.py``; a test compares them): what it accepts, SQLite and Postgres
+both store and give back unchanged. So a file either imports whole on both backends or is
+refused with the line of each bad row — never stored by one and a crash on the other, and
+never stored in a shape that can no longer be read.
 """
 
 from __future__ import annotations
@@ -10,21 +17,55 @@ import datetime as dt
 import re
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from giftgenius.domain import Currency
 from giftgenius.errors import ToolError
 
 _COUNTRY = re.compile(r"^([A-Z]{2}|\*)$")
+# The products table's columns: ``id`` String(64), ``title`` String(200), ``price``
+# Numeric(10, 2) — so the largest price is eight digits and two decimals.
+ID_MAX_LENGTH = 64
+TITLE_MAX_LENGTH = 200
+PRICE_PLACES = 2
+PRICE_MAX = 99_999_999.99
+# Not a column's limit: a description goes whole to the model (get_gift_details), so a huge
+# one would crowd the conversation out of its context. The shipped ones are under 200.
+DESCRIPTION_MAX_LENGTH = 2000
+# Postgres refuses NUL in text and JSONB, and neither driver encodes a lone surrogate.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _storable(field: str, value: str) -> None:
+    found = _UNSTORABLE.search(value)
+    if found is None:
+        return
+    what = "a NUL byte" if found.group() == "\x00" else "a lone surrogate"
+    raise ValueError(
+        f"{what} at character {found.start() + 1} of {field}, which the database cannot "
+        "store; remove it"
+    )
 
 
 class Product(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str = Field(pattern=r"^g-\d{4,}$")
-    title: str = Field(min_length=3, max_length=200)
-    description: str = Field(min_length=10)
-    price: float = Field(gt=0, description="Major units, in ``currency``")
+    id: str = Field(pattern=r"^g-\d{4,}$", max_length=ID_MAX_LENGTH)
+    title: str = Field(min_length=3, max_length=TITLE_MAX_LENGTH)
+    description: str = Field(min_length=10, max_length=DESCRIPTION_MAX_LENGTH)
+    price: float = Field(
+        gt=0,
+        le=PRICE_MAX,
+        allow_inf_nan=False,
+        description="Major units, in ``currency``; rounded to cents, as the database keeps it",
+    )
     currency: Currency
     tags: list[str] = Field(min_length=1)
     recipients: list[str] = Field(min_length=1)
@@ -33,6 +74,25 @@ class Product(BaseModel):
     ships_to: list[str] = Field(min_length=1, description='ISO 3166-1 alpha-2, or ["*"]')
     delivery_days: int = Field(ge=1, le=60, description="Calendar days, at most")
     in_stock: bool = True
+
+    @field_validator("title", "description", "tags", "recipients")
+    @classmethod
+    def _text(cls, value: str | list[str], info: ValidationInfo) -> str | list[str]:
+        for text in [value] if isinstance(value, str) else value:
+            _storable(str(info.field_name), text)
+        return value
+
+    @field_validator("price")
+    @classmethod
+    def _cents(cls, value: float) -> float:
+        """Rounded as the Numeric column rounds (``storage.upsert.money``), so the price
+        validated is the price read back; one that rounds to nothing is refused."""
+        cents = round(value, PRICE_PLACES)
+        if cents == 0:
+            raise ValueError(
+                f"{value} is less than a cent once rounded to cents; the smallest price is 0.01"
+            )
+        return cents
 
     @field_validator("ships_to")
     @classmethod

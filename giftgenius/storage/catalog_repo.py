@@ -8,14 +8,21 @@ flags), so the index can never disagree with the row. Searching lives in
 The catalog's version (``catalog_meta``) says where it came from: a bare sha256 is the
 shipped catalog; ``import:…`` (``giftgenius catalog import``) or ``synthetic:N:SEED``
 (benchmarks) are the deployment's own, and ``Database.ensure_catalog`` leaves them alone.
+
+Rows are read back through ``Product``, the validation every write went through. A row it
+refuses (one stored before a rule was added, or edited by hand) is skipped and logged
+(``unreadable_product``), never raised: one bad row must not fail every search that reaches
+it, for every user. ``get`` answers None for it, as for an unknown id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from giftgenius.domain import utcnow
@@ -32,6 +39,7 @@ if TYPE_CHECKING:
     from giftgenius.catalog import Product, Rates
     from giftgenius.storage.catalog_search import DbCatalog
 
+log = logging.getLogger(__name__)
 Progress = Callable[[int], object]
 CATALOG_VERSION_KEY = "catalog_version"
 INDEX_VERSION_KEY = "index_version"
@@ -67,6 +75,24 @@ def product_of(row: ProductRow) -> Product:
     )
 
 
+def readable(rows: Iterable[ProductRow]) -> Iterator[Product]:
+    """The products of these rows, each row ``Product`` refuses skipped and logged."""
+    for row in rows:
+        try:
+            yield product_of(row)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'row'}: {e['msg']}" for e in exc.errors()
+            )
+            log.warning(
+                "product %s in the database cannot be read (%s); it is left out until it is "
+                "imported again",
+                row.id,
+                problems,
+                extra={"event": "unreadable_product", "gift_id": row.id},
+            )
+
+
 def _rates() -> Rates:
     from giftgenius.catalog import load_rates
 
@@ -79,7 +105,7 @@ class CatalogRepo:
 
     def get(self, gift_id: str) -> Product | None:
         row = self._s.get(ProductRow, gift_id, populate_existing=True)
-        return None if row is None else product_of(row)
+        return None if row is None else next(readable([row]), None)
 
     def by_ids(self, ids: Sequence[str]) -> dict[str, Product]:
         """The products with these ids (absent ones left out): one query, len(ids) rows."""
@@ -91,7 +117,7 @@ class CatalogRepo:
                 .where(ProductRow.id.in_(wanted[start : start + _BATCH]))
                 .execution_options(populate_existing=True)
             )
-            found.update((row.id, product_of(row)) for row in rows)
+            found.update((product.id, product) for product in readable(rows))
         return found
 
     def search(self, rates: Rates | None = None) -> DbCatalog:
@@ -185,7 +211,7 @@ class CatalogRepo:
             ).all()
             if not rows:
                 return
-            yield [product_of(r) for r in rows]
+            yield list(readable(rows))
             after = rows[-1].id
 
     def _write(self, products: Sequence[Product], rates: Rates, now: Any) -> None:
