@@ -21,6 +21,7 @@ A crash at any point leaves a state ``resume`` can rebuild.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -241,7 +242,9 @@ class Agent(RunReader):
                 run, uncommitted = repos.runs.get(run_id), None
             else:
                 run, uncommitted = repos.runs.get_with_transcript(run_id, live.next_seq - 1)
-        if run is None or run.user_id != user_id:
+        if run is None:  # this window's run was erased (forget) or pruned meanwhile
+            raise RunClosed(_no_longer_stored(user_id))
+        if run.user_id != user_id:
             raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
         if run.status == RunStatus.abandoned:
             raise RunClosed(_abandoned(user_id))
@@ -298,6 +301,7 @@ class Agent(RunReader):
             with self.db.write() as repos:
                 repos.transcript.append([_entry(run.id, turn_id, user_msg)])
         except VersionConflict as exc:
+            self._unless_gone(run, exc)
             raise VersionConflict(
                 "Another window changed this conversation just as your message arrived, so "
                 "it was not taken. Send it again."
@@ -420,6 +424,7 @@ class Agent(RunReader):
         except RunClosed as exc:
             raise self._closed(run) from exc
         except VersionConflict as exc:
+            self._unless_gone(run, exc)
             raise VersionConflict(
                 "Another window changed this conversation while your message was being "
                 "answered, so this answer was discarded. Your message is kept in the "
@@ -467,8 +472,7 @@ class Agent(RunReader):
                 "live session not saved; it will be rebuilt from the database",
                 extra={"event": "session_save_failed", "run_id": session.run_id, "error": str(exc)},
             )
-            return
-        self._unless_erased(session)
+        self._unless_erased(session)  # the database, not the session store, says if it went
 
     def _unless_erased(self, session: Session) -> None:
         """Take the saved session back out if its run is gone from the database.
@@ -477,8 +481,9 @@ class Agent(RunReader):
         flight from writing an erased session back, killed or not. This look is the second
         line, for a tombstone that is no longer there when the save comes: a turn stalled
         between its commit and its save for longer than the max lifetime, a Redis restarted
-        without persistence, a deleted ``sessions.db``. It also tells a window whose run was
-        erased just after its save, rather than answering as if nothing happened.
+        without persistence or flushed, a deleted ``sessions.db`` — whether the save then
+        succeeded or failed. It also tells a window whose run was erased just after its
+        save, rather than answering as if nothing happened.
         """
         try:
             with self.db.read() as repos:
@@ -494,12 +499,25 @@ class Agent(RunReader):
             )
             return
         if gone:
-            self.sessions.delete(session.run_id)
+            # A store that is down holds no session to take out.
+            with contextlib.suppress(StorageError):
+                self.sessions.delete(session.run_id)
             log.info(
                 "session of an erased run removed",
                 extra={"event": "erased_session_removed", "run_id": session.run_id},
             )
             raise RunClosed(_erased(session.user_id))
+
+    def _unless_gone(self, run: RunInfo, conflict: VersionConflict) -> None:
+        """A write refused because ``forget`` erased the run meanwhile is told as an
+        erasure: the message is not "kept in the transcript", there is none any more."""
+        try:
+            with self.db.read() as repos:
+                gone = repos.runs.get(run.id) is None
+        except StorageError:
+            return  # cannot tell: the conflict's own message stands
+        if gone:
+            raise RunClosed(_erased(run.user_id)) from conflict
 
     def _closed(self, run: RunInfo) -> RunClosed:
         """The plain message for a turn whose run was erased or abandoned meanwhile."""
@@ -588,6 +606,14 @@ def _erased(user_id: str) -> str:
     return (
         f"Everything stored for user {user_id} was erased (giftgenius forget) while your "
         "message was being answered, so nothing of it was kept. Type /quit; "
+        f"`giftgenius chat --user {user_id}` starts afresh."
+    )
+
+
+def _no_longer_stored(user_id: str) -> str:
+    return (
+        f"This conversation is no longer stored: everything for user {user_id} was erased "
+        "(giftgenius forget), or retention removed it (giftgenius prune). Type /quit; "
         f"`giftgenius chat --user {user_id}` starts afresh."
     )
 
