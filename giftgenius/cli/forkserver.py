@@ -45,7 +45,13 @@ def preload() -> None:
 
 
 def serve() -> None:
-    """Answer requests until the standard input closes."""
+    """Answer requests until the standard input closes.
+
+    The client starts the server in a session of its own, so a terminal's Ctrl-C
+    interrupts the evaluation alone, which then closes its servers; a client that died
+    (killed outright) closes the server's input, and the command under way is killed at
+    once rather than left writing into a folder that is being swept.
+    """
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "wb")
     null = os.open(os.devnull, os.O_RDONLY)
@@ -55,7 +61,10 @@ def serve() -> None:
     preload()
     channels = (requests.fileno(), replies.fileno())
     for line in requests:
-        reply = _run(json.loads(line), channels)
+        try:
+            reply = _run(json.loads(line), channels)
+        except ClientGone:
+            return
         replies.write(json.dumps(reply).encode() + b"\n")
         replies.flush()
 
@@ -71,7 +80,7 @@ def _run(request: dict[str, Any], channels: tuple[int, int]) -> dict[str, Any]:
         pid = os.fork()
         if pid == 0:  # the child: never returns
             _child(request, (stdin, out, err), channels)
-        returncode = _wait(pid, float(request["timeout"]))
+        returncode = _wait(pid, float(request["timeout"]), channels[0])
         out.seek(0)
         err.seek(0)
         return {
@@ -113,8 +122,17 @@ def _child(
         os._exit(code)
 
 
-def _wait(pid: int, timeout: float) -> int | None:
-    """The child's exit code, or None after killing it when ``timeout`` ran out."""
+class ClientGone(Exception):
+    """The client closed the server's input while a command ran: it is not waiting."""
+
+
+def _wait(pid: int, timeout: float, requests: int) -> int | None:
+    """The child's exit code, or None after killing it when ``timeout`` ran out.
+
+    Nothing arrives on ``requests`` while a command runs (one request, one reply), so
+    anything readable there is the end of the input: the child is killed and
+    ``ClientGone`` raised.
+    """
     deadline = time.monotonic() + timeout
     handle = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
     try:
@@ -123,12 +141,15 @@ def _wait(pid: int, timeout: float) -> int | None:
             if done:
                 return os.waitstatus_to_exitcode(status)
             left = deadline - time.monotonic()
-            if left <= 0:
+            gone = select.select([requests], [], [], 0)[0]
+            if left <= 0 or gone:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
+                if gone:
+                    raise ClientGone
                 return None
             if handle is not None:
-                select.select([handle], [], [], left)
+                select.select([handle, requests], [], [], left)
             else:
                 time.sleep(min(left, 0.005))
     finally:

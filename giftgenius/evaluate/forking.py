@@ -57,6 +57,9 @@ class ForkServers:
             stdout=subprocess.PIPE,
             env=self._env,
             cwd=self._env["GIFTGENIUS_HOME"],
+            # Out of the terminal's process group: a Ctrl-C interrupts the evaluation, which
+            # closes its servers (``close``), instead of each printing a traceback.
+            start_new_session=True,
         )
         with self._lock:
             self._all.append(server)

@@ -299,7 +299,10 @@ def play(
     started = time.monotonic()
     today = script.today or today or dt.datetime.now(dt.UTC).date()
     result = RunResult(script.dialogue_id, script.replay, script.values, False, "")
-    with tempfile.TemporaryDirectory(prefix="giftgenius-eval-") as home:
+    # Inside the evaluation's own folder (where ``database`` is), so that a killed
+    # evaluation's homes are swept with it (``runner.sweep_scratch``).
+    scratch = str(database.parent) if database is not None else None
+    with tempfile.TemporaryDirectory(prefix="run-", dir=scratch) as home:
         if database is not None:
             shutil.copyfile(database, Path(home) / DATABASE_FILE)
         env = clean_env(home, bytecode)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -169,6 +170,41 @@ def model_setting(spec: str | None, settings: Settings, record: Path | None) -> 
     return ModelSetting(spec=spec, env=env, price=price, record=record)
 
 
+SCRATCH_PREFIX = "giftgenius-eval-"  # + the evaluation's pid: its seed and every run's home
+
+
+def sweep_scratch(root: Path | None = None) -> list[Path]:
+    """Delete what killed evaluations left behind; the folders removed.
+
+    An evaluation keeps its seeded database, its bytecode and every run's home in one
+    temporary folder named with its pid, removed when it ends; one killed outright
+    (SIGKILL, a closed terminal) cannot remove it. The next evaluation removes every such
+    folder of this user whose process is gone.
+    """
+    root = Path(root or tempfile.gettempdir())
+    removed: list[Path] = []
+    for folder in root.glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = folder.name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or folder.stat().st_uid != os.getuid() or _alive(int(pid)):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def evaluate(
     dialogues: list[Dialogue],
     *,
@@ -193,14 +229,15 @@ def evaluate(
     model = model or ModelSetting()
     if replays < 0:
         raise UsageError("--replays must be 0 or more.")
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs if jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise UsageError("--jobs must be at least 1.")
     started = time.monotonic()
     today = dt.datetime.now(dt.UTC).date()
     runs: dict[str, list[RunResult]] = {d.id: [] for d in dialogues}
     records = Records()
-    seed_folder = tempfile.TemporaryDirectory(prefix="giftgenius-eval-seed-")
+    sweep_scratch()
+    seed_folder = tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
     database = seeded_database(Path(seed_folder.name))
     bytecode = bytecode_folder(Path(seed_folder.name))
     servers = None
