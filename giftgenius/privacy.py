@@ -1,20 +1,28 @@
 """Keep personal data and terminal control out of what is stored, logged and echoed.
 
-GiftGenius never needs a user's email, phone number, card number, bank account (IBAN), US
-social security number or postal address to choose a gift, so the transcript, sessions,
-checkpoints and logs keep a placeholder instead (``[email]``, ``[phone]``, ``[card]``,
-``[iban]``, ``[ssn]``, ``[address]``). The scrubber runs on every message, tool result and
-log line, so it is a handful of precompiled regexes plus small validators, and it leans
-towards leaving ordinary text alone: prices, dates, ids, ages, quantities, order numbers,
-years and ISO country codes pass through byte-identical. What a library knows better is
-left to it, imported on first need only: python-stdnum validates IBANs (per-country
-format and mod-97) and SSNs (the never-issued ranges); phonenumbers' matcher finds the
+GiftGenius never needs a user's email, phone number, card number, bank account (IBAN),
+social security number (US SSN, French NIR), passport number or postal address to choose a
+gift, so the transcript, sessions, checkpoints and logs keep a placeholder instead
+(``[email]``, ``[phone]``, ``[card]``, ``[iban]``, ``[ssn]``, ``[passport]``,
+``[address]``). People type these in many forms — a card grouped by dots or underscores, an
+IBAN with dashes, an email spelt "jo at example dot com" — and each form is recognised in
+the one place of its kind below. The scrubber runs on every message, tool result and log
+line, so it is a handful of precompiled regexes plus small validators, and it leans towards
+leaving ordinary text alone: prices, dates, ids, ages, quantities, order numbers, years,
+long decimals and ISO country codes pass through byte-identical. What a library knows
+better is left to it, imported on first need only: python-stdnum validates IBANs
+(per-country format and mod-97), card numbers (Luhn), US SSNs (the never-issued ranges) and
+French NIRs (the mod-97 key), once separators are removed; phonenumbers' matcher finds the
 national numbers written without a trunk prefix (``4155552671``, a Spanish ``612345678``)
-for the regions in ``GIFTGENIUS_PHONE_REGIONS``.
+for the regions in ``GIFTGENIUS_PHONE_REGIONS``. No maintained library finds addresses
+inside free text for the countries we serve (pyap covers US, CA and GB only, usaddress
+parses a US address it is given), so addresses are a tested pattern set per country.
 
-Passes run in a fixed order — emails, IBANs, cards, SSNs, phones, addresses — so a later
-pass never sees digits an earlier one already replaced (an email's digits are not a phone,
-an IBAN's groups are not a card, a card is not mistaken for a long phone number).
+Passes run in a fixed order — emails, IBANs, French NIRs, cards, US SSNs, passports,
+phones, addresses — so a later pass never sees digits an earlier one already replaced (an
+email's digits are not a phone, an IBAN's groups are not a card, a NIR that happens to pass
+Luhn is still a NIR, a card is not mistaken for a long phone number, a NIR's groups are not
+phones).
 
 ``strip_controls`` is the other half: text a user typed can hold terminal escape sequences
 that would recolour, clear or retitle the terminal when echoed; it is removed at the input
@@ -35,6 +43,7 @@ __all__ = [
     "DEFAULT_PHONE_REGIONS",
     "EMAIL",
     "IBAN",
+    "PASSPORT",
     "PHONE",
     "PLACEHOLDERS",
     "SSN",
@@ -50,6 +59,7 @@ PHONE: Final = "[phone]"
 CARD: Final = "[card]"
 IBAN: Final = "[iban]"
 SSN: Final = "[ssn]"
+PASSPORT: Final = "[passport]"
 ADDRESS: Final = "[address]"
 PLACEHOLDERS: Final = {
     "email": EMAIL,
@@ -57,6 +67,7 @@ PLACEHOLDERS: Final = {
     "card": CARD,
     "iban": IBAN,
     "ssn": SSN,
+    "passport": PASSPORT,
     "address": ADDRESS,
 }
 
@@ -64,8 +75,9 @@ DEFAULT_PHONE_REGIONS: Final = ("US", "CA", "GB", "IE", "FR", "BE", "CH", "DE", 
 """Whose national numbers (written without "+country") are recognised; the default of the
 ``GIFTGENIUS_PHONE_REGIONS`` setting."""
 
-# Every kind of PII we scrub contains a digit or an "@"; text with neither skips all passes.
-_TRIGGER = re.compile(r"[\d@]")
+# Every kind of PII we scrub contains a digit or an "@", except an email spelt out ("jo at
+# example dot com"); text with none of these skips all passes.
+_TRIGGER = re.compile(r"[\d@]|(?i:\bat\b|arobase)")
 _NON_DIGIT_RE = re.compile(r"\D")
 
 # A number that is glued to a word, an id ("g-0042", "call_abc123"), a date ("24/12"), a
@@ -78,69 +90,204 @@ _END = r"(?![\w/]|[.,\-]\d)"
 # --- emails -------------------------------------------------------------------------------
 
 _EMAIL_RE = re.compile(
-    r"(?<![\w.%+\-])[\w.%+\-]+(?:['’][\w.%+\-]+)*@[\w\-]+(?:\.[\w\-]+)*\.[^\W\d_]{2,}"
-    r"(?![\w\-])"
+    r"(?:\"[^\"\r\n@]{1,64}\"|(?<![\w.%+\-])[\w.%+\-]+(?:['’][\w.%+\-]+)*)"
+    r"@[\w\-]+(?:\.[\w\-]+)*\.[^\W\d_]{2,}(?![\w\-])"
 )
-"""Local part, "@", dotted domain, alphabetic TLD: RFC 5322 in full would also accept
-quoted strings nobody types in a chat; Unicode word characters cover accented names, and
-an inner apostrophe ("tom.o'brien@...") is allowed so no half of the name is left behind."""
+"""Local part, "@", dotted domain, alphabetic TLD. The local part is a quoted string
+(\"jo\"@example.com, as RFC 5322 allows) or the usual characters; Unicode word characters
+cover accented names, and an inner apostrophe ("tom.o'brien@...") is allowed so no half of
+the name is left behind. An address in angle brackets ("Jo <jo@example.com>") is found
+inside them."""
+
+_SPOKEN_AT = (
+    r"(?:[ \t]*[\[({<][ \t]*(?i:at|@|arobase)[ \t]*[\])}>][ \t]*|[ \t]*@[ \t]*"
+    r"|[ \t]+(?i:arobase)[ \t]+|(?P<bare_at>[ \t]+(?i:at)[ \t]+))"
+)
+_SPOKEN_DOT = (
+    r"(?:[ \t]*[\[({<][ \t]*(?i:dot|point|\.)[ \t]*[\])}>][ \t]*|[ \t]+(?i:dot|point)[ \t]+"
+    r"|\.|[ \t]+\.[ \t]+)"
+)
+_SPOKEN_EMAIL_RE = re.compile(
+    rf"(?<![\w.%+\-'’])(?P<local>[\w.%+\-]+){_SPOKEN_AT}"
+    rf"(?P<domain>[\w\-]+(?:{_SPOKEN_DOT}[\w\-]+){{1,4}})(?![\w\-])"
+)
+"""An email written to dodge harvesters: "jo [at] example [dot] com", "jo (at) example
+(dot) co (dot) uk", "jo @ example . com", "jo@example dot com", "jo arobase exemple point
+fr", "jo at example dot com". A literal dot counts inside the domain or with spaces on
+both sides, never as a full stop ("me @ home. Call"). Which of these readings is an email
+is ``_spoken_email``'s call."""
+
+_SPOKEN_GUARD_RE = re.compile(
+    r"@|(?i:\b(?:at|arobase)\b[ \t\])}>]+[\w\-]+(?:[ \t]*[\[({<.]|[ \t]+(?:dot|point)\b))"
+)
+"""An "at" (or "@") followed by a word and some kind of dot: only then is the full pattern
+worth trying, since " at " alone is in every other English sentence."""
+_SPOKEN_SPACED_DOT_RE = re.compile(r"[ \t]\.")
+_SPOKEN_TLD_RE = re.compile(r"[^\W\d_]{2,24}")
+_MAIL_CUE_RE = re.compile(
+    r"(?<![\[\w])(?i:e-?mail|mail|courriel|adress|address|contact|write|écri|reach|joindre"
+    r"|send|envo)"
+)
+"""Words that ask for an email just before one; at the start of a word only, so the
+``[email]`` and ``[address]`` placeholders are none (a second scrub finds nothing new)."""
+_EMAILISH_LOCAL_RE = re.compile(r"[\d._+%]")
+
+
+_AT_WORDS: Final = frozenset(
+    """
+    it its them this that these those one ones me us him her you there here look looking
+    looked check see seen sold sell sells selling buy bought shop shops shopping order
+    ordered find found get got available cheaper cheap cheapest online also only even
+    stock sale is was are were be been work works worked working live lives lived stay
+    meet arrive arrives home price priced listed
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+"""Words that come before " at " in ordinary sentences ("look at etsy dot com", "it's
+cheaper at amazon dot com"): never the local part of a spelt-out email."""
+_CLAUSE_START_RE = re.compile(r"(?:\A|[:;(!?.\n])[ \t]*\Z")
+
+
+def _spoken_email(match: re.Match[str]) -> str:
+    """Replace the match when it can only be an email.
+
+    The domain must end in an alphabetic TLD. A bracketed or spaced "@", "arobase" and a
+    bracketed "at" say "email" by themselves. A bare " at " is an ordinary word ("they sell
+    it at etsy dot com"), so it counts only after a local part that is no common word before
+    "at" (``_AT_WORDS``) and where the sentence asks for an email (a mail word just before),
+    the local part looks like one ("jo.smith", "jo75"), or the address opens the message or
+    a clause; a sentence's full stop ("at home. Call") is never its dot.
+    """
+    domain = match["domain"]
+    labels = re.split(_SPOKEN_DOT, domain)
+    if not _SPOKEN_TLD_RE.fullmatch(labels[-1]):
+        return match.group()
+    if match["bare_at"] is not None:
+        local, start = match["local"], match.start()
+        before = match.string[max(0, start - 40) : start]
+        if (
+            _SPOKEN_SPACED_DOT_RE.search(domain)
+            or local.lower() in _AT_WORDS
+            or not (
+                _MAIL_CUE_RE.search(before)
+                or _EMAILISH_LOCAL_RE.search(local)
+                or _CLAUSE_START_RE.search(before)
+            )
+        ):
+            return match.group()
+    return EMAIL
+
+
+def _emails(text: str) -> str:
+    if "@" in text:
+        text = _EMAIL_RE.sub(EMAIL, text)
+    if _SPOKEN_GUARD_RE.search(text):
+        text = _SPOKEN_EMAIL_RE.sub(_spoken_email, text)
+    return text
+
 
 # --- payment cards ------------------------------------------------------------------------
 
-_CARD_RE = re.compile(r"(?=[1-9])" + _START + r"[1-9]\d{3}(?:[ \-]?\d){9,15}" + _END)
-"""13–19 digits, optionally grouped by single spaces or dashes, as printed on cards.
+_CARD_RE = re.compile(r"(?=[1-9])" + _START + r"[1-9](?:[ \-._]?\d){12,18}" + _END)
+"""13–19 digits, optionally grouped by single spaces, dashes, dots or underscores.
 
 Each step eats exactly one digit, so there is one way to read a run and no backtracking
-blow-up. Cards never start with 0 (which also keeps "00 33 ..." phones out), and a run is
-only a card if it passes the Luhn check, so long order numbers mostly survive.
+blow-up. Cards never start with 0 (which also keeps "00 33 ..." phones out). Which part of
+the run is a card, if any, is ``_card``'s call: the digits must pass the Luhn check (so
+long order numbers mostly survive) and the grouping must be one a person would type.
 """
 
-
-def _luhn_ok(digits: str) -> bool:
-    """The check digit every issued card carries; random digit runs fail it 9 times in 10."""
-    total = 0
-    for index, char in enumerate(reversed(digits)):
-        value = ord(char) - 48
-        if index % 2:
-            value = value * 2 - 9 if value > 4 else value * 2
-        total += value
-    return total % 10 == 0
-
-
 _CARD_GROUPING_RE = re.compile(
-    r"(?:\d{4}[ \-]){2,3}\d{4}(?:[ \-]\d{1,4})?|\d{4}[ \-]\d{6}[ \-]\d{4,5}"
+    r"(?:\d{4}[ \-._]){2,3}\d{4}(?:[ \-._]\d{1,4})?|\d{4}[ \-._]\d{6}[ \-._]\d{4,5}"
 )
 """How cards are printed when grouped: fours (the last group may be short), or Amex and
-Diners' 4-6-5 / 4-6-4. A run of other groups ("2026 06 11 22 33 44") is not a card."""
+Diners' 4-6-5 / 4-6-4. A run of other groups ("2026 06 11 22 33 44") is not a card, unless
+``_is_oddly_grouped_card`` says so."""
+
+_CARD_SEP_RE = re.compile(r"[ \-._]")
+_CARD_START_CUT_RE = re.compile(r" ")
+_CARD_END_CUT_RE = re.compile(r"[ \-]")
+_MORE_DIGITS_BEFORE_RE = re.compile(r"\d[ \-._]\Z")
+_MORE_DIGITS_AFTER_RE = re.compile(r"[ \-._]\d")
+_CARD_GROUP_RE = re.compile(r"\d+")
+_AMOUNT_GROUPING_RE = re.compile(r"\d{1,3}(?:([ .])\d{3})(?:\1\d{3})*")
+"""Thousands grouping ("3 500 000 000 006", "1.000.000.000.000"): an amount, not a card."""
 
 
-_CARD_SEP_RE = re.compile(r"[ \-]")
+def _has_card_prefix(digits: str) -> bool:
+    """The issuer prefixes of the card networks: 3 (Amex, Diners, JCB), 4 (Visa), 5
+    (Mastercard, Maestro), 6 (Discover, UnionPay, Maestro) and Mastercard's 2221–2720."""
+    return digits[0] in "3456" or 2221 <= int(digits[:4]) <= 2720
 
 
-def _is_card(text: str) -> bool:
-    digits = _NON_DIGIT_RE.sub("", text)
-    if not 13 <= len(digits) <= 19 or not _luhn_ok(digits):
+def _is_oddly_grouped_card(text: str, digits: str) -> bool:
+    """A card typed in groups of its own ("41 111 111 1111 1111", "4111.1111111.11111").
+
+    Only a whole run counts (see ``_card``), and only with one separator throughout, three
+    or more groups of at most six digits, a card network's prefix and no thousands grouping:
+    so IP addresses, decimals ("26.086956521739"), dates with times and amounts stay.
+    """
+    if len(set(_CARD_SEP_RE.findall(text))) != 1 or _AMOUNT_GROUPING_RE.fullmatch(text):
         return False
-    return len(digits) == len(text) or _CARD_GROUPING_RE.fullmatch(text) is not None
+    groups = _CARD_GROUP_RE.findall(text)
+    return len(groups) >= 3 and max(map(len, groups)) <= 6 and _has_card_prefix(digits)
+
+
+def _is_card(text: str, whole_run: bool) -> bool:
+    from stdnum import luhn
+
+    digits = _NON_DIGIT_RE.sub("", text)
+    if not 13 <= len(digits) <= 19 or not luhn.is_valid(digits):
+        return False
+    return (
+        len(digits) == len(text)
+        or _CARD_GROUPING_RE.fullmatch(text) is not None
+        or (whole_run and _is_oddly_grouped_card(text, digits))
+    )
 
 
 def _card(match: re.Match[str]) -> str:
-    """The whole run, or else its longest leading groups ("4111 1111 1111 1111 222")."""
-    text = match.group()
-    ends = [len(text)] + [m.start() for m in reversed(list(_CARD_SEP_RE.finditer(text)))]
-    for end in ends:
-        if _is_card(text[:end]):
-            return CARD + text[end:]
+    """The whole run, or else its first stretch of whole groups that is a card.
+
+    A run may hold a card next to other numbers ("order 12 4111 1111 1111 1111", "4111 1111
+    1111 1111 222"), so when the whole run is not a card we look for the earliest, longest
+    stretch of groups that is one, and carry on after it. An odd grouping is believed only
+    for the whole run: inside two phone numbers in a row some stretch would pass Luhn.
+    """
+    start, end = match.span()
+    before, after = match.string[max(0, start - 2) : start], match.string[end : end + 2]
+    whole_run = not (_MORE_DIGITS_BEFORE_RE.search(before) or _MORE_DIGITS_AFTER_RE.match(after))
+    return _cards_in_run(match.group(), whole_run)
+
+
+def _cards_in_run(text: str, whole_run: bool) -> str:
+    """A stretch starts after a blank and ends before a blank or dash: a dot or underscore
+    binds its neighbours into one number (the decimals of "128.7696089614687" are no card)."""
+    cuts = [0] + [sep.end() for sep in _CARD_START_CUT_RE.finditer(text)]
+    ends = [sep.start() for sep in _CARD_END_CUT_RE.finditer(text)] + [len(text)]
+    for start in cuts:
+        if text[start] == "0":
+            continue
+        for end in reversed(ends):
+            if end - start < 13:
+                break
+            if _is_card(text[start:end], whole_run and start == 0 and end == len(text)):
+                rest = text[end:]
+                tail = rest.lstrip(" -._")
+                scanned = _cards_in_run(tail, False) if len(tail) >= 13 else tail
+                return text[:start] + CARD + rest[: len(rest) - len(tail)] + scanned
     return text
 
 
 # --- bank accounts (IBAN) -----------------------------------------------------------------
 
-_IBAN_RE = re.compile(r"\b(?<!-)[A-Za-z]{2}\d\d(?:[ ]?[A-Za-z\d]){11,30}(?![\w\-])")
+_IBAN_RE = re.compile(r"\b(?<![\-.])[A-Za-z]{2}\d\d(?:[ \-.]?[A-Za-z\d]){11,30}(?![\w\-])")
 """Country code, check digits, then 11–30 letters or digits, as one token or in groups
-separated by single spaces ("FR76 3000 6000 0112 3456 7890 189"). Whether it is an IBAN is
-decided by python-stdnum (the country's length and format, the mod-97 check), so "ref AB12
-CDEF GHIJ KLMN" stays."""
+separated by single spaces, dashes or dots ("FR76 3000 6000 0112 3456 7890 189",
+"FR76-3000-6000-0112-3456-7890-189"), the separators python-stdnum removes. Whether it is
+an IBAN is decided by python-stdnum (the country's length and format, the mod-97 check), so
+"ref AB12 CDEF GHIJ KLMN" stays."""
+
+_IBAN_SEP = " -."
 
 
 def _iban(match: re.Match[str]) -> str:
@@ -148,22 +295,24 @@ def _iban(match: re.Match[str]) -> str:
     from stdnum import iban
 
     text = match.group()
-    ends = [len(text)] + [at for at in range(len(text) - 1, 14, -1) if text[at] == " "]
+    ends = [len(text)] + [at for at in range(len(text) - 1, 14, -1) if text[at] in _IBAN_SEP]
     for end in ends:
         if iban.is_valid(text[:end]):
             return IBAN + text[end:]
     return text
 
 
-# --- US social security numbers -----------------------------------------------------------
+# --- social security numbers (US SSN, French NIR) -----------------------------------------
 
 _SSN_RE = re.compile(r"(?=\d)" + _START + r"\d{3}(?P<sep>[ \-])\d\d(?P=sep)\d{4}" + _END)
 _SSN_ANNOUNCED_RE = re.compile(
-    r"(?i:\b(?:ssn|social[ \t]+security(?:[ \t]+(?:number|no\.?))?))[ \t:#]{1,3}(\d{9})" + _END
+    r"(?i:\b(?:ssn|social[ \t]+security)(?:[ \t]+(?:number|num|no\.?|#))?"
+    r"(?:[ \t]*[:#=][ \t]*|[ \t]+(?:is|was)?[ \t:]*))(\d{9})" + _END
 )
-"""AAA-GG-SSSS with dashes or spaces; nine bare digits only right after "SSN" or "social
-security (number)", since elsewhere they are any number. python-stdnum rejects what was
-never issued (area 000, 666 or 9xx, group 00, serial 0000, the advertised examples)."""
+"""AAA-GG-SSSS with dashes or spaces; nine bare digits only when said to be one ("SSN:
+536904399", "my ssn is 123456789", "social security number 536904399"), since elsewhere
+they are any number. python-stdnum rejects what was never issued (area 000, 666 or 9xx,
+group 00, serial 0000, the advertised examples)."""
 
 
 def _is_ssn(number: str) -> bool:
@@ -183,12 +332,78 @@ def _ssn_announced(match: re.Match[str]) -> str:
     return match.group()[: match.start(1) - match.start()] + SSN
 
 
+_NIR_SEP = r"[ .]?"
+_NIR_RE = re.compile(
+    r"(?=[1-478])"
+    + _START
+    + rf"[1-478]{_NIR_SEP}\d\d{_NIR_SEP}\d\d{_NIR_SEP}(?:\d\d|2[AaBb]){_NIR_SEP}\d{{3}}"
+    + rf"{_NIR_SEP}\d{{3}}{_NIR_SEP}\d\d"
+    + _END
+)
+"""The French NIR (numéro de sécurité sociale): sex, year, month, department, commune,
+order and a two-digit key, 15 characters, written whole ("185057800608491") or with a
+space or dot between its fields, as printed on the carte Vitale ("1 85 05 78 006 084 91").
+Corsican departments are 2A and 2B."""
+
+_NIR_PRINTED_RE = re.compile(
+    r"[1-478]([ .])\d\d\1(?:0[1-9]|1[0-2]|[2-9]\d)\1(?:\d\d|2[AaBb])\1\d{3}\1\d{3}\1\d\d"
+)
+"""All seven fields, one separator throughout and a month that can be one (01–12, or 20
+and up for the special cases): a NIR as the carte Vitale prints it, which no price, date
+or order number looks like."""
+
+
+_NIR_CUE_RE = re.compile(r"(?i:s[ée]cu|social|\bnir\b|insee|vitale)")
+"""Words that say a NIR follows ("numéro de sécu", "sécurité sociale", "NIR", "carte
+Vitale"), looked for just before it."""
+
+
+def _nir(match: re.Match[str]) -> str:
+    """python-stdnum checks the key (97 minus the first 13 digits mod 97). A number printed
+    exactly as a NIR, or said to be one, is one even when the key was mistyped, so it goes
+    too; elsewhere 15 digits with a wrong key are some other number."""
+    from stdnum.fr import nir
+
+    text = match.group()
+    if (
+        nir.is_valid(text.replace(" ", "").replace(".", "").upper())
+        or _NIR_PRINTED_RE.fullmatch(text)
+        or _NIR_CUE_RE.search(match.string, max(0, match.start() - 40), match.start())
+    ):
+        return SSN
+    return text
+
+
 def _ssns(text: str) -> str:
     text = _SSN_RE.sub(_ssn_grouped, text)
     lowered = text.lower()
     if "ssn" in lowered or "social" in lowered:  # cheaper than the keyword regex everywhere
         text = _SSN_ANNOUNCED_RE.sub(_ssn_announced, text)
     return text
+
+
+# --- passport numbers ---------------------------------------------------------------------
+
+_PASSPORT_RE = re.compile(
+    r"(?i:\b(?:passports?|passeports?|reisepass|pasaportes?|passaport[oi])"
+    r"(?:[ \t]+(?:number|num(?:éro|ero)?|no\.?|nr\.?|n[°º]|#|id))?"
+    r"(?:[ \t]*[:#=,][ \t]*|[ \t]+(?:(?:is|est|ist|es|è|was)[ \t:]+)?))"
+    r"((?=[A-Za-z]*\d)[A-Za-z0-9]{6,9})(?![\w\-])"
+)
+"""A passport number only where the sentence says it is one ("passport 12AB34567",
+"passeport n° 12AB34567", "my passport number is X1234567", "Reisepass Nr. C01X00T47"):
+6–9 letters and digits, at least one a digit. Alone, such a token is any reference."""
+
+
+def _passport(match: re.Match[str]) -> str:
+    """Keep the words ("passeport n° "), replace the number."""
+    return match.group()[: match.start(1) - match.start()] + PASSPORT
+
+
+def _passports(text: str) -> str:
+    if "pas" not in text.lower():  # cheaper than the keyword regex everywhere
+        return text
+    return _PASSPORT_RE.sub(_passport, text)
 
 
 # --- phone numbers ------------------------------------------------------------------------
@@ -213,13 +428,18 @@ ordinary numbers and only the digit count and grouping tell them apart.
 
 _PHONE_GROUP_RE = re.compile(r"\(\+?\d+\)|\+?\d+")
 
+_DECIMAL_RE = re.compile(r"\d+[.,]\d+")
+"""One decimal point or comma between two digit runs ("16800.6875", "0.062500000000"): a
+number, however valid a phone its digits would make ("0.0625..." is no "00" prefix)."""
+
 _PHONE_KEYWORD_RE = re.compile(
-    r"(?i:\b(?:tel|tél|telephone|téléphone|phone|mobile|cell|cellphone|portable|gsm|"
+    r"(?i:\b(?<!\[)(?:tel|tél|telephone|téléphone|phone|mobile|cell|cellphone|portable|gsm|"
     r"whatsapp|fax|call\s+me\s+(?:at|on)|text\s+me\s+(?:at|on)|appel(?:le|ez)[- ]moi\s+au|"
     r"joignable\s+au)\b)[^\d\n]{0,12}\Z"
 )
 """Words that announce a phone number just before it: after them a short local number
-("tel 555-2671") is a phone too, while elsewhere 7 digits are just a number."""
+("tel 555-2671") is a phone too, while elsewhere 7 digits are just a number. The
+``[phone]`` placeholder is no such word, or a second scrub would find more than the first."""
 
 _NANP_SHAPES: Final = ([3, 3, 4], [1, 3, 3, 4])
 
@@ -294,7 +514,7 @@ def _phones_in_run_tail(rest: str) -> str:
 def _phone(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         run = match.group()
-        if len(run) < 7:  # fewer than 7 digits is never a phone: the common case, kept cheap
+        if len(run) < 7 or _DECIMAL_RE.fullmatch(run):  # never a phone; common, kept cheap
             return run
         scrubbed = _phones_in_run(run, False)
         if scrubbed != run or len(_NON_DIGIT_RE.sub("", run)) < 7:
@@ -349,7 +569,8 @@ def _library_phones(text: str) -> str:
             # "+" and trunk-prefixed ("0...") numbers are the grouped pass's to judge; it
             # keeps "SKU 0012345" on purpose, however valid some region finds it.
             if found.raw_string[0] in "123456789(" and not (
-                _GLUED_BEFORE_RE.search(text, max(0, found.start - 2), found.start)
+                _DECIMAL_RE.fullmatch(found.raw_string)
+                or _GLUED_BEFORE_RE.search(text, max(0, found.start - 2), found.start)
                 or _GLUED_AFTER_RE.match(text, found.end)
             ):
                 spans.append((found.start, found.end))
@@ -451,8 +672,68 @@ _US_ADDRESS = (
 )
 
 _ADDRESS_RE = re.compile(rf"(?=\d){_START}(?:{_FR_ADDRESS}|{_US_ADDRESS})(?![\w\-])")
-"""A house number starts every address we recognise; without one, "rue de la Paix" is a
-place, not somebody's home."""
+"""A house number starts every French, US and UK address we recognise; without one, "rue de
+la Paix" is a place, not somebody's home."""
+
+_DE_SUFFIXES_CLEAR = """
+    straße strasse str gasse allee chaussee damm weg platz markt ufer steig pfad graben
+    """.split()  # noqa: SIM905 - a word list reads better as text
+"""German, Austrian and Swiss street types, written as the end of one word ("Hauptstraße",
+"Karl-Marx-Allee", "Lindenstr."); no English word ends so, so the name and a house number
+are enough."""
+_DE_SUFFIXES_AMBIGUOUS = ("ring", "wall", "berg")
+"""Street types that also end English words ("Spring", "Firewall", "Iceberg"): only with a
+postcode and a city after the house number ("Ostring 7, 44787 Bochum")."""
+
+
+def _word_ending_in(suffixes: Iterable[str]) -> str:
+    """A capitalised word (hyphens allowed) ending in one of ``suffixes``, after at least one
+    other letter. The word is read once, possessively, and its ending checked looking back,
+    so a capitalised word that is no street costs one pass, not one try per letter."""
+    endings = "|".join(rf"(?<=(?:{_LETTER}|-)(?i:{suffix}))" for suffix in suffixes)
+    return rf"[{_UPPER}](?:{_LETTER}|-)*+(?:{endings})"
+
+
+_DE_STREET_WORD = rf"{_word_ending_in(_DE_SUFFIXES_CLEAR)}(?:(?<=(?i:str))\.)?"
+_DE_STREET_WORD_AMBIGUOUS = _word_ending_in(_DE_SUFFIXES_AMBIGUOUS)
+_DE_PREFIX = r"(?:(?:Am|Im|An[ \t]+der|Auf[ \t]+der|In[ \t]+der|Zum|Zur)[ \t]+)?"
+_DE_SEPARATE_TYPE = r"(?:Straße|Strasse|Str\.|Gasse|Allee|Weg|Platz|Damm|Ufer|Chaussee|Markt)\b\.?"
+_DE_HOUSE = r"[ \t]+\d{1,4}(?:[a-zA-Z]\b)?(?:[ \t]*[-/][ \t]*\d{1,4}[a-zA-Z]?\b)?"
+"""The house number after the street: "5", "12a", "5-7", "12/1"."""
+_DE_POSTCODE_CITY = (
+    rf",?[ \t]+(?:(?:D|A|CH)-)?\d{{4,5}}[ \t]+{_CAP}(?:[ \t-]+{_CAP}){{0,2}}"
+    rf"(?:[ \t]+(?:am|an[ \t]+der|im|ob[ \t]+der)[ \t]+{_CAP})?"
+)
+"""Postcode (five digits in Germany, four in Austria and Switzerland) and the city after it
+("10115 Berlin", "1010 Wien", "60311 Frankfurt am Main")."""
+_DE_ADDRESS = (
+    rf"{_DE_PREFIX}(?:(?:{_DE_STREET_WORD}|{_CAP}[ \t]+{_DE_SEPARATE_TYPE})"
+    rf"{_DE_HOUSE}(?:{_DE_POSTCODE_CITY})?"
+    rf"|{_DE_STREET_WORD_AMBIGUOUS}{_DE_HOUSE}{_DE_POSTCODE_CITY})"
+)
+"""German order: street, then house number, then postcode and city ("Hauptstraße 5, 10115
+Berlin", "Berliner Straße 12", "Am Sonnenweg 3, 1010 Wien")."""
+
+_PO_BOX_NUMBER = r"[ \t]*(?:(?i:no|n°|nº)\.?[ \t]*|#[ \t]*)?(?:\d\d(?:[ \t]\d\d){1,3}|\d{1,6})\b"
+_PO_BOX = (
+    r"(?:(?i:p\.?[ \t]?o\.?[ \t]?box|post[ \t]+office[ \t]+box|bo[iî]te[ \t]+postale)|Postfach)"
+    rf"{_PO_BOX_NUMBER}(?:{_DE_POSTCODE_CITY}|{_US_TAIL})"
+    rf"|(?:B\.P\.|BP){_PO_BOX_NUMBER}{_DE_POSTCODE_CITY}"
+)
+"""A post-office box ("PO Box 1234", "P.O. Box 1234", "Postfach 10 20 30") with the
+postcode and city that may follow: it is where someone's mail goes, like a street. The
+French "BP 42" only with its postcode and city ("BP 42, 75001 Paris"), since "BP 2024" is
+the oil company's year and "BP 120" a blood pressure."""
+
+_ADDRESS_WORD_FIRST_RE = re.compile(rf"\b(?=[{_UPPER}pb])(?:{_DE_ADDRESS}|{_PO_BOX})(?![\w\-])")
+"""The addresses that start with a word: German-speaking streets, post-office boxes. Each
+starts with a capital or with "p" or "b" (a lower-case "po box"), which the lookahead checks
+first, so most words are passed over at once."""
+
+
+def _addresses(text: str) -> str:
+    text = _ADDRESS_RE.sub(ADDRESS, text)
+    return _ADDRESS_WORD_FIRST_RE.sub(ADDRESS, text)
 
 
 # --- terminal control ---------------------------------------------------------------------
@@ -482,18 +763,21 @@ def strip_controls(text: str) -> str:
 # --- public API ---------------------------------------------------------------------------
 
 _PASSES: Final[tuple[Callable[[str], str], ...]] = (
-    lambda text: _EMAIL_RE.sub(EMAIL, text) if "@" in text else text,
+    _emails,
     lambda text: _IBAN_RE.sub(_iban, text),
+    lambda text: _NIR_RE.sub(_nir, text),
     lambda text: _CARD_RE.sub(_card, text),
     _ssns,
+    _passports,
     _phone,
     _library_phones,
-    lambda text: _ADDRESS_RE.sub(ADDRESS, text),
+    _addresses,
 )
 
 
 def scrub(text: str) -> str:
-    """Return ``text`` with emails, phones, cards, IBANs, SSNs and postal addresses replaced.
+    """Return ``text`` with emails, phones, cards, IBANs, social security numbers, passport
+    numbers and postal addresses replaced.
 
     Idempotent; text without PII comes back equal to what went in, byte for byte.
     """

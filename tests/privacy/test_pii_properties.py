@@ -5,11 +5,23 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import uuid
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from giftgenius.privacy import ADDRESS, CARD, EMAIL, PHONE, SSN, contains_pii, scrub, scrub_obj
+from giftgenius.privacy import (
+    ADDRESS,
+    CARD,
+    EMAIL,
+    IBAN,
+    PASSPORT,
+    PHONE,
+    SSN,
+    contains_pii,
+    scrub,
+    scrub_obj,
+)
 
 FAST = settings(max_examples=150, deadline=None)
 
@@ -137,8 +149,24 @@ def test_uuid_ids_survive(raw: list[bytes]) -> None:
 
 
 @FAST
-@given(st.text(alphabet="0123456789 .-+()@abcAZé,/€$\n", max_size=60))
+@given(st.text(alphabet='0123456789 .-_+()[]<>"@abcAZé,/€$\n', max_size=60))
 def test_scrub_is_idempotent_on_noise(text: str) -> None:
+    once = scrub(text)
+    assert scrub(once) == once
+
+
+_TOKENS = """
+    0 1 4 9 12 85 111 1111 4111 05 2A 006 084 36 . - _ @ , : [at] (dot)
+    at dot point arobase jo example com fr passport passeport n° ssn is my card IBAN
+    FR76 3000 Hauptstraße Berlin 10115 PO Box Postfach BP 12AB34567 49.90 € g-0012
+    """.split()  # noqa: SIM905 - a word list reads better as text
+
+
+@FAST
+@given(st.lists(st.sampled_from(_TOKENS), max_size=25).map(" ".join))
+def test_scrub_is_idempotent_on_sentences_of_pii_pieces(text: str) -> None:
+    """Sentences made of the pieces of every form (spelt-out emails, NIRs, passports, odd
+    card groupings, German streets): a second scrub changes nothing."""
     once = scrub(text)
     assert scrub(once) == once
 
@@ -163,3 +191,123 @@ def test_never_issued_ssn_shapes_are_not_ssns(area: int, serial: int) -> None:
     """Group 00 was never issued. (Whether the digits make a phone is the phone pass's call:
     "010-00-0000" is a French-style national number.)"""
     assert SSN not in scrub(f"code {area:03d}-00-{serial:04d} here")
+
+
+@FAST
+@given(
+    body=st.from_regex(r"\A[3-6][0-9]{14}\Z"),
+    sep=st.sampled_from([".", "_", " ", "-"]),
+    cuts=st.sets(st.integers(1, 15), min_size=2, max_size=5),
+)
+def test_cards_typed_with_any_separator_and_grouping_are_scrubbed(
+    body: str, sep: str, cuts: set[int]
+) -> None:
+    """Dots, underscores, and groups of the typist's own ("41 111 111 1111 1111"); groups
+    longer than six digits or in thousands ("4 111 111 111 111 111") are not how a card is
+    typed, so those examples fall back to fours."""
+    digits = _luhn_complete(body)
+    bounds = [0, *sorted(cuts), 16]
+    groups = [digits[a:b] for a, b in pairwise(bounds)]
+    thousands = len(groups[0]) <= 3 and all(len(group) == 3 for group in groups[1:])
+    if max(map(len, groups)) > 6 or thousands:
+        groups = [digits[i : i + 4] for i in range(0, 16, 4)]
+    assert scrub(f"pay with {sep.join(groups)} now") == f"pay with {CARD} now"
+
+
+@FAST
+@given(
+    bban=st.from_regex(r"\A[0-9]{18}\Z"),
+    sep=st.sampled_from(["", " ", "-", "."]),
+)
+def test_ibans_typed_with_dashes_dots_or_spaces_are_scrubbed(bban: str, sep: str) -> None:
+    from stdnum import iban
+
+    number = "DE" + iban.calc_check_digits("DE00" + bban) + bban
+    grouped = sep.join(number[i : i + 4] for i in range(0, len(number), 4))
+    assert scrub(f"IBAN {grouped}, merci") == f"IBAN {IBAN}, merci"
+
+
+@FAST
+@given(
+    sex=st.sampled_from("12"),
+    year=st.integers(0, 99),
+    month=st.integers(1, 12),
+    department=st.sampled_from(["75", "13", "2A", "2B", "97"]),
+    commune=st.integers(1, 999),
+    order=st.integers(1, 999),
+    sep=st.sampled_from(["", " "]),
+)
+def test_generated_french_nirs_are_scrubbed(
+    sex: str, year: int, month: int, department: str, commune: int, order: int, sep: str
+) -> None:
+    from stdnum.fr import nir
+
+    fields = [sex, f"{year:02d}", f"{month:02d}", department, f"{commune:03d}", f"{order:03d}"]
+    key = nir.calc_check_digits("".join(fields) + "00")
+    number = sep.join([*fields, key])
+    assert scrub(f"ma sécu : {number}.") == f"ma sécu : {SSN}."
+    assert scrub(f"{number} merci") == f"{SSN} merci"
+
+
+@FAST
+@given(
+    area=st.integers(1, 899).filter(lambda a: a != 666),
+    group=st.integers(1, 99),
+    serial=st.integers(1, 9999),
+    said=st.sampled_from(["my ssn is ", "SSN: ", "social security number is ", "ssn # "]),
+)
+def test_nine_bare_digits_said_to_be_an_ssn_are_scrubbed(
+    area: int, group: int, serial: int, said: str
+) -> None:
+    number = f"{area:03d}{group:02d}{serial:04d}"
+    if number in {"078051120", "457555462", "219099999"}:
+        return  # advertised example numbers, never issued
+    assert scrub(f"{said}{number}, thanks") == f"{said}{SSN}, thanks"
+
+
+@FAST
+@given(
+    number=st.from_regex(r"\A[A-Z0-9]{6,9}\Z").filter(lambda n: any(c.isdigit() for c in n)),
+    said=st.sampled_from(
+        ["passport ", "passeport n° ", "my passport number is ", "Reisepass Nr. ", "passport: "]
+    ),
+)
+def test_passport_numbers_said_as_such_are_scrubbed(number: str, said: str) -> None:
+    assert scrub(f"{said}{number}.") == f"{said}{PASSPORT}."
+
+
+_NAMES = st.from_regex(r"\A[a-z]{2,10}\Z")
+
+
+@FAST
+@given(
+    local=_NAMES,
+    domain=_NAMES,
+    tld=st.sampled_from(["com", "fr", "org", "co.uk"]),
+    style=st.sampled_from(
+        [
+            "{l} [at] {d} [dot] {t}",
+            "{l} (at) {d} (dot) {t}",
+            "{l} at {d} dot {t}",
+            "{l} @ {d} . {t}",
+            "{l}@{d} dot {t}",
+            '"{l}"@{d}.{t}',
+            "{l} arobase {d} point {t}",
+        ]
+    ),
+)
+def test_emails_spelt_out_are_scrubbed(local: str, domain: str, tld: str, style: str) -> None:
+    if local in {"at", "dot", "point", "arobase"} or domain in {"at", "dot", "point", "arobase"}:
+        return  # the spelt-out words themselves
+    dot = " dot " if " dot " in style else " point " if " point " in style else "."
+    dot = " [dot] " if "[dot]" in style else " (dot) " if "(dot)" in style else dot
+    dot = " . " if " . " in style else dot
+    address = style.format(l=local, d=domain, t=tld.replace(".", dot))
+    assert scrub(f"email: {address}") == f"email: {EMAIL}"
+
+
+@FAST
+@given(value=st.floats(0.001, 99_999, allow_nan=False, allow_infinity=False))
+def test_long_decimals_survive(value: float) -> None:
+    text = f"score {value!r} and {value:.12f} for g-0012, budget 1500, 49.90 €"
+    assert scrub(text) == text
