@@ -25,7 +25,14 @@ from pydantic import TypeAdapter, ValidationError
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError, VersionConflict
 from giftgenius.storage.checkpoint_codec import decode_session
-from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease, run_erased
+from giftgenius.storage.sessions import (
+    QUEUE_STALE,
+    Clock,
+    HeldLease,
+    check_run_id,
+    hold_lease,
+    run_erased,
+)
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +98,44 @@ end
 return 0
 """
 
+# KEYS: lease, queue (waiter -> ticket), seen (waiter -> last poll, ms), ticket counter.
+# ARGV: owner, waiter ('' for a try without a place in the queue), now_ms, stale_ms, ttl_ms.
+# The queue's keys vanish a while after its last poll.
+_ACQUIRE = """
+local now, stale = tonumber(ARGV[3]), tonumber(ARGV[4])
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - stale)) do
+  redis.call('ZREM', KEYS[2], gone)
+  redis.call('ZREM', KEYS[3], gone)
+end
+local waiter = ARGV[2]
+if waiter ~= '' then
+  if not redis.call('ZSCORE', KEYS[2], waiter) then
+    redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), waiter)
+  end
+  redis.call('ZADD', KEYS[3], now, waiter)
+  for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], stale * 5) end
+end
+local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+if head and head ~= waiter then
+  return 0
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[5]) then
+  if waiter ~= '' then
+    redis.call('ZREM', KEYS[2], waiter)
+    redis.call('ZREM', KEYS[3], waiter)
+  end
+  return 1
+end
+return 0
+"""
+
+# KEYS: queue, seen. ARGV: waiter.
+_LEAVE_QUEUE = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+"""
+
 # KEYS: lease. ARGV: owner. Compare-and-delete: never removes another holder's lease.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -149,6 +194,8 @@ class RedisSessionStore:
         self._erase_script = client.register_script(_ERASE)
         self._renew_script = client.register_script(_RENEW)
         self._release_script = client.register_script(_RELEASE)
+        self._acquire_script = client.register_script(_ACQUIRE)
+        self._leave_queue_script = client.register_script(_LEAVE_QUEUE)
 
     @classmethod
     def from_url(
@@ -274,12 +321,29 @@ class RedisSessionStore:
 
     # -- LeaseOps ------------------------------------------------------------------------
 
-    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+    def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
+        queue, seen, counter = self.queue_keys(run_id)
         with self._errors():
-            acquired = self._client.set(
-                self.keys(run_id).lease, owner, nx=True, px=_ms(self.lease_ttl)
+            acquired = self._acquire_script(
+                keys=[self.keys(run_id).lease, queue, seen, counter],
+                args=[owner, waiter or "", self._now_ms(), _ms(QUEUE_STALE), _ms(self.lease_ttl)],
             )
-        return bool(acquired)
+        return acquired == 1
+
+    def lease_leave_queue(self, run_id: str, waiter: str) -> None:
+        queue, seen, _ = self.queue_keys(run_id)
+        with self._errors():
+            self._leave_queue_script(keys=[queue, seen], args=[waiter])
+
+    def queue_keys(self, run_id: str) -> tuple[str, str, str]:
+        """The run's waiting queue: places, last polls, ticket counter (one hash tag with
+        its session; outside ``…:session:…``, so a scan for sessions never counts them)."""
+        tag = f"{{{check_run_id(run_id)}}}"
+        return (
+            f"{self.prefix}:lease-queue:{tag}",
+            f"{self.prefix}:lease-seen:{tag}",
+            f"{self.prefix}:lease-ticket:{tag}",
+        )
 
     def lease_renew(self, run_id: str, owner: str) -> bool:
         with self._errors():

@@ -10,10 +10,12 @@ the embedded setup never imports redis.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
@@ -129,10 +131,27 @@ def run_erased(run_id: str) -> RunErased:
     )
 
 
-class LeaseOps(Protocol):
-    """The atomic primitives a backend provides; each is one round trip / transaction."""
+# A waiter that has not polled for this long left (its process died): it loses its place.
+QUEUE_STALE = 2.0
 
-    def lease_try_acquire(self, run_id: str, owner: str) -> bool: ...
+
+class LeaseOps(Protocol):
+    """The atomic primitives a backend provides; each is one round trip / transaction.
+
+    Waiting windows are served in the order they came: a waiter takes a place in the
+    run's queue with its first queued try and keeps it by polling (a place not polled for
+    ``QUEUE_STALE`` seconds is dropped), and the lease goes only to the queue's head — or,
+    on a try without a waiter, only when nobody is queued. Without the queue the lease
+    went to whichever poll came first after a release, and with sixteen windows some
+    starved while others got every message through.
+    """
+
+    def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
+        """Take the lease for ``owner`` if it is free and ``waiter`` is first in the queue
+        (queued now if it was not); with no ``waiter``, only if nobody is queued."""
+
+    def lease_leave_queue(self, run_id: str, waiter: str) -> None:
+        """Give up a place in the queue (a waiter whose time ran out)."""
 
     def lease_renew(self, run_id: str, owner: str) -> bool:
         """Extend the lease iff ``owner`` still holds it (and it has not expired)."""
@@ -311,6 +330,17 @@ def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
         return True
     if wait <= 0:
         return False
+    waiter = f"{owner}#{uuid.uuid4().hex[:12]}"  # one place in the queue for this wait
+    try:
+        return _wait_in_queue(ops, run_id, owner, waiter, wait)
+    finally:
+        with contextlib.suppress(StorageError):  # a dead store keeps no queue to leave
+            ops.lease_leave_queue(run_id, waiter)
+
+
+def _wait_in_queue(ops: LeaseOps, run_id: str, owner: str, waiter: str, wait: float) -> bool:
+    """Poll with backoff (never longer apart than a place is kept) until the lease is
+    this waiter's, or ``wait`` s have passed."""
     backoff = wait_exponential(multiplier=0.01, exp_base=1.5, max=0.1)
 
     def until_the_deadline(state: RetryCallState) -> float:
@@ -323,4 +353,4 @@ def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
         wait=until_the_deadline,
         retry_error_callback=lambda _state: False,
     )
-    return bool(retrying(ops.lease_try_acquire, run_id, owner))
+    return bool(retrying(ops.lease_try_acquire, run_id, owner, waiter))

@@ -24,7 +24,14 @@ from pathlib import Path
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError, VersionConflict
 from giftgenius.storage.checkpoint_codec import decode_session
-from giftgenius.storage.sessions import Clock, HeldLease, check_run_id, hold_lease, run_erased
+from giftgenius.storage.sessions import (
+    QUEUE_STALE,
+    Clock,
+    HeldLease,
+    check_run_id,
+    hold_lease,
+    run_erased,
+)
 from giftgenius.storage.sqlite_file import configure_file_connection
 
 log = logging.getLogger(__name__)
@@ -43,6 +50,13 @@ _SCHEMA = (
         owner TEXT NOT NULL,
         expires_at REAL NOT NULL
     )""",
+    """CREATE TABLE IF NOT EXISTS lease_queue (
+        ticket INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        waiter TEXT NOT NULL UNIQUE,
+        seen_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS lease_queue_run ON lease_queue (run_id, ticket)",
     """CREATE TABLE IF NOT EXISTS erased (
         run_id TEXT PRIMARY KEY,
         expires_at REAL NOT NULL
@@ -186,15 +200,34 @@ class SqliteSessionStore:
 
     # -- LeaseOps ------------------------------------------------------------------------
 
-    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+    def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         with self._write() as tx:
             now = self._clock()
+            tx.execute("DELETE FROM lease_queue WHERE seen_at <= ?", (now - QUEUE_STALE,))
+            if waiter is not None:
+                tx.execute(
+                    "INSERT INTO lease_queue (run_id, waiter, seen_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (waiter) DO UPDATE SET seen_at = excluded.seen_at",
+                    (run_id, waiter, now),
+                )
+            head = tx.execute(
+                "SELECT waiter FROM lease_queue WHERE run_id = ? ORDER BY ticket LIMIT 1",
+                (run_id,),
+            ).fetchone()
+            if head is not None and head[0] != waiter:
+                return False  # others came first
             tx.execute("DELETE FROM leases WHERE run_id = ? AND expires_at <= ?", (run_id, now))
             inserted = tx.execute(
                 "INSERT OR IGNORE INTO leases (run_id, owner, expires_at) VALUES (?, ?, ?)",
                 (run_id, owner, now + self.lease_ttl),
             ).rowcount
+            if inserted == 1 and waiter is not None:
+                tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
             return inserted == 1
+
+    def lease_leave_queue(self, run_id: str, waiter: str) -> None:
+        with self._write() as tx:
+            tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
 
     def lease_renew(self, run_id: str, owner: str) -> bool:
         with self._write() as tx:

@@ -16,8 +16,11 @@ class _CountingOps:
         self.renewed: dict[str, int] = {}
         self.lock = threading.Lock()
 
-    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+    def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         return True
+
+    def lease_leave_queue(self, run_id: str, waiter: str) -> None:
+        return None
 
     def lease_renew(self, run_id: str, owner: str) -> bool:
         with self.lock:

@@ -16,8 +16,11 @@ class _StoreGoneAtRelease:
     def __init__(self) -> None:
         self.released = 0
 
-    def lease_try_acquire(self, run_id: str, owner: str) -> bool:
+    def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         return True
+
+    def lease_leave_queue(self, run_id: str, waiter: str) -> None:
+        return None
 
     def lease_renew(self, run_id: str, owner: str) -> bool:
         return True

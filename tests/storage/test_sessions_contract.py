@@ -399,6 +399,62 @@ def test_lease_waiter_gets_the_lease_once_released(store: SessionStore) -> None:
     assert errors == []
 
 
+def _waiting(store: SessionStore, run_id: str, owner: str, order: list[str]) -> threading.Thread:
+    """A window that waits for the lease (up to 10 s), notes when it got it, gives it back."""
+
+    def turn() -> None:
+        with store.lease(run_id, owner, wait=10):
+            order.append(owner)
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=turn)
+    thread.start()
+    return thread
+
+
+def test_waiting_windows_are_served_in_the_order_they_came(
+    backend: Backend, store: SessionStore
+) -> None:
+    run_id = uuid.uuid4().hex
+    order: list[str] = []
+    with store.lease(run_id, "holder", wait=0):
+        waiters = []
+        for name in ("first", "second", "third"):
+            waiters.append(_waiting(backend.make(), run_id, name, order))
+            time.sleep(0.25)  # each has polled, and queued, before the next comes
+    for waiter in waiters:
+        waiter.join(15)
+    assert order == ["first", "second", "third"]
+
+
+def test_a_newcomer_does_not_jump_the_queue(backend: Backend, store: SessionStore) -> None:
+    run_id = uuid.uuid4().hex
+    order: list[str] = []
+    newcomer = backend.make()
+    with store.lease(run_id, "holder", wait=0):
+        waiter = _waiting(backend.make(), run_id, "waiting", order)
+        time.sleep(0.3)
+    # Released: the window that waited is next, not one that tries at this very moment.
+    with pytest.raises(SessionBusy), newcomer.lease(run_id, "newcomer", wait=0):
+        pass
+    waiter.join(15)
+    assert order == ["waiting"]
+
+
+def test_a_waiter_that_gave_up_or_died_does_not_block_the_queue(
+    backend: Backend, store: SessionStore
+) -> None:
+    run_id = uuid.uuid4().hex
+    with (
+        store.lease(run_id, "holder", wait=0),
+        pytest.raises(SessionBusy),
+        backend.make().lease(run_id, "gave-up", wait=0.3),
+    ):
+        pass
+    with backend.make().lease(run_id, "next", wait=0) as lease:  # nobody is queued now
+        assert lease.owner == "next"
+
+
 def test_renewal_keeps_the_lease_past_its_ttl(backend: Backend, store: SessionStore) -> None:
     other = backend.make()
     run_id = uuid.uuid4().hex
