@@ -67,6 +67,7 @@ from giftgenius.offline.interests import (
     verb_tags,
 )
 from giftgenius.offline.spelling import is_word, mend
+from giftgenius.privacy import PLACEHOLDERS
 from giftgenius.text import fold
 
 
@@ -344,6 +345,21 @@ def _names_relation(piece: str, lang: Locale) -> bool:
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
 
+# "my ssn is [ssn]", "mon numéro de sécu est [ssn]", "my passport [passport]": the words
+# that name a piece of private data the privacy filter replaced say nothing about the
+# recipient ("my ssn" is not a person) or the budget; they are read as if not there. The
+# words between the possessive and the placeholder hold no preposition, so "for my mum at
+# [address]" keeps its recipient.
+_PRIVATE_DATA = re.compile(
+    r"\b(?:my|our|his|her|their|mon|ma|mes|notre|nos|son|sa|ses|leur)"
+    r"(?:\s+(?!(?:at|in|on|to|for|with|from|à|a|au|aux|chez|pour|avec)\b)"
+    r"[^\W\d_][\w'-]*){1,3}"
+    r"\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
+    r"(?:" + "|".join(re.escape(p) for p in PLACEHOLDERS.values()) + r")",
+    re.IGNORECASE,
+)
+
+
 def extract(
     text: str,
     *,
@@ -366,7 +382,7 @@ def extract(
     """
     answers = None if candidate_answers is None else tuple(map(tuple, candidate_answers))
     found = _read(
-        text,
+        _PRIVATE_DATA.sub(" ", text),
         today,
         dollar,
         _Key(json.dumps(profile or {}, sort_keys=True, default=repr), profile or {}),
