@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -222,12 +223,46 @@ def load_settings(**overrides: Any) -> Settings:
     """Build settings, turning validation failures into a message naming the variable."""
     # an empty flag (``--home ""``) is no flag, as an empty variable is no variable
     clean = {k: v for k, v in overrides.items() if v is not None and v != ""}
+    _check_config_file()
     try:
         return Settings(**clean)
     except ValidationError as exc:
         problems = "; ".join(_problem(err) for err in exc.errors())
         raise ConfigError(
             f"Invalid settings — {problems}. Fix the variable or config file."
+        ) from exc
+
+
+def _check_config_file() -> None:
+    """The config file must be there (when named), UTF-8 and TOML; else one line naming it.
+
+    pydantic-settings reads it with a bare ``open`` and ``tomllib``: a missing named file
+    was silently ignored, and a broken one ended in a traceback.
+    """
+    path = _config_file()
+    if path is None:
+        return
+    elsewhere = "or point GIFTGENIUS_CONFIG at another file (unset, the shipped defaults apply)"
+    try:
+        text = path.read_bytes().decode("utf-8")
+        tomllib.loads(text)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"The config file {path} named by GIFTGENIUS_CONFIG does not exist: fix the path, "
+            "or unset GIFTGENIUS_CONFIG to use the shipped defaults."
+        ) from None
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot read the config file {path} ({exc.strerror}): fix it, {elsewhere}."
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"The config file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+            f"offset {exc.start}): save it as UTF-8, {elsewhere}."
+        ) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"The config file {path} is not valid TOML ({exc}): fix it, {elsewhere}."
         ) from exc
 
 
