@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from giftgenius.settings import Settings
 
 EXIT_DEMO_FAILED = 5
+MAX_KEEP_LAST = 1_000_000
+"""``prune --keep-last`` above this is refused: the databases take at most 64-bit integers,
+and no run keeps a million checkpoints."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,7 +87,12 @@ def _parser() -> argparse.ArgumentParser:
     prune.add_argument(
         "--older-than", type=_duration, help="e.g. 90d (default: GIFTGENIUS_RETENTION_DAYS)"
     )
-    prune.add_argument("--keep-last", type=int, default=None)
+    prune.add_argument(
+        "--keep-last",
+        type=_whole(0, MAX_KEEP_LAST, what="number of checkpoints"),
+        default=None,
+        help="keep at least this many of each run's newest checkpoints",
+    )
 
     forget = sub.add_parser("forget", parents=[common], help="erase a user everywhere")
     forget.add_argument("--user", required=True)
@@ -112,6 +120,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     generate.add_argument("--products", type=_product_count, required=True)
     generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument(
+        "--yes", action="store_true", help="replace another catalog without asking"
+    )
 
     db = sub.add_parser("db", parents=[common], help="schema migrations")
     dsub = db.add_subparsers(dest="db_command", required=True)
@@ -525,7 +536,13 @@ class Cli:
             from giftgenius.cli.generate import generate_catalog
 
             return generate_catalog(
-                self.settings, self.args.products, self.args.seed, self.out, self.err
+                self.settings,
+                self.args.products,
+                self.args.seed,
+                self.out,
+                self.err,
+                yes=self.args.yes,
+                stdin=self.stdin,
             )
         agent = self.reader()
         try:
@@ -665,6 +682,7 @@ def main(
     stdin = stdin or sys.stdin
     try:
         args = _parser().parse_args(argv)
+        _refuse_undecodable(args)
     except SystemExit as exc:  # --help and --version print and exit 0
         return int(exc.code or 0)
     except UsageError as exc:
@@ -700,6 +718,27 @@ def json_for_terminal(data: Any) -> str:
 
 _NOT_PLAIN_ASCII = re.compile(r"[^\x20-\x7e\n]")
 """What ``json_for_terminal`` looks at: printable ASCII and newline are never controls."""
+
+
+_UNDECODABLE = re.compile("[\ud800-\udfff]")
+"""What Python makes of an argument's bytes that are not UTF-8 (``surrogateescape``)."""
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """An id or word whose bytes are not UTF-8 is a usage error, not a database crash.
+
+    A shell passes ``$'\\xff'`` as a str holding a lone surrogate, which neither database
+    driver will encode. Paths (``Path`` values) are left alone: on POSIX a file name may be
+    any bytes, and the file system takes them back as they came.
+    """
+    for name, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and _UNDECODABLE.search(item):
+                shown = item.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                raise UsageError(
+                    f"{name.replace('_', ' ')} {shown!r} holds bytes that are not valid "
+                    "UTF-8 (shown as �): type it again, or check the terminal's encoding."
+                )
 
 
 def _console(file: TextIO) -> Console:
