@@ -154,13 +154,27 @@ def _require_folder(path: Path) -> None:
         )
 
 
-def connection_error(url: str, exc: BaseException) -> StorageError:
-    """The StorageError for an unreachable database, naming it (password masked)."""
+_CORRUPT = ("file is not a database", "database disk image is malformed")
+_DISK_FULL = ("database or disk is full", "no space left on device", "could not extend file")
+_TOO_MANY_VALUES = ("too many sql variables", "number of parameters must be between")
+"""How SQLite and Postgres (psycopg) word the faults ``Database._fault`` names."""
+
+
+def _one_line(exc: BaseException) -> str:
+    """The driver's own words on one line, each part ending in a stop.
+
+    Drivers write several lines (psycopg: "...refused", then "Is the server running...?"),
+    and SQLAlchemy's own text adds the statement; the driver's words alone are what help.
+    """
     reason = getattr(exc, "orig", None) or exc
-    # Drivers write several lines ("...refused\n\tIs the server running...?"): one line,
-    # each part ending in a stop, so the advice reads on rather than after "?.".
     parts = [line.strip() for line in str(reason).splitlines() if line.strip()]
     said = " ".join(p if p[-1] in ".?!" else p + "." for p in parts) or type(reason).__name__ + "."
+    return said
+
+
+def connection_error(url: str, exc: BaseException) -> StorageError:
+    """The StorageError for an unreachable database, naming it (password masked)."""
+    said = _one_line(exc)
     return StorageError(
         f"Cannot reach the database at {mask_url(url)}: {said} Check that the server is "
         "running and that GIFTGENIUS_DATABASE_URL is right (or unset it to use the embedded "
@@ -344,6 +358,37 @@ class Database:
                     f"The database {self.display_url} stayed locked by another GiftGenius "
                     f"process for over {SQLITE_BUSY_TIMEOUT_MS // 1000} s; try again."
                 ) from exc
+            fault = self._fault(reason, exc)
+            if fault is not None:
+                raise fault from exc
             if exc.connection_invalidated or isinstance(exc, (OperationalError, InterfaceError)):
                 raise connection_error(self.url, exc) from exc
             raise
+
+    def _fault(self, reason: str, exc: DBAPIError) -> StorageError | None:
+        """A database that answered but cannot do the work: say which fault, not "cannot
+        reach", whose advice (is the server running?) sends the person the wrong way.
+
+        ``reason`` is the driver's message, lowercased.
+        """
+        said = _one_line(exc).rstrip(".")
+        if any(sign in reason for sign in _CORRUPT):
+            where = _sqlite_file(self.engine.url) or self.display_url
+            return StorageError(
+                f"The database file {where} is corrupt ({said}). Move it aside (rename it) or "
+                "restore it from a backup; with the file gone, GiftGenius starts a new, empty "
+                "database there."
+            )
+        if any(sign in reason for sign in _DISK_FULL):
+            return StorageError(
+                f"The database {self.display_url} could not write: its disk is full ({said}). "
+                "Free some space on it (`giftgenius prune` deletes old checkpoints), then try "
+                "again."
+            )
+        if any(sign in reason for sign in _TOO_MANY_VALUES):
+            return StorageError(
+                f"The database {self.display_url} refused a statement with more values than "
+                f"it takes at once ({said}). Nothing was changed; try a shorter search or "
+                "fewer words."
+            )
+        return None
