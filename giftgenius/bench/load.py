@@ -1,12 +1,15 @@
 """``giftgenius bench load``: many sessions over several processes, nothing lost or doubled.
 
 The load test of the reliability issue: ``--sessions`` (200) sessions dealt out to
-``--processes`` (4) worker processes on one set of stores (Redis and Postgres when
-configured), each session playing ``--turns`` turns of the benchmark conversation
-(``bench/players.py``). It prints turns per second, p50 and p99 turn time, and counts,
-from the transcript rows in the database, every user line sent that is not there exactly
-once and every accepted turn's reply that is not there exactly once — lost or duplicated
-messages, which must be 0 (the exit code is 1 otherwise).
+``--processes`` (4) worker processes on one set of scratch stores (a scratch database
+and Redis key prefix on the configured servers, or a temporary SQLite file: never the
+configured catalog, users or sessions — ``bench/scratch.py``), each session playing
+``--turns`` turns of the benchmark conversation (``bench/players.py``). It prints turns
+per second, p50 and p99 turn time, and counts, from the transcript rows in the database,
+every user line sent that is not there exactly once and every accepted turn's reply that
+is not there exactly once — lost or duplicated messages, which must be 0 (the exit code is
+1 otherwise). Interrupted (Ctrl-C, SIGTERM), it stops its workers within seconds and
+removes its scratch stores (exit code 130).
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from rich.console import Console
 
 from giftgenius.agent.runner import Agent
 from giftgenius.bench.catalogs import ensure_synthetic, progress_bar
-from giftgenius.bench.players import Played, Player, Stores, bench_agent, configured_stores
+from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
+from giftgenius.bench.scratch import INTERRUPTED, scratch_stores
 from giftgenius.bench.stats import Spread
 from giftgenius.settings import Settings
 
@@ -61,12 +65,24 @@ def run_load(
     keep: bool = False,
     err: Console | None = None,
 ) -> LoadReport:
-    """Play the load, count the transcript, erase the benchmark's users (unless ``keep``)."""
+    """Play the load on scratch stores of its own (``bench/scratch.py``) and count the
+    transcript; the scratch stores go at the end (unless ``keep``), interrupted or not."""
+    err = err or Console(stderr=True)
+
+    def say(text: str) -> None:
+        err.print(text, markup=False, highlight=False)
+
+    with scratch_stores(stores, keep=keep, say=say) as scratch:
+        return _load(scratch, sessions, processes, turns, catalog, seed, err)
+
+
+def _load(
+    stores: Stores, sessions: int, processes: int, turns: int, catalog: int, seed: int, err: Console
+) -> LoadReport:
     stores = stores.for_catalog(catalog, seed)
     agent = bench_agent(stores.settings())
-    played: list[Played] = []
     try:
-        with progress_bar(err or Console(stderr=True)) as progress:
+        with progress_bar(err) as progress:
             ensure_synthetic(agent.db, catalog, seed, progress=progress)
             prefix = f"load-{uuid.uuid4().hex[:8]}"
             jobs = [
@@ -82,27 +98,25 @@ def run_load(
         samples = [s for o in outcomes for s in o.samples]
         failures = [f for o in outcomes for f in o.failures]
         lost, duplicated, unexpected = count_transcript(agent, played)
-        turn = Spread.of([s.total for s in samples])
-        return LoadReport(
-            stores=stores.label,
-            sessions=sessions,
-            processes=processes,
-            turns=len(samples),
-            failed=len(failures),
-            seconds=round(elapsed, 2),
-            turns_per_second=round(len(samples) / elapsed, 1),
-            turn_p50_ms=round(turn.p50, 2),
-            turn_p99_ms=round(turn.p99, 2),
-            sent=sum(len(p.sent) for p in played),
-            lost=lost,
-            duplicated=duplicated,
-            unexpected=unexpected,
-            first_failure=failures[0] if failures else None,
-        )
     finally:
-        if not keep and played:
-            Player(agent).forget(played)
         agent.close()
+    turn = Spread.of([s.total for s in samples])
+    return LoadReport(
+        stores=stores.label,
+        sessions=sessions,
+        processes=processes,
+        turns=len(samples),
+        failed=len(failures),
+        seconds=round(elapsed, 2),
+        turns_per_second=round(len(samples) / elapsed, 1),
+        turn_p50_ms=round(turn.p50, 2),
+        turn_p99_ms=round(turn.p99, 2),
+        sent=sum(len(p.sent) for p in played),
+        lost=lost,
+        duplicated=duplicated,
+        unexpected=unexpected,
+        first_failure=failures[0] if failures else None,
+    )
 
 
 def count_transcript(agent: Agent, played: list[Played]) -> tuple[int, int, int]:
@@ -130,21 +144,27 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
     p.add_argument("--turns", type=int, default=3, help="turns per session")
     p.add_argument("--catalog", type=int, default=1000, help="synthetic products")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--keep", action="store_true", help="keep the benchmark's users and runs")
+    p.add_argument(
+        "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args(list(argv))
     if min(args.sessions, args.processes, args.turns, args.catalog) < 1:
         p.error("--sessions, --processes, --turns and --catalog must be positive")
-    report = run_load(
-        configured_stores(settings),
-        sessions=args.sessions,
-        processes=min(args.processes, args.sessions),
-        turns=args.turns,
-        catalog=args.catalog,
-        seed=args.seed,
-        keep=args.keep,
-        err=err,
-    )
+    try:
+        report = run_load(
+            configured_stores(settings),
+            sessions=args.sessions,
+            processes=min(args.processes, args.sessions),
+            turns=args.turns,
+            catalog=args.catalog,
+            seed=args.seed,
+            keep=args.keep,
+            err=err,
+        )
+    except KeyboardInterrupt:
+        err.print(INTERRUPTED, markup=False, highlight=False)
+        return 130
     if args.json:
         out.file.write(json.dumps(asdict(report), indent=2) + "\n")
     else:

@@ -161,12 +161,11 @@ class Stores:
 
 
 def configured_stores(settings: Settings) -> Stores:
-    """The configured stores; the embedded default gets a bench home of its own.
+    """The configured stores, as a benchmark is given them.
 
-    A configured database is used as it is (its catalog is replaced by the synthetic ones:
-    point GIFTGENIUS_DATABASE_URL at a scratch database). Embedded, the benchmark never
-    touches the user's own database: it keeps one SQLite file per synthetic catalog under
-    ``$GIFTGENIUS_HOME/bench``, so each catalog is generated once.
+    A benchmark never runs on them: ``bench/scratch.py`` makes stores of its own on the
+    same backends (``scratch_stores``). Used directly (by tests), the embedded default
+    keeps one SQLite file per synthetic catalog in the home folder.
     """
     sessions = "Redis" if settings.redis_url else "SQLite file"
     base: dict[str, Any] = {
@@ -174,14 +173,13 @@ def configured_stores(settings: Settings) -> Stores:
         "redis_prefix": settings.redis_prefix,
         "context_window": settings.context_window,
         "log_level": settings.log_level,
+        "home": str(settings.home),
     }
     if settings.database_url is None:
-        home = settings.home / "bench"
-        home.mkdir(parents=True, exist_ok=True)
-        label = f"sessions: {sessions}, database: SQLite file (embedded, {home})"
-        return Stores({**base, "home": str(home)}, label, separate_catalogs=True)
+        label = f"sessions: {sessions}, database: SQLite file (embedded, {settings.home})"
+        return Stores(base, label, separate_catalogs=True)
     dialect = "PostgreSQL" if settings.database_url.startswith("postgres") else "SQLite"
-    overrides = {**base, "home": str(settings.home), "database_url": settings.database_url}
+    overrides = {**base, "database_url": settings.database_url}
     return Stores(overrides, f"sessions: {sessions}, database: {dialect}", separate_catalogs=False)
 
 

@@ -1,8 +1,10 @@
 """``giftgenius bench turn``: where one turn's time goes, as conversations and catalogs grow.
 
 Plays the scripted conversation (``bench/players.py``) through the real ``Agent.turn`` on
-the configured stores — embedded SQLite files, or Redis and Postgres when
-``GIFTGENIUS_REDIS_URL`` / ``GIFTGENIUS_DATABASE_URL`` say so — with a model that answers
+scratch stores of its own on the configured backends — temporary SQLite files, or a scratch
+database and Redis key prefix when ``GIFTGENIUS_DATABASE_URL`` / ``GIFTGENIUS_REDIS_URL``
+name servers (``bench/scratch.py``: the configured catalog, users and sessions are never
+touched, and the scratch stores are removed at the end) — with a model that answers
 in-process at once, and prints:
 
 1. per-turn time by phase (``agent/timings.py``), p50 and p99 in ms, over the ``WINDOW``
@@ -43,6 +45,7 @@ from giftgenius.bench.players import (
     move,
 )
 from giftgenius.bench.procs import Job, run_rounds
+from giftgenius.bench.scratch import INTERRUPTED, scratch_stores
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
 from giftgenius.settings import Settings
@@ -108,7 +111,9 @@ def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
         help="skip a larger catalog when its search would take longer than this (extrapolated)",
     )
     p.add_argument("--seed", type=int, default=0, help="synthetic catalog seed")
-    p.add_argument("--keep", action="store_true", help="keep the benchmark's users and runs")
+    p.add_argument(
+        "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document")
     return p
 
@@ -133,28 +138,35 @@ class TurnBench:
         self.progress = progress
         self.prefix = f"bench-{uuid.uuid4().hex[:8]}"
         self.figures = TurnFigures(stores.label)
-        self.left: list[tuple[Stores, list[Played]]] = []  # to erase at the end
+        self.left: list[tuple[Stores, list[Played]]] = []  # for ``erase``
 
-    def run(self) -> TurnFigures:
-        smallest = self.args.catalog[0]
-        try:
-            with self.timed("conversations"):
-                self.conversations(smallest)
-            with self.timed("processes"):
-                self.throughput(smallest)
-            sizes = list(self.args.catalog)
-            for index, size in enumerate(sizes):
-                with self.timed(f"catalog {size:,}"):
-                    self.catalog(size)
-                search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
-                later = sizes[index + 1 :]
-                if later and search * later[0] / size > self.args.max_search_seconds:
-                    self.skip(later, size, search)
-                    break
-        finally:
-            if not self.args.keep:
-                self.erase()
+    def run(self, say: Callable[[str], None] | None = None) -> TurnFigures:
+        """The three parts, on scratch stores of the benchmark's own (``bench/scratch.py``),
+        removed at the end (unless ``--keep``), interrupted or not."""
+        configured = self.stores
+        with scratch_stores(configured, keep=self.args.keep, say=say) as self.stores:
+            self.figures.stores = self.stores.label
+            try:
+                self._parts()
+            finally:
+                self.stores = configured
         return self.figures
+
+    def _parts(self) -> None:
+        smallest = self.args.catalog[0]
+        with self.timed("conversations"):
+            self.conversations(smallest)
+        with self.timed("processes"):
+            self.throughput(smallest)
+        sizes = list(self.args.catalog)
+        for index, size in enumerate(sizes):
+            with self.timed(f"catalog {size:,}"):
+                self.catalog(size)
+            search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
+            later = sizes[index + 1 :]
+            if later and search * later[0] / size > self.args.max_search_seconds:
+                self.skip(later, size, search)
+                break
 
     @contextmanager
     def timed(self, part: str) -> Iterator[None]:
@@ -282,7 +294,8 @@ class TurnBench:
             }
 
     def erase(self) -> None:
-        """Remove the benchmark's users, runs, transcripts and live sessions."""
+        """Remove the benchmark's users, runs, transcripts and live sessions: for parts run
+        on stores that are not scratch ones (``run`` drops its scratch stores whole)."""
         for stores, sessions in self.left:
             if not sessions:
                 continue
@@ -299,8 +312,16 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
         parser().error("--sessions, --seconds and --max-search-seconds must be positive")
     stores = configured_stores(settings)
     started = os.getloadavg()[0]
-    with progress_bar(err) as progress:
-        figures = TurnBench(args, stores, progress).run()
+
+    def say(text: str) -> None:
+        err.print(text, markup=False, highlight=False)
+
+    try:
+        with progress_bar(err) as progress:
+            figures = TurnBench(args, stores, progress).run(say)
+    except KeyboardInterrupt:
+        err.print(INTERRUPTED, markup=False, highlight=False)
+        return 130
     figures.load_average = [round(started, 2), round(os.getloadavg()[0], 2)]
     if args.json:
         out.file.write(json.dumps(as_json(figures, args), indent=2) + "\n")

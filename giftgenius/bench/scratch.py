@@ -1,0 +1,192 @@
+"""The scratch stores a benchmark runs on: never the configured catalog, users or sessions.
+
+``scratch_stores`` turns the configured stores into stores of the benchmark's own, made
+when it starts and removed when it ends — normally, on an error or on an interrupt:
+
+- the database: SQLite (embedded, or a configured ``sqlite://`` URL) gets a temporary
+  folder holding one database file per synthetic catalog; PostgreSQL gets a scratch
+  database on the configured server (``giftgenius_bench_<pid>_<hex>``), created and
+  migrated here and dropped at the end (its connections ended first);
+- the session store: Redis gets a key prefix of its own (the configured one, then
+  ``-bench-<hex>``), whose keys are deleted at the end; the embedded session file lives in
+  the temporary folder.
+
+So the configured database keeps its catalog (an imported one included) and open
+shortlists keep pointing at the products they name, and nothing the benchmark made — its
+users, transcripts, sessions, a catalog of 100,000 products — outlives it. ``keep`` leaves
+the scratch stores in place and says where they are.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+
+from giftgenius.bench.players import Stores
+from giftgenius.errors import GiftGeniusError
+from giftgenius.storage.db import mask_url, normalize_url
+
+log = logging.getLogger(__name__)
+SCRATCH_PREFIX = "giftgenius_bench_"
+INTERRUPTED = (
+    "Interrupted: the benchmark stopped its worker processes and removed its scratch "
+    "database and sessions; the configured stores were never touched."
+)
+
+
+@contextmanager
+def scratch_stores(
+    configured: Stores, *, keep: bool = False, say: Callable[[str], None] | None = None
+) -> Iterator[Stores]:
+    """Stores of the benchmark's own, on the configured backends; removed on the way out."""
+    token = uuid.uuid4().hex[:8]
+    overrides: dict[str, Any] = dict(configured.overrides)
+    folder = Path(tempfile.mkdtemp(prefix="giftgenius-bench-"))
+    overrides["home"] = str(folder)
+    url = overrides.pop("database_url", None)
+    scratch_db: tuple[str, str] | None = None  # (configured URL, scratch database name)
+    parts: list[str] = []
+    try:
+        if overrides.get("redis_url"):
+            overrides["redis_prefix"] = (
+                f"{overrides.get('redis_prefix') or 'giftgenius'}-bench-{token}"
+            )
+            parts.append(f"sessions: Redis (scratch prefix {overrides['redis_prefix']})")
+        else:
+            parts.append("sessions: SQLite file (scratch)")
+        if url is not None and make_url(normalize_url(url)).get_backend_name() == "postgresql":
+            name = f"{SCRATCH_PREFIX}{os.getpid()}_{token}"
+            scratch_db = (url, name)
+            overrides["database_url"] = _create_database(url, name)
+            parts.append(f"database: PostgreSQL (scratch database {name})")
+            stores = Stores(overrides, "", separate_catalogs=False)
+        else:
+            parts.append(f"database: SQLite file (scratch, in {folder})")
+            stores = Stores(overrides, "", separate_catalogs=True)
+        ending = "kept" if keep else "removed at the end"
+        label = ", ".join(parts) + f"; {ending}"
+        yield Stores(stores.overrides, label, stores.separate_catalogs)
+    finally:
+        if keep:
+            if say is not None:
+                say(f"Kept the benchmark's scratch stores: {', '.join(parts)}.")
+        else:
+            with _uninterrupted():
+                left = _remove(folder, overrides, scratch_db)
+            for what in left:
+                if say is not None:
+                    say(f"Could not remove the benchmark's {what}; remove it by hand.")
+                log.warning("bench_scratch_left: %s", what)
+
+
+def _create_database(url: str, name: str) -> str:
+    """CREATE DATABASE ``name`` beside the configured one, migrated; its URL."""
+    from giftgenius.storage import migrate
+
+    engine = _admin(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    except sa.exc.SQLAlchemyError as exc:
+        why = getattr(exc, "orig", None) or exc
+        raise GiftGeniusError(
+            f"The benchmark runs on a scratch database of its own, and could not create one "
+            f"on {mask_url(url)} ({type(why).__name__}: {str(why).strip()}); "
+            "give the configured user the CREATEDB privilege (ALTER ROLE … CREATEDB), or run "
+            "the benchmark without GIFTGENIUS_DATABASE_URL (on SQLite)."
+        ) from None
+    finally:
+        engine.dispose()
+    scratch = make_url(normalize_url(url)).set(database=name)
+    scratch_url = scratch.render_as_string(hide_password=False)
+    try:
+        migrate.upgrade(scratch_url)
+    except BaseException:
+        _drop_database(url, name)
+        raise
+    return scratch_url
+
+
+def _admin(url: str) -> sa.Engine:
+    return sa.create_engine(
+        normalize_url(url), isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5}
+    )
+
+
+def _drop_database(url: str, name: str) -> None:
+    engine = _admin(url)
+    try:
+        with engine.connect() as conn:
+            conn.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
+    finally:
+        engine.dispose()
+
+
+def _delete_keys(redis_url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5)
+    try:
+        batch: list[Any] = []
+        for key in client.scan_iter(match=f"{prefix}:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                client.delete(*batch)
+                batch = []
+        if batch:
+            client.delete(*batch)
+    finally:
+        client.close()
+
+
+def _remove(
+    folder: Path, overrides: dict[str, Any], scratch_db: tuple[str, str] | None
+) -> list[str]:
+    """Each part removed on its own, so one that fails leaves the others gone; what is left."""
+    left: list[str] = []
+    if scratch_db is not None:
+        try:
+            _drop_database(*scratch_db)
+        except Exception as exc:
+            left.append(f"scratch database {scratch_db[1]} ({exc})")
+    if overrides.get("redis_url"):
+        try:
+            _delete_keys(overrides["redis_url"], overrides["redis_prefix"])
+        except Exception as exc:
+            left.append(f"Redis keys {overrides['redis_prefix']}:* ({exc})")
+    shutil.rmtree(folder, ignore_errors=True)
+    return left
+
+
+@contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the scratch stores are removed (a few hundred ms): a
+    second Ctrl-C then stops the command after the clean-up, not half-way through it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
