@@ -173,8 +173,22 @@ def _one_line(exc: BaseException) -> str:
 
 
 def connection_error(url: str, exc: BaseException) -> StorageError:
-    """The StorageError for an unreachable database, naming it (password masked)."""
+    """The StorageError for an unreachable database, naming it (password masked).
+
+    A SQLite file has no server to be down: what fails is opening the file.
+    """
     said = _one_line(exc)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        parsed = None
+    path = _sqlite_file(parsed) if parsed and parsed.get_backend_name() == "sqlite" else None
+    if path is not None:
+        return StorageError(
+            f"Cannot open the database file {path}: {said} Check that it is a file (not a "
+            "folder) that GiftGenius may read and write, or set GIFTGENIUS_HOME (or "
+            "GIFTGENIUS_DATABASE_URL) to another place."
+        )
     return StorageError(
         f"Cannot reach the database at {mask_url(url)}: {said} Check that the server is "
         "running and that GIFTGENIUS_DATABASE_URL is right (or unset it to use the embedded "

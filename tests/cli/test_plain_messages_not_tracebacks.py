@@ -108,3 +108,14 @@ def test_a_corrupt_database_file_says_so_and_what_to_do(home: Path) -> None:
     assert "giftgenius.db" in line and "corrupt" in line
     assert "move it aside" in line.lower() and "backup" in line
     assert "Cannot reach" not in line
+
+
+def test_a_database_file_that_cannot_be_opened_is_not_called_a_server(cli, home: Path) -> None:
+    """SQLite has no server: "check that the server is running" sends the person astray."""
+    (home / "giftgenius.db").mkdir(parents=True)
+    ran = cli("state", "--user", "alice")
+    assert ran.code == 1
+    line = _one_error_line(ran.err)
+    assert "giftgenius.db" in line and "unable to open database file" in line
+    assert "server" not in line
+    assert "GIFTGENIUS_HOME" in line
