@@ -9,6 +9,7 @@ the command itself.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,6 +23,8 @@ from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import SessionStore
+
+log = logging.getLogger("giftgenius.agent")
 
 
 @dataclass
@@ -83,6 +86,10 @@ class RunReader:
             ) from exc
         for run in late:
             self.sessions.erase(run.id)
+        try:  # no readable copy left in the database's own files
+            self.db.reclaim(list(counts))
+        except StorageError as exc:  # erased already: the next checkpoint or VACUUM reclaims
+            log.warning("erased rows not reclaimed yet: %s", exc, extra={"event": "reclaim_failed"})
         return counts
 
     def inspect(self, user_id: str) -> Opened | None:

@@ -322,6 +322,35 @@ class Database:
         ):
             yield Repos(session)
 
+    def reclaim(self, tables: Sequence[str]) -> bool:
+        """Leave no readable copy of rows just deleted from ``tables`` (after ``forget``);
+        whether everything could be reclaimed now.
+
+        SQLite zeroes deleted content itself (``secure_delete``); what remains is the
+        write-ahead log, emptied here (a reader mid-transaction can hold part of it back:
+        False, and the next checkpoint empties it). On Postgres a deleted row stays a dead
+        tuple, readable with page tools, until a VACUUM removes it: the tables are
+        vacuumed here, outside any transaction. Copies the database keeps for recovery —
+        WAL segments until recycled, base backups and replicas — are the operator's
+        retention (README, "Production").
+        """
+        from giftgenius.storage.sqlite_file import truncate_wal
+
+        self.prepare()
+        with self._errors():
+            if self.dialect == "sqlite":
+                raw = self.engine.raw_connection()
+                try:
+                    return truncate_wal(cast(sqlite3.Connection, raw.driver_connection))
+                finally:
+                    raw.close()
+            known = set(sa.inspect(self.engine).get_table_names())
+            names = [name for name in tables if name in known]  # never a name from outside
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                if names:
+                    conn.exec_driver_sql("VACUUM " + ", ".join(names))
+            return True
+
     def ensure_catalog(
         self, products: Sequence[Product] | None = None, version: str | None = None
     ) -> bool:

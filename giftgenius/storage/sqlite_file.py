@@ -19,11 +19,27 @@ from tenacity import Retrying, retry_if_exception, stop_before_delay, wait_expon
 
 
 def configure_file_connection(conn: sqlite3.Connection, *, busy_timeout: float) -> None:
-    """Set up a fresh connection to a database FILE (not ``:memory:``) for shared use."""
+    """Set up a fresh connection to a database FILE (not ``:memory:``) for shared use.
+
+    ``secure_delete`` overwrites deleted content with zeros, so what ``forget`` erased is
+    not left readable in the file's free pages (deletes are rare: erasure and retention).
+    """
     conn.isolation_level = None
     conn.execute(f"PRAGMA busy_timeout = {round(busy_timeout * 1000)}")
     switch_to_wal(conn, within=busy_timeout)
     conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA secure_delete = ON")
+
+
+def truncate_wal(conn: sqlite3.Connection) -> bool:
+    """Copy the write-ahead log into the file and empty it; whether all of it went.
+
+    The log keeps every page as it was written — erased text included — until a
+    checkpoint; a reader in the middle of a transaction can hold part of it back (False),
+    an idle open connection cannot.
+    """
+    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return busy == 0
 
 
 def switch_to_wal(conn: sqlite3.Connection, *, within: float) -> None:

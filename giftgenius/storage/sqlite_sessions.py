@@ -32,7 +32,7 @@ from giftgenius.storage.sessions import (
     hold_lease,
     run_erased,
 )
-from giftgenius.storage.sqlite_file import configure_file_connection
+from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +184,10 @@ class SqliteSessionStore:
             )
             tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
             tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
+        # The deleted rows are zeroed (``secure_delete``); their earlier versions in the
+        # write-ahead log go with it.
+        with self._lock, self._errors():
+            truncate_wal(self._connection())
 
     def ping(self) -> None:
         with self._lock, self._errors():
