@@ -73,6 +73,11 @@ WORDS = [
     "\u200b\u200d\ufeff",  # zero-width characters
     "mail me at bob@example.com or call 415 555 2671",
     "FR76 3000 6000 0112 3456 7890 189",
+    "FR76-3000-6000-0112-3456-7890-189",
+    "my ssn is 123456789 and my card 4111.1111.1111.1111",
+    "card 41 111 111 1111 1111, jo [at] example [dot] com",
+    "mon numéro de sécu est 1 85 05 78 006 084 36",
+    "passeport n° 12AB34567, Hauptstraße 5, 10115 Berlin, PO Box 1234",
     "   ",
     "/",
 ]
