@@ -6,15 +6,26 @@ Then it plays its sessions in turn — one turn of each, round and round — eit
 number of turns each (the load test) or until time is up (turns per second), and sends
 back every timed turn, what each session said and heard, and any error as text.
 Processes are spawned, not forked: no connection or lock is ever shared by accident.
+
+Stopping: workers ignore Ctrl-C (a terminal sends it to the whole process group) and stop
+when the command says so — a ``stop`` event it sets when it is interrupted (Ctrl-C,
+SIGTERM) or fails, checked before every turn — or when the command is gone (their parent
+changed). A worker still busy after ``STOP_GRACE`` seconds (starting up, or stuck on a
+store) is terminated, then killed: an interrupted benchmark ends within seconds, and its
+scratch stores (``bench/scratch.py``) are removed once no worker can write to them.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
+import signal
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +35,8 @@ from giftgenius.logs import configure_logging
 from giftgenius.settings import load_settings
 
 START_TIMEOUT = 180.0  # seconds a worker may take to import, connect and open its sessions
+STOP_GRACE = 1.0  # seconds stopped workers get to end their turn before they are terminated
+DONE_TIMEOUT = 30.0  # seconds finished workers get to close their connections
 
 
 @dataclass(frozen=True)
@@ -53,11 +66,13 @@ def run_workers(
     """Run one process per job; every outcome and the seconds from start word to last turn."""
     context = mp.get_context("spawn")
     messages: Any = context.Queue()
-    go = context.Event()
-    workers = [context.Process(target=_work, args=(job, messages, go), daemon=True) for job in jobs]
-    for worker in workers:
-        worker.start()
+    go, stop = context.Event(), context.Event()
+    workers = [
+        context.Process(target=_work, args=(job, messages, go, stop), daemon=True) for job in jobs
+    ]
+    _start(workers)
     outcomes: list[Outcome] = []
+    finished = False
     try:
         ready = 0
         while ready < len(jobs):
@@ -75,11 +90,9 @@ def run_workers(
                 on_turn()
             elif kind == "done":
                 outcomes.append(payload)
+        finished = True
     finally:
-        for worker in workers:
-            worker.join(timeout=30)
-            if worker.is_alive():
-                worker.kill()
+        _end(workers, stop, [go], finished=finished)
     ended = max((o.ended for o in outcomes if o.ended), default=started)
     return outcomes, max(ended - started, 1e-9)
 
@@ -105,7 +118,8 @@ def _next(messages: Any, workers: list[Any], timeout: float | None) -> tuple[str
                 ) from None
 
 
-def _work(job: Job, messages: Any, go: Any) -> None:
+def _work(job: Job, messages: Any, go: Any, stop: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command stops us: see the docstring
     outcome = Outcome()
     try:
         settings = load_settings(**job.overrides)
@@ -120,21 +134,25 @@ def _work(job: Job, messages: Any, go: Any) -> None:
         outcome.sessions = [player.open(number) for number in job.numbers]
         messages.put(("ready", None))
         go.wait()
-        _play(player, job, outcome, messages)
+        _play(player, job, outcome, messages, stop)
     except Exception as exc:
         outcome.failures.append(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
     finally:
         outcome.ended = outcome.ended or time.monotonic()
         agent.close()
-        messages.put(("done", outcome))
+        _goodbye(messages, stop, ("done", outcome))
 
 
-def _play(player: Player, job: Job, outcome: Outcome, messages: Any) -> None:
+def _play(player: Player, job: Job, outcome: Outcome, messages: Any, stop: Any) -> None:
     deadline = None if job.seconds is None else time.monotonic() + job.seconds
+    parent = os.getppid()
     while True:
         for played in outcome.sessions:
             if job.turns is not None and played.turns >= job.turns:
                 continue
+            if stop.is_set() or os.getppid() != parent:  # told to stop, or the command is gone
+                outcome.ended = time.monotonic()
+                return
             try:
                 outcome.samples.append(player.turn(played))
             except Exception as exc:  # counted; the session goes on with its next line
@@ -178,17 +196,18 @@ def run_rounds(
     context = mp.get_context("spawn")
     messages: Any = context.Queue()
     gos = [context.Event() for _ in counts]
+    stop = context.Event()
     workers = [
         context.Process(
             target=_work_rounds,
-            args=(index, job, tuple(counts), seconds, messages, gos),
+            args=(index, job, tuple(counts), seconds, messages, gos, stop),
             daemon=True,
         )
         for index, job in enumerate(jobs)
     ]
-    for worker in workers:
-        worker.start()
+    _start(workers)
     measured = Rounds()
+    finished = False
     try:
         ready = 0
         while ready < len(jobs):
@@ -220,13 +239,9 @@ def run_rounds(
             measured.rounds.append((outcomes, max(ended - started, 1e-9)))
         while done < len(jobs):
             receive([])
+        finished = True
     finally:
-        for number in range(len(counts)):
-            gos[number].set()  # a worker still waiting for its round ends
-        for worker in workers:
-            worker.join(timeout=30)
-            if worker.is_alive():
-                worker.kill()
+        _end(workers, stop, gos, finished=finished)
     return measured
 
 
@@ -237,7 +252,9 @@ def _work_rounds(
     seconds: float,
     messages: Any,
     gos: list[Any],
+    stop: Any,
 ) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command stops us: see the docstring
     try:
         settings = load_settings(**job.overrides)
         configure_logging(settings)
@@ -255,9 +272,11 @@ def _work_rounds(
             if index >= count:
                 continue
             gos[number].wait()
+            if stop.is_set():
+                break
             outcome = Outcome(sessions=sessions)
             try:
-                _play(player, timed, outcome, messages)
+                _play(player, timed, outcome, messages, stop)
             except Exception as exc:
                 outcome.failures.append(f"{type(exc).__name__}: {exc}")
             outcome.ended = outcome.ended or time.monotonic()
@@ -265,4 +284,69 @@ def _work_rounds(
             messages.put(("round", outcome))
     finally:
         agent.close()
-        messages.put(("bye", sessions))
+        _goodbye(messages, stop, ("bye", sessions))
+
+
+def _start(workers: list[Any]) -> None:
+    """Start the workers with Ctrl-C ignored from their first instruction (the ignored
+    disposition is inherited across the spawn): a worker hit while it imports would print
+    a traceback, and the command stops its workers itself. Ctrl-C pressed meanwhile is held
+    and reaches the command once they are started."""
+    if threading.current_thread() is not threading.main_thread():
+        for worker in workers:
+            worker.start()
+        return
+    held = {signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for worker in workers:
+            worker.start()
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+
+
+def _end(workers: list[Any], stop: Any, gos: list[Any], *, finished: bool) -> None:
+    """Every worker gone: finished ones closing their connections, or, when the command was
+    interrupted or failed, stopped at their next turn, terminated after ``STOP_GRACE``."""
+    with _ctrl_c_held():
+        if not finished:
+            stop.set()
+        for go in gos:
+            go.set()  # a worker still waiting for the word (or its round) ends
+        deadline = time.monotonic() + (DONE_TIMEOUT if finished else STOP_GRACE)
+        for worker in workers:
+            worker.join(timeout=max(deadline - time.monotonic(), 0.0))
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            worker.join(timeout=1.0)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(timeout=1.0)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the workers are ended (at most a few seconds): a
+    second Ctrl-C must not leave them running. It reaches the command afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _goodbye(messages: Any, stop: Any, message: tuple[str, Any]) -> None:
+    """The worker's last message; once stopped, nobody reads it, and the process must not
+    wait at exit for the queue to take it (``cancel_join_thread``)."""
+    if stop.is_set():
+        messages.cancel_join_thread()
+        return
+    messages.put(message)
