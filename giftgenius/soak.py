@@ -2,7 +2,8 @@
 
 ``giftgenius bench state`` prints, at each milestone, the size of the newest checkpoint and
 of the live session, the last request's prompt tokens and how often the context manager
-truncated and summarized — the numbers that must stay flat as a conversation grows.
+truncated and summarized — the numbers that must stay flat as a conversation grows. It
+runs on embedded stores in a temporary folder, never on the configured ones.
 """
 
 from __future__ import annotations
@@ -86,7 +87,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     milestones = sorted(int(t) for t in args.turns.split(","))
     with tempfile.TemporaryDirectory() as home:
-        settings = load_settings(home=Path(home), context_window=args.window)
+        # Embedded stores in a folder of its own, whatever is configured: a benchmark never
+        # touches the configured database or session store.
+        settings = load_settings(home=Path(home), context_window=args.window).model_copy(
+            update={"database_url": None, "redis_url": None}
+        )
         agent = build_agent(settings)
         try:
             header = (

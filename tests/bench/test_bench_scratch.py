@@ -172,3 +172,16 @@ def test_generate_refuses_on_postgres_too(
     code, _, err = run("catalog", "generate", "--products", "30")
     assert code == 1 and "imported catalog" in err
     assert configured(migrated_postgres_url) == before
+
+
+def test_bench_state_runs_on_embedded_stores_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'mine.db'}"
+    monkeypatch.setenv("GIFTGENIUS_DATABASE_URL", url)
+    monkeypatch.setenv("GIFTGENIUS_REDIS_URL", "redis://127.0.0.1:1/0")  # never reached
+    import_small_catalog(tmp_path)
+    before = configured(url)
+    code, _, err = run("bench", "state", "--turns", "5")
+    assert code == 0, err
+    assert configured(url) == before
