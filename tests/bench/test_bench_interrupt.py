@@ -10,6 +10,7 @@ the Redis keys) are removed.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing as mp
 import os
 import signal
 import subprocess
@@ -20,6 +21,11 @@ from pathlib import Path
 import pytest
 import redis
 import sqlalchemy as sa
+
+from giftgenius.bench.catalogs import ensure_synthetic
+from giftgenius.bench.players import Stores, bench_agent
+from giftgenius.bench.procs import Job, run_rounds
+from giftgenius.bench.scratch import scratch_stores
 
 REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -140,3 +146,28 @@ def test_an_interrupted_load_on_postgres_and_redis_ends_at_once_and_cleans_up(
     finally:
         engine.dispose()
     assert [n for n in names if n.startswith(f"giftgenius_bench_{proc.pid}_")] == []
+
+
+@pytest.mark.slow
+def test_an_interrupted_round_of_bench_turn_stops_its_workers(stores: Stores) -> None:
+    """``bench turn``'s processes part: Ctrl-C in the command while its workers play."""
+    with scratch_stores(stores) as scratch:
+        small = scratch.for_catalog(40, 0)
+        agent = bench_agent(small.settings())
+        ensure_synthetic(agent.db, 40)
+        agent.close()
+        jobs = [Job(small.overrides, f"round-{i}", (0,)) for i in range(2)]
+        interrupted: list[float] = []
+
+        def on_turn() -> None:
+            if len(interrupted) < 1:
+                interrupted.append(time.monotonic())
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            run_rounds(jobs, [2], seconds=120, on_turn=on_turn)
+        seconds = time.monotonic() - interrupted[0]
+        left = mp.active_children()
+        for child in left:
+            child.kill()
+    assert seconds < ENDS_WITHIN and left == []
