@@ -1,9 +1,15 @@
 """Reading a catalog file to import: JSON lines (or one JSON array) or CSV, every row
 validated by ``catalog.models.Product`` — the model the shipped catalog is read with.
 
-A file is read whole before anything is written, so a bad row stops the import with its
-line number and what is wrong, and the catalog is left as it was. ``Product``'s limits are
-the products table's, so a file that passes here is stored the same on SQLite and Postgres.
+A file of a million products does not fit in memory as products, so it is read a row at a
+time, twice: ``scan_catalog_file`` validates every row (its digest, the catalog's version,
+taken on the way) and refuses the file with the first problems and their line numbers, so
+a bad row anywhere leaves the catalog as it was; ``CatalogFile.products`` then reads it
+again for the writes. Nothing but the row at hand is held: ids already seen go to a
+throwaway SQLite file on disk (a duplicate is found by its key, and named with the line
+it first stood on), a JSON array is parsed as a stream (``ijson``). ``Product``'s limits
+are the products table's, so a file that passes here is stored the same on SQLite and
+Postgres.
 
 Whatever the file holds ends in ``InvalidCatalogFile``, never a traceback: JSON nested
 past the parser's depth, integers longer than Python converts (``sys.get_int_max_str_digits``)
@@ -12,13 +18,19 @@ and CSV cells over the csv module's field limit included.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
 import json
+import re
+import sqlite3
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -29,6 +41,9 @@ LIST_FIELDS = ("tags", "recipients", "ships_to")
 LIST_SEPARATOR = "|"  # in a CSV cell: "board-game|game"
 _SHOWN = 10  # problems listed in the message; the rest are counted
 _FIELDS = frozenset(Product.model_fields)
+_CHUNK = 1 << 20  # bytes read at a time for the digest
+_BOM = codecs.BOM_UTF8
+_T = TypeVar("_T")
 
 
 def import_version(data: bytes) -> str:
@@ -36,47 +51,156 @@ def import_version(data: bytes) -> str:
     return "import:" + hashlib.sha256(data).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class CatalogFile:
+    """A catalog file every row of which passed: how many products, and its version."""
+
+    path: Path
+    count: int
+    version: str
+
+    def products(self) -> Iterator[Product]:
+        """The file's products in file order, read again a row at a time."""
+        for where, raw in _rows(self.path):
+            product, problem = _product(where, raw)
+            if product is None:  # the file changed since it was scanned
+                raise InvalidCatalogFile(
+                    f"Catalog file {self.path} changed while it was imported ({problem}); "
+                    "nothing was imported."
+                )
+            yield product
+
+
+def scan_catalog_file(path: Path) -> CatalogFile:
+    """Validate every row of the file, holding one at a time; raises ``InvalidCatalogFile``
+    naming the first bad lines (up to ten) and counting the rest."""
+    version = _version(path)
+    problems: list[str] = []
+    bad = count = 0
+    with _Seen() as seen:
+        for where, raw in _rows(path):
+            product, problem = _product(where, raw)
+            if product is not None:
+                first = seen.add(product.id, where)
+                if first is not None:
+                    problem = f"{where}: id {product.id} is already on {first}."
+            if problem is not None:
+                bad += 1
+                if len(problems) < _SHOWN:
+                    problems.append(problem)
+            else:
+                count += 1
+    if bad:
+        more = f" (and {bad - _SHOWN} more)" if bad > _SHOWN else ""
+        raise InvalidCatalogFile(
+            f"Catalog file {path} has {bad} invalid {'row' if bad == 1 else 'rows'}{more}; "
+            "nothing was imported. " + " ".join(problems)
+        )
+    if not count:
+        raise InvalidCatalogFile(f"Catalog file {path} holds no products; nothing was imported.")
+    return CatalogFile(path, count, version)
+
+
 def read_catalog_file(path: Path) -> tuple[list[Product], bytes]:
-    """The products of the file (by id, in file order) and its bytes; raises
-    ``InvalidCatalogFile`` naming every bad line (up to ten)."""
+    """The products of the file (by id, in file order) and its bytes, all in memory.
+
+    For small files (tests, the shipped catalog's size); an import of any size goes through
+    ``scan_catalog_file``, which holds one row at a time.
+    """
+    scanned = scan_catalog_file(path)
+    return list(scanned.products()), path.read_bytes()
+
+
+def _version(path: Path) -> str:
+    """The file's ``import_version``, read a chunk at a time; refuses a file that is not
+    UTF-8, naming the first byte that cannot be read."""
+    digest = hashlib.sha256()
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            while chunk := file.read(_CHUNK):
+                digest.update(chunk)
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError as exc:
+                    # the decoder keeps an unfinished sequence back: its start counts from it
+                    raise _not_utf8(
+                        path, offset + exc.start - len(exc.object) + len(chunk)
+                    ) from None
+                offset += len(chunk)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:  # the file ends inside a character
+        raise _not_utf8(path, offset - len(exc.object) + exc.start) from None
     except OSError as exc:
         raise InvalidCatalogFile(f"Cannot read catalog file {path}: {exc.strerror}.") from exc
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InvalidCatalogFile(
-            f"Catalog file {path} is not UTF-8 (byte {exc.start} cannot be read); "
-            "save it as UTF-8 and import it again."
-        ) from exc
-    if path.suffix.lower() == ".csv":
-        rows = _csv_rows(text, path)
-    elif text.lstrip().startswith("["):
-        rows = _array_rows(text, path)
-    else:
-        rows = _json_lines(text)
-    products, problems = _validated(rows)
-    if problems:
-        more = f" (and {len(problems) - _SHOWN} more)" if len(problems) > _SHOWN else ""
-        raise InvalidCatalogFile(
-            f"Catalog file {path} has {len(problems)} invalid "
-            f"{'row' if len(problems) == 1 else 'rows'}{more}; nothing was imported. "
-            + " ".join(problems[:_SHOWN])
+    return "import:" + digest.hexdigest()[:16]
+
+
+def _not_utf8(path: Path, byte: int) -> InvalidCatalogFile:
+    return InvalidCatalogFile(
+        f"Catalog file {path} is not UTF-8 (byte {byte} cannot be read); "
+        "save it as UTF-8 and import it again."
+    )
+
+
+class _Seen:
+    """The ids met so far and the line each was first on, in a throwaway SQLite file: a
+    million ids would take a hundred megabytes as a Python set, a few pages of cache here."""
+
+    def __enter__(self) -> _Seen:
+        self._dir = tempfile.TemporaryDirectory(prefix="giftgenius-import-")
+        self._db = sqlite3.connect(Path(self._dir.name) / "ids.db", isolation_level=None)
+        self._db.execute("PRAGMA journal_mode = OFF")
+        self._db.execute("PRAGMA synchronous = OFF")
+        self._db.execute("CREATE TABLE seen (id TEXT PRIMARY KEY, place TEXT) WITHOUT ROWID")
+        self._db.execute("BEGIN")
+        return self
+
+    def add(self, product_id: str, where: str) -> str | None:
+        """None for a new id; else where it was first seen."""
+        cursor = self._db.execute(
+            "INSERT INTO seen VALUES (?, ?) ON CONFLICT DO NOTHING", (product_id, where)
         )
-    if not products:
-        raise InvalidCatalogFile(f"Catalog file {path} holds no products; nothing was imported.")
-    return products, data
+        if cursor.rowcount:
+            return None
+        row = self._db.execute("SELECT place FROM seen WHERE id = ?", (product_id,)).fetchone()
+        return str(row[0])
+
+    def __exit__(self, *exc: object) -> None:
+        self._db.close()
+        self._dir.cleanup()
 
 
 Row = tuple[str, Any]  # ("line 7", the raw row) or ("line 7", an error message)
 
 
-def _json(text: str) -> Any:
-    """``json.loads``, with what it cannot read said plainly (``ValueError``): a JSON error
-    with its place, nesting past the parser's depth, a number too long to convert."""
+def _rows(path: Path) -> Iterator[Row]:
+    """The file's rows, one at a time, by its format (see the module's docstring)."""
     try:
-        return json.loads(text)
+        with path.open("rb") as file:
+            start = file.read(_CHUNK).lstrip(_BOM).lstrip()
+            file.seek(0)
+            if path.suffix.lower() == ".csv":
+                yield from _csv_rows(io.TextIOWrapper(file, encoding="utf-8-sig", newline=""), path)
+            elif start.startswith(b"["):
+                yield from _array_rows(file, path)
+            else:
+                yield from _json_lines(file)
+    except OSError as exc:
+        raise InvalidCatalogFile(f"Cannot read catalog file {path}: {exc.strerror}.") from exc
+
+
+def _json(text: str) -> Any:
+    """``json.loads``, with what it cannot read said plainly (``_plainly``)."""
+    return _plainly(lambda: json.loads(text))
+
+
+def _plainly(decode: Callable[[], _T]) -> _T:
+    """Run a ``json`` decode, with what it cannot read said plainly (``ValueError``): a JSON
+    error with its place, nesting past the parser's depth, a number too long to convert."""
+    try:
+        return decode()
     except json.JSONDecodeError:
         raise
     except RecursionError:
@@ -89,40 +213,111 @@ def _json(text: str) -> Any:
         ) from None
 
 
-def _json_lines(text: str) -> list[Row]:
-    rows: list[Row] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+def _json_lines(file: IO[bytes]) -> Iterator[Row]:
+    for number, data in enumerate(file, start=1):
+        line = data.decode("utf-8")  # ``_version`` saw the whole file is UTF-8
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
         try:
-            rows.append((f"line {number}", _json(line)))
+            yield (f"line {number}", _json(line))
         except json.JSONDecodeError as exc:
-            rows.append((f"line {number}", f"not valid JSON ({exc.msg} at column {exc.colno})"))
+            yield (f"line {number}", f"not valid JSON ({exc.msg} at column {exc.colno})")
         except ValueError as exc:
-            rows.append((f"line {number}", str(exc)))
-    return rows
+            yield (f"line {number}", str(exc))
 
 
-def _array_rows(text: str, path: Path) -> list[Row]:
-    try:
-        items = _json(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidCatalogFile(
-            f"Catalog file {path} is not valid JSON ({exc.msg} at line {exc.lineno}, column "
-            f"{exc.colno}); give a JSON array of products or one product per line."
-        ) from exc
-    except ValueError as exc:
-        raise InvalidCatalogFile(
-            f"Catalog file {path} cannot be read: {exc}. Fix it, or give one product per line "
-            "to have the line named; nothing was imported."
-        ) from exc
-    if not isinstance(items, list):
+def _array_rows(file: IO[bytes], path: Path) -> Iterator[Row]:
+    """The items of one JSON array, decoded one at a time from a window of the file.
+
+    Each item is read by the same ``json`` module as a line of JSON lines (so the same
+    file means the same thing in either layout, and says what is wrong the same way); the
+    window grows only while an item is cut at its end, up to ``_ITEM_MAX`` characters.
+    """
+    text = io.TextIOWrapper(file, encoding="utf-8-sig")
+    window = _Window(text)
+    decoder = json.JSONDecoder()
+    if window.next_char() != "[":
         raise InvalidCatalogFile(f"Catalog file {path} must hold a JSON array of products.")
-    return [(f"item {n}", item) for n, item in enumerate(items, start=1)]
+    window.pos += 1
+    number = 0
+    while True:
+        char = window.next_char()
+        if char == "]" or (char == "," and number):
+            window.pos += 1
+            if char == "]":
+                if window.next_char():
+                    raise _bad_array(path, number, "more after the closing ]")
+                return
+            window.next_char()  # the item starts at its first character
+        elif number:
+            raise _bad_array(path, number, "expected , or ] between items")
+        item, end = _decode_item(window, decoder, path, number)
+        number += 1
+        window.pos = end
+        yield (f"item {number}", item)
 
 
-def _csv_rows(text: str, path: Path) -> list[Row]:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+def _decode_item(
+    window: _Window, decoder: json.JSONDecoder, path: Path, number: int
+) -> tuple[Any, int]:
+    """The item at the window's position and where it ends, reading on while it is cut."""
+    while True:
+        buffer, at = window.buffer, window.pos
+        try:
+            item, end = _plainly(lambda: decoder.raw_decode(buffer, at))  # noqa: B023
+        except json.JSONDecodeError as exc:
+            if window.more():
+                continue
+            raise _bad_array(path, number, f"{exc.msg} at line {exc.lineno}") from exc
+        except ValueError as exc:
+            raise _bad_array(path, number, str(exc)) from exc
+        if end < len(buffer) or not window.more():  # cut at the end, a number may go on
+            return item, end
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
+_ITEM_MAX = 1 << 22  # characters: the longest product a JSON array may hold
+
+
+class _Window:
+    """A sliding window over a text file: what has been read and not yet decoded."""
+
+    def __init__(self, text: IO[str]) -> None:
+        self._text = text
+        self.buffer = ""
+        self.pos = 0
+        self._done = False
+        self.more()
+
+    def more(self) -> bool:
+        """Read the next chunk (dropping what was decoded); False at the end of the file
+        or when the item at hand is already longer than any product."""
+        if self._done or len(self.buffer) - self.pos > _ITEM_MAX:
+            return False
+        chunk = self._text.read(_CHUNK)
+        self.buffer, self.pos = self.buffer[self.pos :] + chunk, 0
+        self._done = not chunk
+        return bool(chunk)
+
+    def next_char(self) -> str:
+        """The next character that is not white space ("" at the end), moved to."""
+        while True:
+            self.pos = _SPACE.match(self.buffer, self.pos).end()  # type: ignore[union-attr]
+            if self.pos < len(self.buffer) or not self.more():
+                return self.buffer[self.pos : self.pos + 1]
+
+
+def _bad_array(path: Path, after: int, why: str) -> InvalidCatalogFile:
+    return InvalidCatalogFile(
+        f"Catalog file {path} is not valid JSON after item {after} ({why}); give a JSON array "
+        "of products or one product per line to have the line named; nothing was imported."
+    )
+
+
+def _csv_rows(text: IO[str], path: Path) -> Iterator[Row]:
+    reader = csv.DictReader(text)
     try:
         unknown = sorted(set(reader.fieldnames or ()) - _FIELDS)
         if unknown:
@@ -130,7 +325,8 @@ def _csv_rows(text: str, path: Path) -> list[Row]:
                 f"Catalog file {path} has unknown columns {', '.join(map(repr, unknown))}; the "
                 f"columns are {', '.join(Product.model_fields)}."
             )
-        return [_csv_row(record, f"line {reader.line_num}") for record in reader]
+        for record in reader:
+            yield _csv_row(record, f"line {reader.line_num}")
     except csv.Error as exc:  # the reader cannot go on past it: the whole file is refused
         # (the line is the underlying reader's: the DictReader's counts whole rows read)
         limit = csv.field_size_limit()
@@ -161,29 +357,17 @@ def _csv_row(record: dict[str | Any, Any], where: str) -> Row:
 _PRODUCT = TypeAdapter(Product)
 
 
-def _validated(rows: list[Row]) -> tuple[list[Product], list[str]]:
-    products: list[Product] = []
-    problems: list[str] = []
-    seen: dict[str, str] = {}
-    for where, raw in rows:
-        if isinstance(raw, str):
-            problems.append(f"{where}: {raw}.")
-            continue
-        if not isinstance(raw, dict):
-            problems.append(f"{where}: a product must be a JSON object.")
-            continue
-        try:
-            product = _PRODUCT.validate_python(raw)
-        except ValidationError as exc:
-            errors = "; ".join(f"{_place(e['loc'])}: {e['msg']}" for e in exc.errors())
-            problems.append(f"{where}: {errors}.")
-            continue
-        if product.id in seen:
-            problems.append(f"{where}: id {product.id} is already on {seen[product.id]}.")
-            continue
-        seen[product.id] = where
-        products.append(product)
-    return products, problems
+def _product(where: str, raw: Any) -> tuple[Product | None, str | None]:
+    """The row's product, or None and what is wrong with it (its place first)."""
+    if isinstance(raw, str):
+        return None, f"{where}: {raw}."
+    if not isinstance(raw, dict):
+        return None, f"{where}: a product must be a JSON object."
+    try:
+        return _PRODUCT.validate_python(raw), None
+    except ValidationError as exc:
+        errors = "; ".join(f"{_place(e['loc'])}: {e['msg']}" for e in exc.errors())
+        return None, f"{where}: {errors}."
 
 
 def _place(loc: tuple[int | str, ...]) -> str:
