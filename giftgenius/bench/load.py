@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass
 from rich.console import Console
 
 from giftgenius.agent.runner import Agent
-from giftgenius.bench.catalogs import ensure_synthetic, progress_bar
+from giftgenius.bench.catalogs import progress_bar
 from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
-from giftgenius.bench.scratch import INTERRUPTED, scratch_stores
+from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Spread
 from giftgenius.settings import Settings
 
@@ -80,10 +80,11 @@ def _load(
     stores: Stores, sessions: int, processes: int, turns: int, catalog: int, seed: int, err: Console
 ) -> LoadReport:
     stores = stores.for_catalog(catalog, seed)
+    with progress_bar(err) as progress:
+        synthetic_catalog(stores, catalog, seed, progress)
     agent = bench_agent(stores.settings())
     try:
         with progress_bar(err) as progress:
-            ensure_synthetic(agent.db, catalog, seed, progress=progress)
             prefix = f"load-{uuid.uuid4().hex[:8]}"
             jobs = [
                 Job(stores.overrides, f"{prefix}-{i}", share, turns=turns)

@@ -147,6 +147,7 @@ class Stores:
     overrides: dict[str, Any]
     label: str
     separate_catalogs: bool  # one database file per catalog (embedded), or one database
+    catalog_cache: str | None = None  # a folder of generated SQLite catalogs, to copy from
 
     def for_catalog(self, count: int, seed: int) -> Stores:
         """The stores holding the synthetic catalog of ``count`` products."""
@@ -154,7 +155,7 @@ class Stores:
             return self
         home = Path(self.overrides["home"])
         url = f"sqlite:///{home / catalog_version(count, seed).replace(':', '-')}.db"
-        return Stores({**self.overrides, "database_url": url}, self.label, True)
+        return Stores({**self.overrides, "database_url": url}, self.label, True, self.catalog_cache)
 
     def settings(self) -> Settings:
         return load_settings(**self.overrides)
@@ -165,7 +166,9 @@ def configured_stores(settings: Settings) -> Stores:
 
     A benchmark never runs on them: ``bench/scratch.py`` makes stores of its own on the
     same backends (``scratch_stores``). Used directly (by tests), the embedded default
-    keeps one SQLite file per synthetic catalog in the home folder.
+    keeps one SQLite file per synthetic catalog in the home folder. On SQLite, generated
+    catalogs are kept in ``$GIFTGENIUS_HOME/bench`` (catalog only, no user ever) and copied
+    into the scratch folder: a catalog of 100,000 products takes over a minute to write.
     """
     sessions = "Redis" if settings.redis_url else "SQLite file"
     base: dict[str, Any] = {
@@ -175,12 +178,16 @@ def configured_stores(settings: Settings) -> Stores:
         "log_level": settings.log_level,
         "home": str(settings.home),
     }
+    cache = str(settings.home / "bench")
     if settings.database_url is None:
         label = f"sessions: {sessions}, database: SQLite file (embedded, {settings.home})"
-        return Stores(base, label, separate_catalogs=True)
-    dialect = "PostgreSQL" if settings.database_url.startswith("postgres") else "SQLite"
+        return Stores(base, label, separate_catalogs=True, catalog_cache=cache)
+    postgres = settings.database_url.startswith("postgres")
     overrides = {**base, "database_url": settings.database_url}
-    return Stores(overrides, f"sessions: {sessions}, database: {dialect}", separate_catalogs=False)
+    label = f"sessions: {sessions}, database: {'PostgreSQL' if postgres else 'SQLite'}"
+    return Stores(
+        overrides, label, separate_catalogs=False, catalog_cache=None if postgres else cache
+    )
 
 
 def bench_agent(settings: Settings, model: FunctionModel | None = None) -> Agent:

@@ -23,20 +23,24 @@ import logging
 import os
 import shutil
 import signal
+import sqlite3
 import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from rich.progress import Progress
 from sqlalchemy.engine import make_url
 
+from giftgenius.bench.catalogs import Written, ensure_synthetic
 from giftgenius.bench.players import Stores
+from giftgenius.catalog.synthetic import catalog_version
 from giftgenius.errors import GiftGeniusError
-from giftgenius.storage.db import mask_url, normalize_url
+from giftgenius.storage.db import Database, mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 SCRATCH_PREFIX = "giftgenius_bench_"
@@ -74,10 +78,10 @@ def scratch_stores(
             stores = Stores(overrides, "", separate_catalogs=False)
         else:
             parts.append(f"database: SQLite file (scratch, in {folder})")
-            stores = Stores(overrides, "", separate_catalogs=True)
+            stores = Stores(overrides, "", True, configured.catalog_cache)
         ending = "kept" if keep else "removed at the end"
         label = ", ".join(parts) + f"; {ending}"
-        yield Stores(stores.overrides, label, stores.separate_catalogs)
+        yield Stores(stores.overrides, label, stores.separate_catalogs, stores.catalog_cache)
     finally:
         if keep:
             if say is not None:
@@ -89,6 +93,56 @@ def scratch_stores(
                 if say is not None:
                     say(f"Could not remove the benchmark's {what}; remove it by hand.")
                 log.warning("bench_scratch_left: %s", what)
+
+
+def synthetic_catalog(
+    stores: Stores, count: int, seed: int, progress: Progress | None = None
+) -> Written:
+    """Give ``stores`` (from ``for_catalog``) the synthetic catalog of ``count`` products.
+
+    On SQLite with a catalog cache, a catalog generated before (by this analysis:
+    ``catalog.search.index_version``) is copied in rather than written again, and one
+    written here is copied to the cache before any user is added to it.
+    """
+    cached = target = None
+    if stores.catalog_cache is not None and stores.separate_catalogs:
+        from giftgenius.catalog.search import index_version
+
+        target = Path(make_url(stores.overrides["database_url"]).database or "")
+        name = f"{catalog_version(count, seed).replace(':', '-')}-{index_version()[:12]}.db"
+        cached = Path(stores.catalog_cache) / name
+        if cached.is_file() and not target.exists():
+            shutil.copyfile(cached, target)
+    settings = stores.settings()
+    settings.home.mkdir(parents=True, exist_ok=True)
+    db = Database.from_settings(settings)
+    try:
+        written = ensure_synthetic(db, count, seed, progress=progress)
+    finally:
+        db.dispose()
+    if cached is not None and target is not None and written.written:
+        try:
+            _keep_copy(target, cached)
+        except OSError as exc:  # a cache that cannot be written costs time, not figures
+            log.warning("bench_catalog_not_cached: %s (%s)", cached, exc)
+    return written
+
+
+def _keep_copy(source: Path, cached: Path) -> None:
+    """A consistent copy (SQLite's backup API), put in place at once; older copies of the
+    same catalog (another analysis) are removed."""
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_name(f".{cached.name}.{os.getpid()}.partial")
+    try:
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as dst:
+            src.backup(dst)
+        os.replace(partial, cached)
+    finally:
+        partial.unlink(missing_ok=True)
+    stem = cached.name.rsplit("-", 1)[0]
+    for older in cached.parent.glob(f"{stem}-*.db"):
+        if older != cached:
+            older.unlink(missing_ok=True)
 
 
 def _create_database(url: str, name: str) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-from giftgenius.bench.catalogs import Written, ensure_synthetic, progress_bar
+from giftgenius.bench.catalogs import Written, progress_bar
 from giftgenius.bench.players import (
     Played,
     Player,
@@ -45,7 +45,7 @@ from giftgenius.bench.players import (
     move,
 )
 from giftgenius.bench.procs import Job, run_rounds
-from giftgenius.bench.scratch import INTERRUPTED, scratch_stores
+from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
 from giftgenius.settings import Settings
@@ -179,11 +179,7 @@ class TurnBench:
 
     def _catalog(self, size: int) -> Stores:
         stores = self.stores.for_catalog(size, self.args.seed)
-        agent = bench_agent(stores.settings())
-        try:
-            written = ensure_synthetic(agent.db, size, self.args.seed, progress=self.progress)
-        finally:
-            agent.close()
+        written = synthetic_catalog(stores, size, self.args.seed, self.progress)
         if written.written:
             self.figures.written.append(written)
         return stores

@@ -13,6 +13,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -106,7 +107,11 @@ def test_an_interrupted_load_on_sqlite_ends_at_once_and_cleans_up(
     proc, seconds = interrupt_load({"TMPDIR": str(scratch)}, whole_group=whole_group)
     check_ended(proc, seconds, scratch)
     home = Path(os.environ["GIFTGENIUS_HOME"])
-    assert not (home / "bench").exists() and not (home / "giftgenius.db").exists()
+    assert not (home / "giftgenius.db").exists()
+    for kept in (home / "bench").glob("*"):  # the catalog cache: catalogs, never a user
+        assert kept.name.startswith("synthetic-40-0-") and kept.suffix == ".db"
+        with sqlite3.connect(kept) as conn:
+            assert conn.execute("SELECT count(*) FROM users").fetchone() == (0,)
 
 
 @pytest.mark.slow

@@ -107,7 +107,13 @@ def test_a_benchmark_leaves_a_configured_sqlite_catalog_alone(
     assert before[1:] == (IMPORTED, 0, 0)
     assert "scratch" in out
     assert list(scratch.iterdir()) == []  # the temporary database is gone
-    assert not (Path(os.environ["GIFTGENIUS_HOME"]) / "bench").exists()
+    # What is kept: the generated catalog, without a user, to copy next time.
+    (cached,) = (Path(os.environ["GIFTGENIUS_HOME"]) / "bench").iterdir()
+    assert cached.name.startswith("synthetic-40-0-")
+    assert configured(f"sqlite:///{cached}")[1:] == (40, 0, 0)
+    code, out, err = run(*command, "--json")
+    assert code == 0, err
+    assert '"generated": []' in out or "turn" not in command  # copied, not written again
 
 
 @pytest.mark.postgres
