@@ -40,7 +40,7 @@ from giftgenius.bench.catalogs import Written, ensure_synthetic
 from giftgenius.bench.players import Stores
 from giftgenius.catalog.synthetic import catalog_version
 from giftgenius.errors import GiftGeniusError
-from giftgenius.storage.db import Database, mask_url, normalize_url
+from giftgenius.storage.db import Database, connection_error, mask_url, normalize_url
 
 log = logging.getLogger(__name__)
 SCRATCH_PREFIX = "giftgenius_bench_"
@@ -72,8 +72,12 @@ def scratch_stores(
             parts.append("sessions: SQLite file (scratch)")
         if url is not None and make_url(normalize_url(url)).get_backend_name() == "postgresql":
             name = f"{SCRATCH_PREFIX}{os.getpid()}_{token}"
-            scratch_db = (url, name)
-            overrides["database_url"] = _create_database(url, name)
+            scratch_db = (url, name)  # an interrupt during CREATE DATABASE drops it too
+            try:
+                overrides["database_url"] = _create_database(url, name)
+            except GiftGeniusError:
+                scratch_db = None  # not made, or dropped already
+                raise
             parts.append(f"database: PostgreSQL (scratch database {name})")
             stores = Stores(overrides, "", separate_catalogs=False)
         else:
@@ -151,15 +155,19 @@ def _create_database(url: str, name: str) -> str:
 
     engine = _admin(url)
     try:
-        with engine.connect() as conn:
+        try:
+            conn = engine.connect()
+        except sa.exc.SQLAlchemyError as exc:
+            raise connection_error(url, exc) from None
+        with conn:
             conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     except sa.exc.SQLAlchemyError as exc:
-        why = getattr(exc, "orig", None) or exc
+        why = " ".join(str(getattr(exc, "orig", None) or exc).split())
         raise GiftGeniusError(
             f"The benchmark runs on a scratch database of its own, and could not create one "
-            f"on {mask_url(url)} ({type(why).__name__}: {str(why).strip()}); "
-            "give the configured user the CREATEDB privilege (ALTER ROLE … CREATEDB), or run "
-            "the benchmark without GIFTGENIUS_DATABASE_URL (on SQLite)."
+            f"on {mask_url(url)} ({why}); give the configured user the CREATEDB privilege "
+            "(ALTER ROLE … CREATEDB), or run the benchmark without GIFTGENIUS_DATABASE_URL "
+            "(on SQLite)."
         ) from None
     finally:
         engine.dispose()

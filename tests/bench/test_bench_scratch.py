@@ -191,3 +191,26 @@ def test_bench_state_runs_on_embedded_stores_of_its_own(
     code, _, err = run("bench", "state", "--turns", "5")
     assert code == 0, err
     assert configured(url) == before
+
+
+@pytest.mark.postgres
+def test_a_benchmark_that_may_not_create_its_database_says_so(
+    monkeypatch: pytest.MonkeyPatch, migrated_postgres_url: str
+) -> None:
+    engine = sa.create_engine(POSTGRES_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(
+                sa.text(  # kept for the next run: it owns nothing and may do nothing
+                    "DO $$ BEGIN CREATE ROLE gg_bench_nocreatedb LOGIN NOCREATEDB; "
+                    "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
+                )
+            )
+    finally:
+        engine.dispose()
+    url = sa.make_url(migrated_postgres_url).set(username="gg_bench_nocreatedb")
+    monkeypatch.setenv("GIFTGENIUS_DATABASE_URL", url.render_as_string(hide_password=False))
+    code, _, err = run(*BENCH_LOAD)
+    assert code == 1 and "Traceback" not in err
+    assert "could not create one" in err and "CREATEDB" in err
+    assert err.count("\n") == 1  # one line
