@@ -6,7 +6,11 @@
 - ``load`` (``bench load``): many sessions over several processes on one set of stores,
   counting lost or duplicated transcript messages;
 - ``catalogs``: synthetic catalogs written into a database (``catalog generate``);
-- ``players`` and ``procs``: the scripted conversation and the worker processes they share.
+- ``scratch``: the stores ``bench turn`` and ``bench load`` run on — a scratch database and
+  Redis key prefix of their own, or temporary SQLite files — removed at the end, so the
+  configured catalog, users and sessions are never touched;
+- ``players`` and ``procs``: the scripted conversation and the worker processes they share
+  (stopped within seconds when the command is interrupted).
 
 ``bench state`` lives in ``giftgenius/soak.py`` (its conversation is also a test's).
 """
