@@ -89,7 +89,7 @@ def scratch_stores(
     finally:
         if keep:
             if say is not None:
-                say(f"Kept the benchmark's scratch stores: {', '.join(parts)}.")
+                say(f"Kept the benchmark's scratch stores: {', '.join(parts)}; folder {folder}.")
         else:
             with _uninterrupted():
                 left = _remove(folder, overrides, scratch_db)
