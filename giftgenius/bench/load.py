@@ -24,11 +24,13 @@ from dataclasses import asdict, dataclass
 from rich.console import Console
 
 from giftgenius.agent.runner import Agent
+from giftgenius.arguments import whole
 from giftgenius.bench.catalogs import progress_bar
 from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
 from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Spread
+from giftgenius.catalog.synthetic import MAX_PRODUCTS
 from giftgenius.settings import Settings
 
 
@@ -140,11 +142,18 @@ def count_transcript(agent: Agent, played: list[Played]) -> tuple[int, int, int]
 
 def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
     p = argparse.ArgumentParser(prog="giftgenius bench load", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sessions", type=int, default=200)
-    p.add_argument("--processes", type=int, default=4)
-    p.add_argument("--turns", type=int, default=3, help="turns per session")
-    p.add_argument("--catalog", type=int, default=1000, help="synthetic products")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sessions", type=whole(1, 100_000, what="count of sessions"), default=200)
+    p.add_argument("--processes", type=whole(1, 256, what="count of processes"), default=4)
+    p.add_argument(
+        "--turns", type=whole(1, 10_000, what="count of turns"), default=3, help="turns per session"
+    )
+    p.add_argument(
+        "--catalog",
+        type=whole(1, MAX_PRODUCTS, what="count of products"),
+        default=1000,
+        help="synthetic products",
+    )
+    p.add_argument("--seed", type=whole(0, 2**32 - 1, what="seed number"), default=0)
     p.add_argument(
         "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
     )

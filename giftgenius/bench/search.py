@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from giftgenius.arguments import whole
 from giftgenius.catalog import (
     FilterSpec,
     ProductList,
@@ -60,7 +61,12 @@ def _one(source: CatalogSource, profile: Any, today: dt.date) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="giftgenius bench search", description=__doc__)
-    parser.add_argument("--repeat", type=int, default=20, help="rounds over the profiles")
+    parser.add_argument(
+        "--repeat",
+        type=whole(1, 100_000, what="count of rounds"),
+        default=20,
+        help="rounds over the profiles",
+    )
     parser.add_argument("--whole-catalog", action="store_true", help="the old way, to compare")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

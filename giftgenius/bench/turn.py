@@ -34,6 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
+from giftgenius.arguments import seconds, whole
 from giftgenius.bench.catalogs import Written, progress_bar
 from giftgenius.bench.players import (
     Played,
@@ -73,7 +74,7 @@ CATALOG_KINDS = {
 }
 
 
-def _counts(flag: str, minimum: int) -> Callable[[str], list[int]]:
+def _counts(flag: str, minimum: int, maximum: int = 10_000_000) -> Callable[[str], list[int]]:
     def parse(text: str) -> list[int]:
         try:
             parts = [part.replace("_", "") for part in text.split(",") if part.strip()]
@@ -82,8 +83,10 @@ def _counts(flag: str, minimum: int) -> Callable[[str], list[int]]:
             raise argparse.ArgumentTypeError(
                 f"{flag} takes numbers separated by commas, like {flag} 10,100; got {text!r}"
             ) from None
-        if not values or values[0] < minimum:
-            raise argparse.ArgumentTypeError(f"{flag} takes numbers of at least {minimum}")
+        if not values or values[0] < minimum or values[-1] > maximum:
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes numbers from {minimum} to {maximum:,}; got {text!r}"
+            )
         return values
 
     return parse
@@ -99,18 +102,23 @@ def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
         p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
     p.add_argument(
         "--sessions",
-        type=int,
+        type=whole(1, 10_000, what="count of sessions"),
         default=DEFAULT_SESSIONS,
         help="sessions played side by side (in each worker process, for turns per second)",
     )
-    p.add_argument("--seconds", type=float, default=3.0, help="time per process count")
+    p.add_argument("--seconds", type=seconds(0.1, 3600), default=3.0, help="time per process count")
     p.add_argument(
         "--max-search-seconds",
-        type=float,
+        type=seconds(0.0, 3600),
         default=5.0,
         help="skip a larger catalog when its search would take longer than this (extrapolated)",
     )
-    p.add_argument("--seed", type=int, default=0, help="synthetic catalog seed")
+    p.add_argument(
+        "--seed",
+        type=whole(0, 2**32 - 1, what="seed number"),
+        default=0,
+        help="synthetic catalog seed",
+    )
     p.add_argument(
         "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
     )

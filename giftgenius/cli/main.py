@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from giftgenius import __version__
+from giftgenius.arguments import whole
 from giftgenius.errors import GiftGeniusError, NotFound, NothingToResume, UsageError
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     prune.add_argument(
         "--keep-last",
-        type=_whole(0, MAX_KEEP_LAST, what="number of checkpoints"),
+        type=whole(0, MAX_KEEP_LAST, what="number of checkpoints"),
         default=None,
         help="keep at least this many of each run's newest checkpoints",
     )
@@ -149,7 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this machine)")
     serve.add_argument(
         "--port",
-        type=_whole(0, 65535, what="port number"),
+        type=whole(0, 65535, what="port number"),
         default=8000,
         help="default: 8000; 0: any free port",
     )
@@ -170,10 +171,10 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
     ev.add_argument("--json", action="store_true")
     ev.add_argument(
-        "--replays", type=_whole(0), default=1, help="seeded replays per dialogue (0 or more)"
+        "--replays", type=whole(0), default=1, help="seeded replays per dialogue (0 or more)"
     )
     ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--jobs", type=_whole(1), default=None, help="default: the CPU count")
+    ev.add_argument("--jobs", type=whole(1), default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     ev.add_argument(
         "--fresh",
@@ -188,25 +189,6 @@ def _parser() -> argparse.ArgumentParser:
         "--model replay:DIR)",
     )
     return parser
-
-
-def _whole(low: int, high: int | None = None, *, what: str = "whole number") -> Any:
-    """An argparse type: a whole number from ``low`` (to ``high``), or a plain usage error."""
-
-    def read(text: str) -> int:
-        try:
-            number = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
-        if high is not None and not low <= number <= high:
-            noun = what.split()[0]
-            raise argparse.ArgumentTypeError(f"give a {noun} from {low} to {high}, not {number}")
-        if number < low:
-            floor = "0 or more" if low == 0 else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"must be {floor}, not {number}")
-        return number
-
-    return read
 
 
 def _product_count(text: str) -> int:
