@@ -1,0 +1,36 @@
+"""The message catalogue: the sentences of replies, one data file per language.
+
+``messages/<lang>.toml`` holds every sentence under a key, in sections (``replies``,
+``refusals``); a new sentence or a reworded one is a data change, and a test holds the
+languages to the same keys and the same ``{names}``. Loaded once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+
+LANGUAGES = ("en", "fr")
+
+
+def language(locale: str) -> str:
+    """The catalogue's language for a locale (English for any it does not have)."""
+    return locale if locale in LANGUAGES else "en"
+
+
+@functools.cache
+def messages(lang: str) -> dict[str, dict[str, str]]:
+    """Every section of one language's file: section → key → sentence."""
+    data = resources.files("giftgenius.replies").joinpath("messages", f"{lang}.toml")
+    return tomllib.loads(data.read_text(encoding="utf-8"))
+
+
+def text(section: str, key: str, locale: str) -> str:
+    """The sentence ``key`` of ``section`` in the locale's language (unfilled)."""
+    return messages(language(locale))[section][key]
+
+
+def keys(section: str) -> frozenset[str]:
+    """The keys a section has (the same in every language)."""
+    return frozenset(messages("en")[section])
