@@ -66,6 +66,7 @@ from giftgenius.faults import fault
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block, without_state
+from giftgenius.replies import catalogue
 from giftgenius.replies.outcomes import Outcome, latest_state, present
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
@@ -78,20 +79,10 @@ log = logging.getLogger("giftgenius.agent")
 MAX_SESSION_MESSAGES = 120
 SHRINK_FACTOR = 0.6
 
-TOOL_ROUNDS_EXHAUSTED = {
-    "en": "I could not finish that step just now. Could you say it again, perhaps more simply?",
-    "fr": "Je n'ai pas pu terminer cette étape. Pouvez-vous reformuler plus simplement ?",
-}
-NO_ANSWER = {
-    "en": "Sorry, I lost my words there. Could you say that again?",
-    "fr": "Pardon, je n'ai pas su répondre. Pouvez-vous le redire ?",
-}
-CONTEXT_TOO_LARGE = {
-    "en": "This conversation is too long for the model right now, even shortened. "
-    "Your message is saved; try a shorter message or /restart.",
-    "fr": "Cette conversation est trop longue pour le modèle, même raccourcie. "
-    "Votre message est enregistré ; essayez un message plus court ou /restart.",
-}
+# The agent's own words when the model could not answer (message catalogue, "turn").
+TOOL_ROUNDS_EXHAUSTED = catalogue.by_language("turn", "tool_rounds_exhausted")
+NO_ANSWER = catalogue.by_language("turn", "no_answer")
+CONTEXT_TOO_LARGE = catalogue.by_language("turn", "context_too_large")
 
 
 @dataclass

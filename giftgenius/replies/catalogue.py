@@ -1,7 +1,7 @@
 """The message catalogue: the sentences of replies, one data file per language.
 
 ``messages/<lang>.toml`` holds every sentence under a key, in sections (``replies``,
-``refusals``); a new sentence or a reworded one is a data change, and a test holds the
+``refusals``, ``turn``); a new sentence or a reworded one is a data change, and a test holds the
 languages to the same keys and the same ``{names}``. Loaded once per process.
 """
 
@@ -34,3 +34,8 @@ def text(section: str, key: str, locale: str) -> str:
 def keys(section: str) -> frozenset[str]:
     """The keys a section has (the same in every language)."""
     return frozenset(messages("en")[section])
+
+
+def by_language(section: str, key: str) -> dict[str, str]:
+    """One sentence in every language, keyed by language (for a caller that picks later)."""
+    return {lang: messages(lang)[section][key] for lang in LANGUAGES}
