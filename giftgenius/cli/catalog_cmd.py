@@ -1,9 +1,11 @@
 """``giftgenius catalog import FILE``: a deployment's own products into the database.
 
-The file is read and validated whole first (``catalog.importing``), then written in ONE
-transaction, so a bad row or a failure half-way leaves the catalog as it was. The recorded
-version (``import:<digest>``) tells ``Database.ensure_catalog`` never to reseed the shipped
-catalog over it.
+Every row of the file is validated first, one at a time (``catalog.importing``), so a bad
+row anywhere refuses the file before anything is written. The products are then written in
+short batches into staging tables and swapped in at once (``storage.catalog_repo``): memory
+stays bounded whatever the file's size, chats go on during a long import, and a failure or
+Ctrl-C half-way leaves the catalog as it was. The recorded version (``import:<digest>``)
+tells ``Database.ensure_catalog`` never to reseed the shipped catalog over it.
 """
 
 from __future__ import annotations
@@ -13,15 +15,16 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from giftgenius.catalog.importing import import_version, read_catalog_file
+from giftgenius.catalog.importing import scan_catalog_file
 from giftgenius.privacy import strip_controls
 from giftgenius.settings import Settings
+from giftgenius.storage.catalog_repo import import_catalog as write_catalog
 from giftgenius.storage.db import Database
 
 
 def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) -> int:
-    products, data = read_catalog_file(path)
-    version = import_version(data)
+    scanned = scan_catalog_file(path)
+    version = scanned.version
     db = Database.from_settings(settings)
     if not replace:
         # adding to the catalog in use: on a new database that is the shipped one, seeded
@@ -37,16 +40,16 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
         transient=True,
     )
     try:
-        with bar, db.write() as repos:
-            task = bar.add_task("import", total=len(products))
+        with bar:
+            task = bar.add_task("import", total=scanned.count)
 
             def advance(count: int) -> None:
                 bar.advance(task, count)
 
-            if replace:
-                changed = repos.catalog.sync(products, version, advance)
-            else:
-                changed = bool(repos.catalog.upsert(products, version, advance))
+            changed = write_catalog(
+                db, scanned.products(), version, replace=replace, progress=advance
+            )
+        with db.read() as repos:
             total = repos.catalog.count()
     finally:
         db.dispose()
@@ -64,7 +67,7 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
     how = "replaced the catalog" if replace else "added or updated by id"
     out.print(
         strip_controls(
-            f"Imported {products_(len(products))} from {path.name} ({how}); the catalog now "
+            f"Imported {products_(scanned.count)} from {path.name} ({how}); the catalog now "
             f"holds {products_(total)}, version {version}."
         ),
         markup=False,
