@@ -145,7 +145,10 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
     p.add_argument("--sessions", type=whole(1, 100_000, what="count of sessions"), default=200)
     p.add_argument("--processes", type=whole(1, 256, what="count of processes"), default=4)
     p.add_argument(
-        "--turns", type=whole(1, 10_000, what="count of turns"), default=3, help="turns per session"
+        "--turns",
+        type=whole(1, 1_000_000, what="count of turns"),
+        default=3,
+        help="turns per session",
     )
     p.add_argument(
         "--catalog",
