@@ -24,12 +24,12 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from giftgenius.bench.players import Played, Player, Sample, bench_agent
+from giftgenius.bench.signals import interrupts_held
 from giftgenius.errors import GiftGeniusError
 from giftgenius.logs import configure_logging
 from giftgenius.settings import load_settings
@@ -310,7 +310,7 @@ def _start(workers: list[Any]) -> None:
 def _end(workers: list[Any], stop: Any, gos: list[Any], *, finished: bool) -> None:
     """Every worker gone: finished ones closing their connections, or, when the command was
     interrupted or failed, stopped at their next turn, terminated after ``STOP_GRACE``."""
-    with _ctrl_c_held():
+    with interrupts_held():
         if not finished:
             stop.set()
         for go in gos:
@@ -326,21 +326,6 @@ def _end(workers: list[Any], stop: Any, gos: list[Any], *, finished: bool) -> No
             if worker.is_alive():
                 worker.kill()
                 worker.join(timeout=1.0)
-
-
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM while the workers are ended (at most a few seconds): a
-    second Ctrl-C must not leave them running. It reaches the command afterwards."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _goodbye(messages: Any, stop: Any, message: tuple[str, Any]) -> None:

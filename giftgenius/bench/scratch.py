@@ -22,10 +22,8 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
 import sqlite3
 import tempfile
-import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -38,6 +36,7 @@ from sqlalchemy.engine import make_url
 
 from giftgenius.bench.catalogs import Written, ensure_synthetic
 from giftgenius.bench.players import Stores
+from giftgenius.bench.signals import interrupts_held
 from giftgenius.catalog.synthetic import catalog_version
 from giftgenius.errors import GiftGeniusError
 from giftgenius.storage.db import Database, connection_error, mask_url, normalize_url
@@ -91,7 +90,7 @@ def scratch_stores(
             if say is not None:
                 say(f"Kept the benchmark's scratch stores: {', '.join(parts)}; folder {folder}.")
         else:
-            with _uninterrupted():
+            with interrupts_held():
                 left = _remove(folder, overrides, scratch_db)
             for what in left:
                 if say is not None:
@@ -237,18 +236,3 @@ def _remove(
             left.append(f"Redis keys {overrides['redis_prefix']}:* ({exc})")
     shutil.rmtree(folder, ignore_errors=True)
     return left
-
-
-@contextmanager
-def _uninterrupted() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM while the scratch stores are removed (a few hundred ms): a
-    second Ctrl-C then stops the command after the clean-up, not half-way through it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
