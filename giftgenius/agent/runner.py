@@ -30,7 +30,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from giftgenius.agent import tools
 from giftgenius.agent.context import build_context
@@ -352,11 +352,11 @@ class Agent(RunReader):
             for call in assistant.tool_calls:
                 thought.called.append(call.name)
                 with timings.phase("tools"):
-                    result = tools.execute(ctx, call.name, call.arguments)
-                    content = _result_json(result)
+                    result = _as_sent(tools.execute(ctx, call.name, call.arguments))
+                    content = json.dumps(result, ensure_ascii=False)
                 answer = Message(role="tool", content=content, tool_call_id=call.id)
                 thought.messages.append(self._numbered(session, answer))
-                outcomes.append(_outcome(call.name, call.arguments, content))
+                outcomes.append(Outcome(call.name, _arguments(call.arguments), result))
                 ctx.next_seq = session.next_seq
                 fault("after_tool_call")
             with timings.phase("tools"):
@@ -477,8 +477,7 @@ class Agent(RunReader):
         save, rather than answering as if nothing happened.
         """
         try:
-            with self.db.read() as repos:
-                gone = repos.runs.get(session.run_id) is None
+            gone = self._gone(session.run_id)
         except StorageError as exc:  # committed already; the database answers again later
             log.warning(
                 "could not check the run after saving its session",
@@ -503,8 +502,7 @@ class Agent(RunReader):
         """A write refused because ``forget`` erased the run meanwhile is told as an
         erasure: the message is not "kept in the transcript", there is none any more."""
         try:
-            with self.db.read() as repos:
-                gone = repos.runs.get(run.id) is None
+            gone = self._gone(run.id)
         except StorageError:
             return  # cannot tell: the conflict's own message stands
         if gone:
@@ -512,9 +510,13 @@ class Agent(RunReader):
 
     def _closed(self, run: RunInfo) -> RunClosed:
         """The plain message for a turn whose run was erased or abandoned meanwhile."""
-        with self.db.read() as repos:
-            gone = repos.runs.get(run.id) is None
+        gone = self._gone(run.id)
         return RunClosed(_erased(run.user_id) if gone else _abandoned(run.user_id))
+
+    def _gone(self, run_id: str) -> bool:
+        """Whether the run is no longer in the database (``forget`` erased it)."""
+        with self.db.read() as repos:
+            return repos.runs.get(run_id) is None
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq
@@ -623,18 +625,17 @@ def _scrubbed_arguments(raw: str) -> str:
     return raw if cleaned == value else json.dumps(cleaned, ensure_ascii=False)
 
 
-def _result_json(result: dict[str, Any]) -> str:
-    """A tool result as the model is sent it: PII scrubbed inside its strings, never across
-    the JSON syntax (a long number is not a phone number, and the text stays JSON)."""
+def _as_sent(result: dict[str, Any]) -> dict[str, Any]:
+    """A tool result as the model is sent it: plain JSON values, PII scrubbed inside its
+    strings, never across the JSON syntax (a long number is not a phone number)."""
     plain = json.loads(json.dumps(result, ensure_ascii=False, default=str))
-    return json.dumps(scrub_obj(plain), ensure_ascii=False)
+    return cast(dict[str, Any], scrub_obj(plain))
 
 
-def _outcome(name: str, arguments: str, content: str) -> Outcome:
-    """A call and its result as the model sees them (the scrubbed JSON it is sent)."""
+def _arguments(raw: str) -> dict[str, Any]:
+    """A call's arguments as an object (empty when they are not one: the tool refused)."""
     try:
-        args = json.loads(arguments or "{}")
+        value = json.loads(raw or "{}")
     except ValueError:
-        args = {}
-    result = json.loads(content)
-    return Outcome(name, args if isinstance(args, dict) else {}, result)
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import json
 
-from giftgenius.agent.runner import _result_json
+from giftgenius.agent.runner import _as_sent
 
 
 def test_a_number_like_a_phone_number_stays_a_number() -> None:
     result = {"ok": True, "price_in_budget_currency": 26.086956521739129, "count": 392254893}
-    sent = json.loads(_result_json(result))
+    sent = json.loads(json.dumps(_as_sent(result)))
     assert sent == result
 
 
 def test_pii_inside_strings_is_still_scrubbed() -> None:
     result = {"ok": True, "profile": {"recipient": "Jo, write to jo@example.com"}, "n": 5}
-    sent = json.loads(_result_json(result))
+    sent = json.loads(json.dumps(_as_sent(result)))
     assert "jo@example.com" not in json.dumps(sent) and sent["n"] == 5
