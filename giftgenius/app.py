@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _stores(settings: Settings) -> tuple[Database, SessionStore]:
     from giftgenius.storage.db import Database
-    from giftgenius.storage.sessions import make_session_store
+    from giftgenius.storage.session_store import make_session_store
 
     settings.home.mkdir(parents=True, exist_ok=True)
     db = Database.from_settings(settings)

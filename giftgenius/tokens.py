@@ -88,7 +88,7 @@ DEFAULT_ENCODING = "o200k_base"
 # the tool schemas and the state block (about 2,050 tokens, 2,300 with a full profile)
 # before any conversation; this leaves a first turn room for a message of a thousand
 # characters and a tool result cut to its head, with some slack for the prompt to grow.
-# tests/context/test_budget_minimum.py holds it to the shipped prompts.
+# tests/prompt_window/test_budget_minimum.py holds it to the shipped prompts.
 MIN_PROMPT_TOKENS = 3072
 
 # USD per million tokens (input, output), list prices as of 2025; used for /usage estimates.

@@ -18,7 +18,7 @@ from giftgenius.agent.restore import Loaded, load_session
 from giftgenius.catalog import load_rates
 from giftgenius.domain import RunInfo, Session, check_user_id
 from giftgenius.errors import StorageError
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
 from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from giftgenius.agent import tools
-from giftgenius.agent.context import build_context
+from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.reader import Opened, RunReader
 from giftgenius.agent.restore import Loaded, load_session, restore
 from giftgenius.agent.revalidate import revalidate

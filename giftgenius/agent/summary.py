@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from giftgenius.agent.context import ensure_tokens
+from giftgenius.agent.prompt_window import ensure_tokens
 from giftgenius.domain import MAX_SUMMARY_CHARS, Message, Session, Summary
 from giftgenius.errors import ModelError
 from giftgenius.llm.base import ChatModel, ChatRequest

@@ -12,5 +12,5 @@
 - ``players`` and ``procs``: the scripted conversation and the worker processes they share
   (stopped within seconds when the command is interrupted).
 
-``bench state`` lives in ``giftgenius/soak.py`` (its conversation is also a test's).
+``bench state`` lives in ``giftgenius/bench/state.py`` (its conversation is also a test's).
 """

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from giftgenius.agent.context import build_context
+from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.summary import maybe_summarize
 from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Session, ToolCall

@@ -31,9 +31,9 @@ from typing import Any
 from giftgenius.agent.runner import Agent
 from giftgenius.bench.statements import StatementCounter
 from giftgenius.catalog.synthetic import catalog_version
-from giftgenius.catalog.vocabulary import INTERESTS
 from giftgenius.domain import Message
 from giftgenius.errors import ModelError
+from giftgenius.language.vocabulary import INTERESTS
 from giftgenius.llm.base import ChatRequest
 from giftgenius.llm.scripted import (
     SCRIPTED_CONTEXT_WINDOW,
@@ -46,7 +46,7 @@ from giftgenius.llm.scripted import (
 from giftgenius.llm.served import served
 from giftgenius.settings import Settings, load_settings
 from giftgenius.storage.db import Database
-from giftgenius.storage.sessions import make_session_store
+from giftgenius.storage.session_store import make_session_store
 
 SUMMARY = "The user looks for a gift for their sister, 34, in France, within 80 EUR."
 _TAG = re.compile(r"^\[([sf])(\d+) t(\d+)\]")

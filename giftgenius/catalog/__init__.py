@@ -29,7 +29,8 @@ from giftgenius.catalog.search import (
     unserved,
     why_it_fits,
 )
-from giftgenius.catalog.vocabulary import (
+from giftgenius.errors import ConfigError
+from giftgenius.language.vocabulary import (
     INTERESTS,
     RECIPIENTS,
     TAGS,
@@ -38,7 +39,6 @@ from giftgenius.catalog.vocabulary import (
     describe,
     interests,
 )
-from giftgenius.errors import ConfigError
 
 __all__ = [
     "INTERESTS",

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from giftgenius.catalog.materials import MATERIALS, folded_words, mentions, words_for
 from giftgenius.catalog.models import Product
 from giftgenius.catalog.search import RankQuery, _query_words, _recipient_kind
-from giftgenius.catalog.vocabulary import analyze, lemmas
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
+from giftgenius.language.materials import MATERIALS, folded_words, mentions, words_for
+from giftgenius.language.vocabulary import analyze, lemmas
 
 # What a thing does or is like, in both languages (single words, accents folded on use):
 # features are not tags, and product records name them in English only.

@@ -31,9 +31,10 @@ from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
-from giftgenius.catalog.materials import MATERIALS, folded_words, material_of, mentions
 from giftgenius.catalog.models import Product, Rates
-from giftgenius.catalog.vocabulary import (
+from giftgenius.domain import Currency
+from giftgenius.language.materials import MATERIALS, folded_words, material_of, mentions
+from giftgenius.language.vocabulary import (
     INGREDIENTS,
     RECIPIENTS,
     TAGS,
@@ -45,7 +46,6 @@ from giftgenius.catalog.vocabulary import (
     synonyms,
     within,
 )
-from giftgenius.domain import Currency
 
 ADULT_AGE = 18
 YOUNG = frozenset({"child", "teen"})
@@ -387,11 +387,10 @@ def index_version() -> str:
     """sha256 of what the index is computed from besides the products (this module, the
     vocabulary, the text folding, the currency table for ``price_base``): the database
     re-indexes its products when it changes."""
-    from giftgenius import text
-    from giftgenius.catalog import materials, vocabulary
+    from giftgenius.language import folding, materials, vocabulary
 
     digest = hashlib.sha256()
-    for path in (__file__, vocabulary.__file__, text.__file__, materials.__file__):
+    for path in (__file__, vocabulary.__file__, folding.__file__, materials.__file__):
         digest.update(Path(path).read_bytes())
     digest.update(resources.files("giftgenius.catalog.data").joinpath("rates.json").read_bytes())
     return digest.hexdigest()

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from giftgenius.catalog.models import Product
-from giftgenius.catalog.vocabulary import INTERESTS, RECIPIENTS, TAGS, describe
+from giftgenius.language.vocabulary import INTERESTS, RECIPIENTS, TAGS, describe
 
 SYNTHETIC_ID_BASE = 10_000_000
 VERSION_PREFIX = "synthetic"

@@ -595,8 +595,8 @@ class Cli:
             from giftgenius.bench import load
 
             return load.main(self.args.rest, self.settings, out=self.out, err=self.err)
-        from giftgenius import soak
         from giftgenius.bench import context, search
+        from giftgenius.bench import state as soak
 
         chosen = {"context": context, "state": soak, "search": search}[self.args.what]
         return chosen.main(self.args.rest)

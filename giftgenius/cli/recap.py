@@ -13,9 +13,9 @@ from typing import Any
 
 from giftgenius import formats
 from giftgenius.agent.reader import Opened
-from giftgenius.catalog import phrasing
 from giftgenius.domain import Step
 from giftgenius.protocol import CandidateView
+from giftgenius.replies import phrasing
 
 _TEXT: dict[str, dict[str, str]] = {
     "back.for": {

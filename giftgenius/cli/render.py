@@ -16,11 +16,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from giftgenius import formats
-from giftgenius.catalog import describe, phrasing
+from giftgenius.catalog import describe
 from giftgenius.cli.recap import Recap, price, recap_text
 from giftgenius.domain import Checkpoint, SessionState, Usage
 from giftgenius.privacy import strip_controls
 from giftgenius.protocol import CandidateView
+from giftgenius.replies import phrasing
 
 HEADERS = {
     "en": ("#", "Gift", "Price", "Delivery", "Why it fits"),

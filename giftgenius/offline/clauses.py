@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
 
 # Words that open a new clause after a comma: subjects, corrections, figures.
 _CLAUSE_OPENERS = (

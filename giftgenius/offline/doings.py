@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import INTERESTS, synonyms, tokenize
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
+from giftgenius.language.relations import lexicon
+from giftgenius.language.vocabulary import INTERESTS, synonyms, tokenize
 
 # Who does something: a pronoun (a relation word or a name does too, see ``_subject``).
 _PRONOUNS = frozenset("he she they who il elle iel ils elles qui".split())  # noqa: SIM905

@@ -23,7 +23,7 @@ _ALPHANUMERIC = string.ascii_letters + string.digits
 
 def preload_tables() -> None:
     """Build the tables reading a message needs (each is built on first use otherwise)."""
-    from giftgenius.catalog import amounts, places
+    from giftgenius.language import amounts, places
     from giftgenius.offline import spelling
 
     places.resolve_country("Toronto")

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
-from giftgenius.catalog.vocabulary import canonical_tags, describe, tokenize
+from giftgenius.language.folding import fold
+from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
-from giftgenius.text import fold
 
 ORDINALS = {
     "first": 1, "premier": 1, "premiere": 1, "second": 2, "deuxieme": 2, "seconde": 2,

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from giftgenius.catalog.materials import idiom_at
-from giftgenius.catalog.relations import lexicon
-from giftgenius.catalog.vocabulary import (
+from giftgenius.language.currency import CURRENCY_WORDS
+from giftgenius.language.folding import alternation, fold
+from giftgenius.language.materials import idiom_at
+from giftgenius.language.relations import lexicon
+from giftgenius.language.vocabulary import (
     INTERESTS,
     TAGS,
     analyze,
@@ -34,10 +36,8 @@ from giftgenius.catalog.vocabulary import (
     tags_in_order,
     tokenize,
 )
-from giftgenius.currency import CURRENCY_WORDS
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags
-from giftgenius.text import alternation, fold
 
 # What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
 _SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
@@ -635,7 +635,7 @@ def compound_tags(word: str) -> list[str]:
 def _free(word: str) -> bool:
     """Whether a word the vocabulary lacks may stand as a taste: a content word, no place,
     no currency ("got like 40 cad to spend": the lowercase code is the money's, no taste)."""
-    from giftgenius.catalog.places import resolve_country
+    from giftgenius.language.places import resolve_country
 
     return (
         len(word) >= 3

@@ -19,23 +19,26 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from giftgenius.catalog.amounts import parse_amount
 from giftgenius.catalog.describing import read_description
-from giftgenius.catalog.places import (
+from giftgenius.domain import Locale
+from giftgenius.language.amounts import parse_amount
+from giftgenius.language.detect import detect_locale
+from giftgenius.language.folding import fold
+from giftgenius.language.places import (
     country_name,
     names_a_land,
     place_alone,
     resolve_country,
     resolve_country_slip,
 )
-from giftgenius.catalog.relations import (
+from giftgenius.language.relations import (
     Relation,
     resolve_relation,
     shared_tastes,
     workplace_tags,
 )
-from giftgenius.catalog.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
-from giftgenius.catalog.when import (
+from giftgenius.language.vocabulary import INTERESTS, analyze, canonical_tags, phrase_words
+from giftgenius.language.when import (
     MONTH_NAMES,
     is_leaving,
     leaving_from,
@@ -43,8 +46,6 @@ from giftgenius.catalog.when import (
     parse_deadline,
     restated_deadline,
 )
-from giftgenius.domain import Locale
-from giftgenius.lang import detect_locale
 from giftgenius.offline import intents
 from giftgenius.offline.clauses import (
     CORRECTION,
@@ -68,7 +69,6 @@ from giftgenius.offline.interests import (
 )
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
-from giftgenius.text import fold
 
 
 @dataclass

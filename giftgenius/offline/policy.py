@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from giftgenius.catalog.relations import resolve_relation
 from giftgenius.domain import Locale
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
+from giftgenius.language.folding import fold
+from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
 from giftgenius.protocol import split_state
@@ -25,7 +26,6 @@ from giftgenius.replies.outcomes import Outcome, found, latest_state
 from giftgenius.replies.outcomes import main as outcomes_main
 from giftgenius.replies.outcomes import noted as outcomes_noted
 from giftgenius.replies.outcomes import notes as outcomes_notes
-from giftgenius.text import fold
 
 MAX_SAME_TOOL_PER_TURN = 2  # a loop guard: the workflow never needs a tool thrice a turn
 

@@ -14,10 +14,10 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from giftgenius.catalog.relations import lexicon
-from giftgenius.currency import CURRENCY_WORDS
+from giftgenius.language.currency import CURRENCY_WORDS
+from giftgenius.language.folding import fold
+from giftgenius.language.relations import lexicon
 from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
-from giftgenius.text import fold
 
 _MONEY = frozenset({"budget", "dollars", "euros", "pounds", "bucks", "maximum", "environ"})
 # Answers ("yess thats grand"), so a mended yes still confirms.

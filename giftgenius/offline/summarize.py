@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
 from giftgenius.protocol import MESSAGES_HEADER, NO_SUMMARY, PREVIOUS_HEADER
 from giftgenius.tokens import TokenCounter
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius import formats
-from giftgenius.catalog import phrasing
-from giftgenius.replies import catalogue
+from giftgenius.replies import catalogue, phrasing
 
 _OFFERED = frozenset({"choices", "candidates", "allowed"})  # lists to pick one from
 

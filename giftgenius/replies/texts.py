@@ -14,9 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius import formats
-from giftgenius.catalog import phrasing
-from giftgenius.catalog.vocabulary import describe
-from giftgenius.replies import catalogue
+from giftgenius.language.vocabulary import describe
+from giftgenius.replies import catalogue, phrasing
 
 
 def say(key: str, locale: str, **values: Any) -> str:

@@ -13,8 +13,7 @@ from giftgenius.lazy import lazy_exports
 if TYPE_CHECKING:
     from giftgenius.storage.db import Database
     from giftgenius.storage.repositories import Repos
-    from giftgenius.storage.session_store import SessionStore
-    from giftgenius.storage.sessions import make_session_store
+    from giftgenius.storage.session_store import SessionStore, make_session_store
 
 __all__ = ["Database", "Repos", "SessionStore", "make_session_store"]
 __getattr__, __dir__ = lazy_exports(
@@ -23,6 +22,6 @@ __getattr__, __dir__ = lazy_exports(
         "Database": "giftgenius.storage.db",
         "Repos": "giftgenius.storage.repositories",
         "SessionStore": "giftgenius.storage.session_store",
-        "make_session_store": "giftgenius.storage.sessions",
+        "make_session_store": "giftgenius.storage.leases",
     },
 )

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from giftgenius.catalog.materials import material_of
 from giftgenius.catalog.search import (
     ADULT_AGE,
     DESC_TAG,
@@ -43,6 +42,7 @@ from giftgenius.catalog.search import (
     check,
     dislike_terms,
 )
+from giftgenius.language.materials import material_of
 from giftgenius.storage.catalog_repo import CatalogRepo
 from giftgenius.storage.postings import AUDIENCE_BITS, KIND_ALL, KIND_TAG, KIND_WORD, NOT_OWN
 

@@ -20,8 +20,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from giftgenius.catalog import RECIPIENTS
-from giftgenius.catalog.relations import resolve_relation
-from giftgenius.currency import BUDGET_CURRENCIES, currency_code
 from giftgenius.domain import (
     CHECKPOINT_FORMAT_VERSION,
     MAX_CANDIDATES,
@@ -34,6 +32,8 @@ from giftgenius.domain import (
     Summary,
 )
 from giftgenius.errors import StorageError
+from giftgenius.language.currency import BUDGET_CURRENCIES, currency_code
+from giftgenius.language.relations import resolve_relation
 
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?")
 

@@ -33,7 +33,7 @@ from giftgenius.catalog.search import (
     children_only,
     young_only,
 )
-from giftgenius.catalog.vocabulary import RECIPIENTS
+from giftgenius.language.vocabulary import RECIPIENTS
 
 if TYPE_CHECKING:
     from giftgenius.catalog import Product, Rates

@@ -25,14 +25,8 @@ from pydantic import TypeAdapter, ValidationError
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError, VersionConflict
 from giftgenius.storage.checkpoint_codec import decode_session
-from giftgenius.storage.sessions import (
-    QUEUE_STALE,
-    Clock,
-    HeldLease,
-    check_run_id,
-    hold_lease,
-    run_erased,
-)
+from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
+from giftgenius.storage.session_store import Clock, check_run_id, run_erased
 
 log = logging.getLogger(__name__)
 

@@ -1,15 +1,25 @@
 """The session store contract: live working copies of runs, under a sliding TTL.
 
+Also what every caller of a store needs: the factory (Redis or the embedded SQLite file) and
+read-modify-write with retries. Leases are ``leases.py``.
+
 Every backend (Redis in production, a SQLite file embedded) passes the same contract
 suite in ``tests/storage/test_sessions_contract.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from giftgenius.domain import Session
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
+from giftgenius.domain import Session, utcnow
+from giftgenius.errors import RunErased, UsageError, VersionConflict
+
+if TYPE_CHECKING:
+    from giftgenius.settings import Settings
 
 
 class SessionStore(Protocol):
@@ -54,3 +64,89 @@ class SessionStore(Protocol):
 class Lease(Protocol):
     run_id: str
     owner: str
+
+
+Clock = Callable[[], float]
+"""Epoch seconds; injectable so TTL tests move time instead of sleeping."""
+
+
+def make_session_store(settings: Settings, *, clock: Clock | None = None) -> SessionStore:
+    """Redis when ``settings.redis_url`` is set, else the embedded SQLite file."""
+    if settings.redis_url:
+        from giftgenius.storage.redis_sessions import RedisSessionStore
+
+        return RedisSessionStore.from_url(
+            settings.redis_url,
+            prefix=settings.redis_prefix,
+            session_ttl=settings.session_ttl,
+            max_lifetime=settings.session_max_lifetime,
+            lease_ttl=settings.lease_ttl,
+            clock=clock,
+        )
+    from giftgenius.storage.sqlite_sessions import SqliteSessionStore
+
+    return SqliteSessionStore(
+        settings.sessions_path,
+        session_ttl=settings.session_ttl,
+        max_lifetime=settings.session_max_lifetime,
+        lease_ttl=settings.lease_ttl,
+        clock=clock,
+    )
+
+
+def update_session(
+    store: SessionStore,
+    run_id: str,
+    fn: Callable[[Session], Session | None],
+    *,
+    attempts: int = 20,
+    backoff: float = 0.002,
+    max_backoff: float = 0.05,
+) -> Session | None:
+    """Load, apply ``fn``, save with check-and-set; on a lost race, reload and retry.
+
+    ``fn`` mutates the session in place (or returns a replacement); it may run several
+    times, so it must not have side effects. The saved session's ``version`` is bumped
+    here. Returns the saved session, or None when there is no live session (expired or
+    never created: the caller rebuilds it). Raises ``VersionConflict`` after ``attempts``.
+    """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    retrying = Retrying(
+        retry=retry_if_exception_type(VersionConflict),
+        stop=stop_after_attempt(attempts),
+        # Full jitter: contenders spread out instead of colliding again in lockstep.
+        wait=wait_random_exponential(multiplier=backoff, max=max_backoff),
+        reraise=True,
+    )
+    return retrying(_update_once, store, run_id, fn)
+
+
+def _update_once(
+    store: SessionStore, run_id: str, fn: Callable[[Session], Session | None]
+) -> Session | None:
+    session = store.load(run_id)
+    if session is None:
+        return None
+    expected = session.version
+    changed = fn(session)
+    if changed is not None:
+        session = changed
+    session.version = expected + 1
+    session.updated_at = utcnow()
+    store.save(session, expected_version=expected)
+    return session
+
+
+def check_run_id(run_id: str) -> str:
+    """Run ids become key parts (and a Redis hash tag), so braces and blanks are refused."""
+    if not run_id or "{" in run_id or "}" in run_id or any(c.isspace() for c in run_id):
+        raise UsageError(f"Invalid run id {run_id!r}: use a non-empty id without braces or spaces.")
+    return run_id
+
+
+def run_erased(run_id: str) -> RunErased:
+    """What a backend raises for a save refused by the run's tombstone (``erase``)."""
+    return RunErased(
+        f"Run {run_id} was erased (giftgenius forget); its live session is not written back."
+    )

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from giftgenius.app import build_agent
+from giftgenius.bench.state import play
 from giftgenius.catalog import load_products
 from giftgenius.settings import load_settings
-from giftgenius.soak import play
 
 
 @pytest.mark.slow

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from giftgenius.catalog.amounts import Amount, currency_words, parse_amount
-from giftgenius.currency import CURRENCY_WORDS
+from giftgenius.language.amounts import Amount, currency_words, parse_amount
+from giftgenius.language.currency import CURRENCY_WORDS
 
 # text, locale, default currency → amount, currency, kind, minimum, approximate
 CASES = [

@@ -26,7 +26,7 @@ from giftgenius.catalog import (
     load_rates,
     price_in,
 )
-from giftgenius.catalog.vocabulary import fold, synonyms
+from giftgenius.language.vocabulary import fold, synonyms
 
 # Price bands, in the product's own currency: what "cheap", "mid" and "treat" mean.
 BANDS = ((0, 25), (25, 80), (80, float("inf")))

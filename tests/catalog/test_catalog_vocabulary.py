@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from giftgenius.catalog import canonical_recipient, canonical_tags, describe, load_products, search
-from giftgenius.catalog.vocabulary import _PhraseTable, analyze
+from giftgenius.language.vocabulary import _PhraseTable, analyze
 
 # (English, French) phrasings that must find exactly the same items.
 PAIRS = [

@@ -19,8 +19,8 @@ from giftgenius.catalog import (
     product_json,
     search,
 )
-from giftgenius.currency import BUDGET_CURRENCIES
 from giftgenius.domain import Currency
+from giftgenius.language.currency import BUDGET_CURRENCIES
 
 TODAY = dt.date(2026, 11, 20)
 

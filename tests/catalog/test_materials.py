@@ -8,7 +8,7 @@ import pytest
 from product_factory import make
 
 from giftgenius.catalog import FilterSpec, check, load_products, load_rates
-from giftgenius.catalog.materials import material_of
+from giftgenius.language.materials import material_of
 
 TODAY = dt.date(2026, 11, 29)
 

@@ -31,8 +31,8 @@ def _loaded_after(code: str) -> set[str]:
 
 def test_importing_the_normalizers_loads_none_of_their_libraries():
     code = (
-        "import giftgenius.catalog.places, giftgenius.catalog.relations, "
-        "giftgenius.catalog.when, giftgenius.catalog.amounts\n"
+        "import giftgenius.language.places, giftgenius.language.relations, "
+        "giftgenius.language.when, giftgenius.language.amounts\n"
     )
     assert _loaded_after(code) == set()
 
@@ -49,13 +49,13 @@ def test_giftgenius_help_loads_none_of_them():
 
 def test_first_use_loads_only_what_that_normalizer_needs():
     code = (
-        "from giftgenius.catalog.relations import resolve_relation\n"
+        "from giftgenius.language.relations import resolve_relation\n"
         "assert resolve_relation('my uncle Dave', 'en').name == 'Dave'\n"
     )
     assert _loaded_after(code) == set()
     code = (
         "import datetime\n"
-        "from giftgenius.catalog.when import parse_deadline\n"
+        "from giftgenius.language.when import parse_deadline\n"
         "assert parse_deadline('by Friday', datetime.date(2026, 12, 1), 'en')\n"
     )
     assert "dateparser" in _loaded_after(code)

@@ -10,11 +10,11 @@ import datetime as dt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from giftgenius.catalog.amounts import parse_amount
-from giftgenius.catalog.places import resolve_country
-from giftgenius.catalog.relations import resolve_relation
-from giftgenius.catalog.vocabulary import RECIPIENTS
-from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.language.amounts import parse_amount
+from giftgenius.language.places import resolve_country
+from giftgenius.language.relations import resolve_relation
+from giftgenius.language.vocabulary import RECIPIENTS
+from giftgenius.language.when import is_leaving, parse_deadline
 
 FAST = settings(max_examples=150, deadline=None)
 

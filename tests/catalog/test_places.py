@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.catalog.places import (
+from giftgenius.language.places import (
     country_name,
     place_alone,
     resolve_country,

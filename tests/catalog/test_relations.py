@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from giftgenius.catalog import RECIPIENTS, load_products
-from giftgenius.catalog.relations import Relation, lexicon, resolve_relation
+from giftgenius.language.relations import Relation, lexicon, resolve_relation
 
 # text, locale, said, name, audience, gender
 CASES = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.catalog.relations import resolve_relation
+from giftgenius.language.relations import resolve_relation
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from giftgenius.catalog import vocabulary
-from giftgenius.catalog.vocabulary import _phrase_tables, _PhraseTable, _recipient_phrases
+from giftgenius.language import vocabulary
+from giftgenius.language.vocabulary import _phrase_tables, _PhraseTable, _recipient_phrases
 
 
 @pytest.fixture

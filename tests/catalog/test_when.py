@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from giftgenius.catalog.when import is_leaving, parse_deadline
+from giftgenius.language.when import is_leaving, parse_deadline
 
 TODAY = dt.date(2026, 12, 1)  # a Tuesday
 D = dt.date

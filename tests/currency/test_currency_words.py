@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from giftgenius.currency import CURRENCY_WORDS, currency_code, currency_pattern
+from giftgenius.language.currency import CURRENCY_WORDS, currency_code, currency_pattern
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from giftgenius.language.folding import fold
 from giftgenius.offline import intents
-from giftgenius.text import fold
 
 
 def _choice(text: str) -> intents.Choice | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from giftgenius.catalog.when import parse_deadline
+from giftgenius.language.when import parse_deadline
 from giftgenius.offline.nlu import extract
 
 TODAY = dt.date(2026, 11, 30)

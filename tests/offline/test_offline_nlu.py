@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
 from giftgenius.offline.nlu import extract
 
 TODAY = dt.date(2026, 11, 29)  # a Sunday
@@ -667,7 +667,7 @@ def test_detect_locale(text: str, default: str, locale: str) -> None:
     ["elle paie tout sans argent liquide", "pas d'argent de poche", "no golden retriever stuff"],
 )
 def test_a_material_word_in_a_set_phrase_refuses_no_material(text: str) -> None:
-    from giftgenius.catalog.materials import material_of
+    from giftgenius.language.materials import material_of
 
     dislikes = facts(text).get("dislikes", [])
     assert dislikes and all(material_of(d) is None for d in dislikes)

@@ -11,7 +11,7 @@ import datetime as dt
 
 import pytest
 
-from giftgenius.catalog.relations import resolve_relation
+from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.nlu import extract
 
 TODAY = dt.date(2026, 12, 1)

@@ -12,8 +12,7 @@ import json
 import sys
 
 from giftgenius.domain import Session
-from giftgenius.storage.session_store import SessionStore
-from giftgenius.storage.sessions import update_session
+from giftgenius.storage.session_store import SessionStore, update_session
 
 
 def open_store(backend: str, target: str, prefix: str) -> SessionStore:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from giftgenius.storage.sessions import hold_lease
+from giftgenius.storage.leases import hold_lease
 from giftgenius.storage.sqlite_sessions import SqliteSessionStore
 
 

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from giftgenius.errors import StorageError
-from giftgenius.storage.sessions import hold_lease
+from giftgenius.storage.leases import hold_lease
 
 
 class _StoreGoneAtRelease:

@@ -21,8 +21,7 @@ import pytest
 from giftgenius.domain import Message, ProfileDraft, Session, SessionState, Step, Summary, ToolCall
 from giftgenius.errors import RunErased, SessionBusy, UsageError, VersionConflict
 from giftgenius.settings import Settings
-from giftgenius.storage.session_store import SessionStore
-from giftgenius.storage.sessions import make_session_store, update_session
+from giftgenius.storage.session_store import SessionStore, make_session_store, update_session
 from giftgenius.storage.sqlite_sessions import SqliteSessionStore
 
 TTL = 60

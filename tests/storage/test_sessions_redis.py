@@ -13,7 +13,7 @@ from giftgenius.domain import Message, Session
 from giftgenius.errors import ConfigError, StorageError
 from giftgenius.settings import Settings
 from giftgenius.storage.redis_sessions import RedisSessionStore
-from giftgenius.storage.sessions import make_session_store
+from giftgenius.storage.session_store import make_session_store
 
 TTL = 60
 OPTIONS = {"session_ttl": TTL, "max_lifetime": 600, "lease_ttl": 2.0}

@@ -5,7 +5,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from giftgenius.text import alternation
+from giftgenius.language.folding import alternation
 
 WORDS = st.lists(st.text(alphabet="ab$. ", min_size=1, max_size=5), min_size=1, max_size=12)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
 
 
 @pytest.mark.parametrize("line", ["30€ max", "max 60 livres", "on reste a Montreal", "ok", "yes"])

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from giftgenius.catalog.vocabulary import canonical_recipient, canonical_tags
-from giftgenius.lang import detect_locale
+from giftgenius.language.detect import detect_locale
+from giftgenius.language.folding import fold, spell_ligatures
+from giftgenius.language.vocabulary import canonical_recipient, canonical_tags
 from giftgenius.offline.nlu import extract
-from giftgenius.text import fold, spell_ligatures
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from giftgenius.agent.tools.call_context import StagedChange, TurnContext, agent_version
 from giftgenius.agent.tools.candidates import (
     GiftIdArgs,
     SearchCandidatesArgs,
@@ -27,7 +28,6 @@ from giftgenius.agent.tools.saved_profiles import (
     load_recipient_profile,
     save_recipient_profile,
 )
-from giftgenius.agent.tools.turn_context import StagedChange, TurnContext, agent_version
 
 TOOLS = Registry(
     update_profile,

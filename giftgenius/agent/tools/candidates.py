@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import Field
 
+from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
 from giftgenius.agent.tools.registry import ToolArgs, tool
-from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.catalog import (
     Product,
     answers,

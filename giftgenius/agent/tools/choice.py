@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from giftgenius.agent.tools.call_context import StagedChange, TurnContext, ok, require_open
 from giftgenius.agent.tools.candidates import GiftIdArgs
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
-from giftgenius.agent.tools.turn_context import StagedChange, TurnContext, ok, require_open
 from giftgenius.catalog import Product, check, price_in
 from giftgenius.catalog.describing import (
     Described,
@@ -22,7 +22,7 @@ from giftgenius.catalog.describing import (
 from giftgenius.catalog.search import answers
 from giftgenius.domain import MAX_CANDIDATES, OrderDraft, RecipientProfile, Step, new_id
 from giftgenius.errors import ToolError
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
 
 
 @tool

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
 from giftgenius.agent.tools.candidates import find_gifts, refilter
 from giftgenius.agent.tools.profile_reading import (
     BUDGET_CURRENCY_CODES,
@@ -16,11 +17,10 @@ from giftgenius.agent.tools.profile_reading import (
 )
 from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.tastes import read_tastes
-from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.catalog import canonical_tags
-from giftgenius.catalog.places import country_name
 from giftgenius.domain import Budget, ProfileDraft, SessionState, Step
 from giftgenius.errors import ToolError
+from giftgenius.language.places import country_name
 from giftgenius.privacy import scrub
 
 # The recipient's words and name do not change what suits them; their audience does.

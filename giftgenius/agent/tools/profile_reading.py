@@ -14,14 +14,14 @@ from typing import cast, get_args
 
 from pydantic import BaseModel
 
-from giftgenius.catalog.amounts import currency_words
-from giftgenius.catalog.places import resolve_country
-from giftgenius.catalog.relations import resolve_relation
-from giftgenius.currency import resolve
 from giftgenius.domain import Currency, Locale, ProfileDraft
 from giftgenius.errors import ToolError
+from giftgenius.language.amounts import currency_words
+from giftgenius.language.currency import resolve
+from giftgenius.language.folding import fold
+from giftgenius.language.places import resolve_country
+from giftgenius.language.relations import resolve_relation
 from giftgenius.privacy import scrub
-from giftgenius.text import fold
 
 BUDGET_CURRENCY_CODES: tuple[str, ...] = get_args(Currency)
 _ISO_CODE = re.compile(r"[A-Z]{2}")
@@ -104,7 +104,7 @@ def read_currency(text: str, *, dollar: str, available: list[str]) -> Currency:
     """The ISO 4217 code of a budget currency from a code or a word ("CHF", "euros", "balles").
 
     ``dollar`` is the conversation's currency (what "$" and "balles" mean, see
-    ``giftgenius.currency``); ``available`` the currencies the catalog's conversion table
+    ``giftgenius.language.currency``); ``available`` the currencies the catalog's conversion table
     holds, the only ones a budget can be compared in.
     """
     word = " ".join(text.split())

@@ -26,8 +26,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from giftgenius.agent.tools.call_context import TurnContext
 from giftgenius.agent.tools.strict_schema import strict_schema
-from giftgenius.agent.tools.turn_context import TurnContext
 from giftgenius.errors import ToolError
 
 ToolResult = dict[str, Any]

@@ -6,9 +6,9 @@ from typing import Any
 
 from pydantic import Field
 
+from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
 from giftgenius.agent.tools.profile import follow_up, settle_step
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
-from giftgenius.agent.tools.turn_context import TurnContext, ok, require_open
 from giftgenius.domain import MAX_LABEL_CHARS, RecipientProfile
 from giftgenius.errors import ToolError
 from giftgenius.privacy import scrub

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from giftgenius.agent.tools.turn_context import TurnContext
+from giftgenius.agent.tools.call_context import TurnContext
 from giftgenius.catalog import canonical_tags, unserved
-from giftgenius.catalog.materials import material_of
+from giftgenius.language.materials import material_of
 from giftgenius.privacy import scrub
 
 # The most tags named for one word, read or closest: enough to choose from, cheap to send.

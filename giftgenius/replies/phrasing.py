@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from giftgenius import formats
-from giftgenius.catalog.vocabulary import describe
+from giftgenius.language.vocabulary import describe
 
 _TEXT: dict[str, dict[str, str]] = {
     "fact.recipient": {"en": "for {v}", "fr": "pour {v}"},

@@ -27,10 +27,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from giftgenius.catalog.textkeys import Token, key, tokens
-from giftgenius.catalog.vocabulary import RECIPIENTS, canonical_tags
 from giftgenius.domain import Locale
-from giftgenius.text import fold
+from giftgenius.language.folding import Token, fold, key, tokens
+from giftgenius.language.vocabulary import RECIPIENTS, canonical_tags
 
 Gender = Literal["female", "male"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from giftgenius.domain import Locale
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
 
 _FRENCH = frozenset(
     """

@@ -2,7 +2,7 @@
 euros", "between 20 and 40", "200 CHF", "vingt piasses".
 
 The currency words and slang of both languages are the app's one table
-(``giftgenius.currency``); babel adds every
+(``giftgenius.language.currency``); babel adds every
 currency's English and French names and distinctive symbols ("francs suisses", "Swiss
 francs", "NZ$"), so only what CLDR lacks is written here. text2num turns number words into
 digits first ("quatre-vingt-dix" → 90); price-parser reads the figure itself, whichever
@@ -29,10 +29,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from giftgenius.catalog.textkeys import fold
-from giftgenius.currency import CURRENCY_WORDS, resolve
 from giftgenius.domain import Locale
-from giftgenius.text import alternation
+from giftgenius.language.currency import CURRENCY_WORDS, resolve
+from giftgenius.language.folding import alternation, fold
 
 Kind = Literal["at_most", "about", "between", "at_least"]
 
@@ -102,15 +101,13 @@ def currency_words() -> dict[str, str]:
     """
     from pathlib import Path
 
-    from giftgenius import currency, text
-    from giftgenius.catalog import textkeys
     from giftgenius.diskcache import cached, fingerprint
+    from giftgenius.language import currency, folding
 
     sources = [
         Path(__file__),
         Path(currency.__file__),
-        Path(text.__file__),
-        Path(textkeys.__file__),
+        Path(folding.__file__),
     ]
     return cached("currency-words", fingerprint(["babel"], sources), _currency_words)
 

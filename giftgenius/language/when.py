@@ -26,8 +26,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from giftgenius.catalog.textkeys import fold
 from giftgenius.domain import Locale
+from giftgenius.language.folding import fold
 
 # Cues, on folded text. "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
 _CUE_EN = (

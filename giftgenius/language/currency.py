@@ -1,12 +1,12 @@
 """Currency words people write → ISO codes: the one table every reader of amounts uses.
 
-The catalog's amount normaliser (``catalog/amounts.py``, which adds babel's names of every
+The catalog's amount normaliser (``language/amounts.py``, which adds babel's names of every
 currency on top), the offline model's budget reader (``offline/money.py``) and the upgrade of
 old checkpoints (``storage/checkpoint_codec.py``) all read this table, so "quid", "piasses"
 or "us$" mean the same thing everywhere. It sits in the bottom layer, next to
 ``domain.Currency``, because it needs nothing else.
 
-Words are lowercase and accent-free, as ``giftgenius.text.fold`` leaves them. Two words
+Words are lowercase and accent-free, as ``giftgenius.language.folding.fold`` leaves them. Two words
 depend on the conversation, so the table holds a marker for them and ``resolve`` decides:
 ``DOLLAR`` — "$" alone is the configured currency (``GIFTGENIUS_CURRENCY``), while "dollars"
 and "bucks" are that currency when it is a dollar, US dollars otherwise; ``BALLE`` — French

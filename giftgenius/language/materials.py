@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from giftgenius.text import fold
+from giftgenius.language.folding import fold
 
 # material: every word for it, in both languages (single words; accents folded on use).
 _MATERIALS: dict[str, str] = {

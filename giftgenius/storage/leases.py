@@ -1,11 +1,10 @@
-"""Session-store entry points: the factory, read-modify-write with retries, and leases.
+"""Leases: one turn at a time per conversation, across processes and machines.
 
 The lease machinery (wait with backoff, background renewal, compare-and-release) lives
 here once so both backends behave identically; a backend only supplies three atomic
 primitives (``LeaseOps``). A lease only serializes turns: a holder whose lease lapsed is
 stopped by the version fence on commit and the check-and-set on save, not by asking the
-lease. Retries and backoff are tenacity's. Backends are imported lazily by the factory so
-the embedded setup never imports redis.
+lease. Retries and backoff are tenacity's.
 """
 
 from __future__ import annotations
@@ -16,119 +15,27 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from tenacity import (
     RetryCallState,
     Retrying,
-    retry_if_exception_type,
     retry_if_result,
-    stop_after_attempt,
     stop_after_delay,
     wait_exponential,
-    wait_random_exponential,
 )
 
-from giftgenius.domain import Session, utcnow
-from giftgenius.errors import RunErased, SessionBusy, StorageError, UsageError, VersionConflict
-
-if TYPE_CHECKING:
-    from giftgenius.settings import Settings
-    from giftgenius.storage.session_store import SessionStore
+from giftgenius.errors import SessionBusy, StorageError, UsageError
+from giftgenius.storage.session_store import check_run_id
 
 log = logging.getLogger(__name__)
-
-Clock = Callable[[], float]
-"""Epoch seconds; injectable so TTL tests move time instead of sleeping."""
 
 BUSY_MESSAGE = (
     "This conversation is busy in another window; your message was not taken — "
     "try again in a moment."
 )
-
-
-def make_session_store(settings: Settings, *, clock: Clock | None = None) -> SessionStore:
-    """Redis when ``settings.redis_url`` is set, else the embedded SQLite file."""
-    if settings.redis_url:
-        from giftgenius.storage.redis_sessions import RedisSessionStore
-
-        return RedisSessionStore.from_url(
-            settings.redis_url,
-            prefix=settings.redis_prefix,
-            session_ttl=settings.session_ttl,
-            max_lifetime=settings.session_max_lifetime,
-            lease_ttl=settings.lease_ttl,
-            clock=clock,
-        )
-    from giftgenius.storage.sqlite_sessions import SqliteSessionStore
-
-    return SqliteSessionStore(
-        settings.sessions_path,
-        session_ttl=settings.session_ttl,
-        max_lifetime=settings.session_max_lifetime,
-        lease_ttl=settings.lease_ttl,
-        clock=clock,
-    )
-
-
-def update_session(
-    store: SessionStore,
-    run_id: str,
-    fn: Callable[[Session], Session | None],
-    *,
-    attempts: int = 20,
-    backoff: float = 0.002,
-    max_backoff: float = 0.05,
-) -> Session | None:
-    """Load, apply ``fn``, save with check-and-set; on a lost race, reload and retry.
-
-    ``fn`` mutates the session in place (or returns a replacement); it may run several
-    times, so it must not have side effects. The saved session's ``version`` is bumped
-    here. Returns the saved session, or None when there is no live session (expired or
-    never created: the caller rebuilds it). Raises ``VersionConflict`` after ``attempts``.
-    """
-    if attempts < 1:
-        raise ValueError("attempts must be at least 1")
-    retrying = Retrying(
-        retry=retry_if_exception_type(VersionConflict),
-        stop=stop_after_attempt(attempts),
-        # Full jitter: contenders spread out instead of colliding again in lockstep.
-        wait=wait_random_exponential(multiplier=backoff, max=max_backoff),
-        reraise=True,
-    )
-    return retrying(_update_once, store, run_id, fn)
-
-
-def _update_once(
-    store: SessionStore, run_id: str, fn: Callable[[Session], Session | None]
-) -> Session | None:
-    session = store.load(run_id)
-    if session is None:
-        return None
-    expected = session.version
-    changed = fn(session)
-    if changed is not None:
-        session = changed
-    session.version = expected + 1
-    session.updated_at = utcnow()
-    store.save(session, expected_version=expected)
-    return session
-
-
-def check_run_id(run_id: str) -> str:
-    """Run ids become key parts (and a Redis hash tag), so braces and blanks are refused."""
-    if not run_id or "{" in run_id or "}" in run_id or any(c.isspace() for c in run_id):
-        raise UsageError(f"Invalid run id {run_id!r}: use a non-empty id without braces or spaces.")
-    return run_id
-
-
-def run_erased(run_id: str) -> RunErased:
-    """What a backend raises for a save refused by the run's tombstone (``erase``)."""
-    return RunErased(
-        f"Run {run_id} was erased (giftgenius forget); its live session is not written back."
-    )
 
 
 # A waiter that has not polled for this long left (its process died): it loses its place.

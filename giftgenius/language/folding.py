@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'"})
@@ -100,3 +101,36 @@ def alternation(words: Iterable[str], end: Callable[[str], str] = lambda _word: 
         return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
     return render(tree)
+
+
+# Comparable keys for short phrases. Places, relations, dates and amounts all compare what a
+# person typed with names from a table or a library; they meet on one form: folded, any run
+# of punctuation or spaces as one space ("États-Unis" → "etats unis", "U.S.A." → "u s a").
+
+_NON_WORD = re.compile(r"[\W_]+")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def key(text: str) -> str:
+    """The comparable form of a phrase: folded, punctuation and spaces collapsed to one space."""
+    folded = text.lower() if text.isascii() else fold(text)  # most place names are ASCII
+    return _NON_WORD.sub(" ", folded).strip()
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of the original text: its folded form and where it sits."""
+
+    text: str
+    folded: str
+    start: int
+    end: int
+
+    @property
+    def capitalized(self) -> bool:
+        return self.text[:1].isupper()
+
+
+def tokens(text: str) -> list[Token]:
+    """The words of ``text`` (apostrophes and hyphens split words), each with its span."""
+    return [Token(m[0], fold(m[0]), m.start(), m.end()) for m in _WORD.finditer(text)]

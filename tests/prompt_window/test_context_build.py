@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from giftgenius.agent.context import SUMMARY_PREFIX, BuiltContext, build_context
+from giftgenius.agent.prompt_window import SUMMARY_PREFIX, BuiltContext, build_context
 from giftgenius.agent.tools import tool_specs
 from giftgenius.domain import Message, Summary, ToolCall
 from giftgenius.errors import ContextLengthExceeded

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from giftgenius.agent.context import MIN_TOOL_RESULT_TOKENS, build_context
+from giftgenius.agent.prompt_window import MIN_TOOL_RESULT_TOKENS, build_context
 from giftgenius.agent.tools import tool_specs
 from giftgenius.app import build_agent
 from giftgenius.domain import Budget, Message, ProfileDraft, SessionState, Step, Summary, ToolCall

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from giftgenius.domain import Locale
-from giftgenius.text import fold, spell_ligatures
+from giftgenius.language.folding import fold, spell_ligatures
 
 # tag: (English display, French display, "|"-separated synonyms in both languages).
 # The tag itself and both display words are synonyms too.
@@ -1266,7 +1266,7 @@ _WORD = re.compile(r"[^\W_]+")
 def tokenize(text: str) -> list[str]:
     """Lowercased words (accents kept, for "thé"); hyphens and apostrophes separate words.
 
-    Each word is folded later (``giftgenius.text.fold``), unless its fold is ambiguous.
+    Each word is folded later (``giftgenius.language.folding.fold``), unless its fold is ambiguous.
     """
     return _WORD.findall(unicodedata.normalize("NFC", spell_ligatures(text.lower())))
 
@@ -1385,13 +1385,13 @@ def _phrase_tables() -> tuple[_PhraseTable, _PhraseTable]:
     every command that reads text or the catalog (``giftgenius.diskcache``). They depend on
     nothing but this module and the folding rule, so those files' bytes are the key.
     """
-    from giftgenius import text
     from giftgenius.diskcache import cached, fingerprint
+    from giftgenius.language import folding
 
     def build() -> tuple[_PhraseTable, _PhraseTable]:
         return _PhraseTable(_tag_phrases()), _PhraseTable(_recipient_phrases())
 
-    return cached("vocabulary", fingerprint([], [Path(__file__), Path(text.__file__)]), build)
+    return cached("vocabulary", fingerprint([], [Path(__file__), Path(folding.__file__)]), build)
 
 
 _TAGS, _RECIPIENT_WORDS = _phrase_tables()
