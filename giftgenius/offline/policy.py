@@ -17,6 +17,7 @@ from giftgenius.domain import Locale
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import fold
 from giftgenius.language.relations import resolve_relation
+from giftgenius.offline.intents import Choice
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
 from giftgenius.protocol import split_state
@@ -77,31 +78,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
     if last_user is None:
         return None
-    start_state: dict[str, Any] = {}
-    seen: list[dict[str, Any]] = []
-    names: dict[str, tuple[str, dict[str, Any]]] = {}
-    results: list[Outcome] = []
-    for i, message in enumerate(messages):
-        role = message.get("role")
-        text = message_text(message)
-        if role == "user" and i == last_user:
-            block, _ = split_state(text)
-            start_state = block or start_state
-        elif role == "assistant":
-            for call in message.get("tool_calls") or []:
-                function = call.get("function", {})
-                names[call.get("id", "")] = (
-                    function.get("name", ""),
-                    _json(function.get("arguments") or "{}") or {},
-                )
-        elif role == "tool":
-            result = _json(text) or {"ok": False, "error": text}
-            listed = result.get("shortlist") or result.get("candidates")
-            if isinstance(listed, list) and listed:
-                seen = listed
-            if i > last_user:
-                name, args = names.get(message.get("tool_call_id", ""), ("", {}))
-                results.append(Outcome(name, args, result))
+    start_state, seen, results = _scan(messages, last_user)
     state = latest_state(results, start_state)
     _, user_text = split_state(message_text(messages[last_user]))
     # Under way (earlier words, or facts the state already holds): its language is settled.
@@ -109,14 +86,11 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         (start_state.get("profile") or {}).get(key) for key in ("recipient", "budget")
     )
     locale = detect_locale(user_text, default=state.get("locale") or "en", settled=settled)
-    today = _today(state)
     ids = start_state.get("candidate_ids") or []
-    shown = [c for c in seen if c.get("id") in ids]
-    if start_state.get("step") != "finalizing" or len(shown) != len(ids):
-        shown = []
+    shown = _shown(start_state, seen)
     ext = extract(
         user_text,
-        today=today,
+        today=_today(state),
         dollar=dollar,
         profile=start_state.get("profile") or {},
         candidate_titles=[str(c.get("title", "")) for c in shown],
@@ -125,6 +99,55 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
     return Turn(user_text, state, start_state, results, seen, locale, ext, tools, dollar)
+
+
+def _scan(
+    messages: list[dict[str, Any]], last_user: int
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[Outcome]]:
+    """The state block of the last user message, the latest candidates listed anywhere, and
+    the outcomes of the tools called after the last user message."""
+    start_state: dict[str, Any] = {}
+    seen: list[dict[str, Any]] = []
+    names: dict[str, tuple[str, dict[str, Any]]] = {}
+    results: list[Outcome] = []
+    for i, message in enumerate(messages):
+        role = message.get("role")
+        text = message_text(message)
+        if role == "user" and i == last_user:
+            start_state = split_state(text)[0] or start_state
+        elif role == "assistant":
+            names.update(_call_names(message))
+        elif role == "tool":
+            result = _json(text) or {"ok": False, "error": text}
+            listed = result.get("shortlist") or result.get("candidates")
+            if isinstance(listed, list) and listed:
+                seen = listed
+            if i > last_user:
+                name, args = names.get(message.get("tool_call_id", ""), ("", {}))
+                results.append(Outcome(name, args, result))
+    return start_state, seen, results
+
+
+def _call_names(message: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Each tool call of an assistant message: its id → its name and arguments."""
+    names: dict[str, tuple[str, dict[str, Any]]] = {}
+    for call in message.get("tool_calls") or []:
+        function = call.get("function", {})
+        names[call.get("id", "")] = (
+            function.get("name", ""),
+            _json(function.get("arguments") or "{}") or {},
+        )
+    return names
+
+
+def _shown(start_state: dict[str, Any], seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The shortlist the person chooses from: every candidate of the state's list, in view,
+    while the run is finalizing; else none."""
+    ids = start_state.get("candidate_ids") or []
+    shown = [c for c in seen if c.get("id") in ids]
+    if start_state.get("step") != "finalizing" or len(shown) != len(ids):
+        return []
+    return shown
 
 
 def _today(state: dict[str, Any]) -> dt.date:
@@ -213,7 +236,6 @@ def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
 def _pending(turn: Turn) -> Decision | None:
     """The user's own requests still to carry out this turn: choose, confirm, save — in one
     message, so their joint outcome is presented at once."""
-    ext = turn.ext
     calls: list[tuple[str, dict[str, Any]]] = []
     if turn.step == "finalizing" and turn.found is None:
         selected = turn.state.get("selected_gift_id")
@@ -225,23 +247,30 @@ def _pending(turn: Turn) -> Decision | None:
         elif described is not None and not already:
             # What the words matched is shown before anything is confirmed.
             return _call("select_described_gift", described)
-        # Every choice is confirmed by an explicit yes: a later "yes" (one that names the
-        # gift already selected too: "yes, the second one"), or "confirm it" in the message
-        # that chose ("let's go with the tripod" alone only selects it).
-        chose = (ext.choice is not None or gift_id is not None) and not (
-            gift_id == selected and not already
-        )
-        # The only idea shown is offered with the confirmation's own question ("Shall I
-        # record the order draft for it?"), so a plain yes to it chooses *and* confirms.
-        only_one = ext.choice is None and len(turn.state.get("candidate_ids") or []) == 1
-        if (
-            ext.confirm
-            and (not chose or ext.explicit_confirm or only_one)
-            and (selected or calls)
-            and not turn.called("confirm_choice")
-        ):
+        if _confirming(turn, gift_id, chose_now=bool(calls), already=already):
             calls.append(("confirm_choice", {}))
     return _calls(*calls, _save(turn, {}))
+
+
+def _confirming(turn: Turn, gift_id: str | None, *, chose_now: bool, already: bool) -> bool:
+    """Whether the message confirms the choice. Every choice is confirmed by an explicit
+    yes: a later "yes" (one that names the gift already selected too: "yes, the second
+    one"), or "confirm it" in the message that chose ("let's go with the tripod" alone only
+    selects it)."""
+    ext = turn.ext
+    selected = turn.state.get("selected_gift_id")
+    chose = (ext.choice is not None or gift_id is not None) and not (
+        gift_id == selected and not already
+    )
+    # The only idea shown is offered with the confirmation's own question ("Shall I record
+    # the order draft for it?"), so a plain yes to it chooses *and* confirms.
+    only_one = ext.choice is None and len(turn.state.get("candidate_ids") or []) == 1
+    return (
+        ext.confirm
+        and (not chose or ext.explicit_confirm or only_one)
+        and bool(selected or chose_now)
+        and not turn.called("confirm_choice")
+    )
 
 
 def _save(turn: Turn, facts: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -289,22 +318,30 @@ def _chosen_id(turn: Turn) -> str | None:
     if choice is None or not ids:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]
+    # A choice is one of these: the first reader that applies answers, even with None.
     if choice.position is not None:
-        if choice.position < 0:
-            return ids[choice.position] if -choice.position <= len(ids) else None
-        return ids[choice.position - 1] if 1 <= choice.position <= len(ids) else None
+        return _at_position(ids, choice.position)
     if choice.price is not None and shown:
-        pick = min if choice.price == "min" else max
-        if choice.among is not None:  # "the cheaper of the first two"
-            order = {gift_id: i for i, gift_id in enumerate(ids)}
-            shown = sorted(shown, key=lambda c: order[c["id"]])
-            shown = shown[: choice.among] if choice.among > 0 else shown[choice.among :]
-        best = pick(shown, key=lambda c: c.get("price_in_budget_currency") or c.get("price", 0))
-        return str(best["id"])
-    for c in shown:
-        if c.get("title") == choice.words:
-            return str(c["id"])
-    return None
+        return _at_price_end(ids, shown, choice)
+    return next((str(c["id"]) for c in shown if c.get("title") == choice.words), None)
+
+
+def _at_position(ids: list[str], position: int) -> str | None:
+    """The id at a 1-based position, or counted from the end when negative."""
+    if position < 0:
+        return ids[position] if -position <= len(ids) else None
+    return ids[position - 1] if 1 <= position <= len(ids) else None
+
+
+def _at_price_end(ids: list[str], shown: list[dict[str, Any]], choice: Choice) -> str:
+    """The cheapest or priciest of the shown gifts, within the part of the list it names."""
+    pick = min if choice.price == "min" else max
+    if choice.among is not None:  # "the cheaper of the first two"
+        order = {gift_id: i for i, gift_id in enumerate(ids)}
+        shown = sorted(shown, key=lambda c: order[c["id"]])
+        shown = shown[: choice.among] if choice.among > 0 else shown[choice.among :]
+    best = pick(shown, key=lambda c: c.get("price_in_budget_currency") or c.get("price", 0))
+    return str(best["id"])
 
 
 def _out_of_range(turn: Turn) -> int | None:
@@ -422,29 +459,42 @@ def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
     ]
     if not entries:
         return None
+    named = _named_label(turn, entries)
+    if named is not None or not turn.ext.load:
+        return named  # a probe loads only a profile the message names
+    same = _same_relation_label(turn, entries)
+    if same is not None:
+        return same
+    return entries[0][0] if len(entries) == 1 else None
+
+
+def _named_label(turn: Turn, entries: list[tuple[str, str]]) -> str | None:
+    """The one label whose words, or its recipient's name, the message spells best."""
     said = re.findall(r"[^\W_]+", fold(turn.ext.text))
     scored = []
     for label, recipient in entries:
-        score = _said_score(label, said)
         names = [w for w in recipient.split() if w[:1].isupper() and len(w) >= 3]
-        for name in names:
-            score = max(score, _said_score(name, said) - 5)
+        score = max([_said_score(label, said)] + [_said_score(n, said) - 5 for n in names])
         scored.append((score, label))
     scored.sort(reverse=True)
     if scored[0][0] > 0 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
         return scored[0][1]
-    if not turn.ext.load:
-        return None  # a probe loads only a profile the message names
+    return None
+
+
+def _same_relation_label(turn: Turn, entries: list[tuple[str, str]]) -> str | None:
+    """The first profile saved for the relation the message names ("same friend as…")."""
     wanted = resolve_relation(turn.ext.text, turn.locale)
-    if wanted is not None and wanted.known:
-        for label, recipient in entries:
-            saved = resolve_relation(recipient or label, turn.locale)
-            if saved is not None and (
-                fold(saved.said or "") == fold(wanted.said or "")
-                or (saved.audience == wanted.audience and wanted.audience != "anyone")
-            ):
-                return label
-    return entries[0][0] if len(entries) == 1 else None
+    if wanted is None or not wanted.known:
+        return None
+    for label, recipient in entries:
+        saved = resolve_relation(recipient or label, turn.locale)
+        if saved is not None and (
+            fold(saved.said or "") == fold(wanted.said or "")
+            or (saved.audience == wanted.audience and wanted.audience != "anyone")
+        ):
+            return label
+    return None
 
 
 # --- the reply -------------------------------------------------------------------------------
@@ -454,48 +504,48 @@ def compose_reply(turn: Turn) -> str:
     """The reply when the model has the last word: the outcome parts the agent would present
     (``replies.outcomes``), then what only words read from the message add."""
     loc = turn.locale
-    parts: list[str] = []
     outcomes = turn.results
-    by_name = {res.name: res for res in outcomes}
-    listed = by_name.get("list_recipient_profiles")
-    if listed and listed.ok and "load_recipient_profile" not in by_name and turn.ext.load:
-        labels = [
-            str(p.get("label", p)) if isinstance(p, dict) else str(p)
-            for p in listed.result.get("profiles") or []
-        ]
-        parts.append(
-            r.say(
-                "no_profile",
-                loc,
-                label=turn.ext.text.strip()[:60] or "?",
-                labels=", ".join(labels) or r.say("none_saved", loc),
-            )
-        )
-    parts += outcomes_notes(outcomes, loc)
+    parts = [_no_profile(turn), *outcomes_notes(outcomes, loc)]
     if outcomes and not outcomes[-1].ok:
         parts.append(refusals.render(outcomes[-1].result, loc))
     parts.append(_lead(turn, updating=_updated(turn), selecting=False))
-    settled = outcomes_main(outcomes, turn.state, loc)
-    if settled is not None:
-        chose = by_name.get("select_gift")
-        if (
-            chose
-            and chose.ok
-            and not any(
-                by_name.get(n) and by_name[n].ok
-                for n in ("confirm_choice", "select_described_gift")
-            )
-        ):
-            parts.append(_also(turn) + settled[0])
-        else:
-            parts.append(settled[0])
-    elif turn.ext.leave:
-        parts.append(r.say("goodbye", loc))
-    else:
-        parts.append(_next_step(turn))
+    parts.append(_settled(turn))
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
     return "\n\n".join(p for p in parts if p)
+
+
+def _no_profile(turn: Turn) -> str:
+    """When the message asked to load a profile and none of the saved ones is it: say so,
+    with the labels there are."""
+    by_name = {res.name: res for res in turn.results}
+    listed = by_name.get("list_recipient_profiles")
+    if not (listed and listed.ok and "load_recipient_profile" not in by_name and turn.ext.load):
+        return ""
+    labels = [
+        str(p.get("label", p)) if isinstance(p, dict) else str(p)
+        for p in listed.result.get("profiles") or []
+    ]
+    return r.say(
+        "no_profile",
+        turn.locale,
+        label=turn.ext.text.strip()[:60] or "?",
+        labels=", ".join(labels) or r.say("none_saved", turn.locale),
+    )
+
+
+def _settled(turn: Turn) -> str:
+    """The main outcome of the tools (after the other gifts the words fitted, when a gift
+    was only selected), else goodbye, else what comes next."""
+    settled = outcomes_main(turn.results, turn.state, turn.locale)
+    if settled is None:
+        return r.say("goodbye", turn.locale) if turn.ext.leave else _next_step(turn)
+    by_name = {res.name: res for res in turn.results}
+    chose = by_name.get("select_gift")
+    went_on = any(
+        by_name.get(n) and by_name[n].ok for n in ("confirm_choice", "select_described_gift")
+    )
+    return _also(turn) + settled[0] if chose and chose.ok and not went_on else settled[0]
 
 
 def _updated(turn: Turn) -> bool:
