@@ -53,6 +53,7 @@ from giftgenius.offline.clauses import (
     NOT_BUT,
     TAKE_BACK,
     Clause,
+    Segment,
     contrast_as_negation,
     segments,
     split,
@@ -1024,73 +1025,110 @@ def _tastes(
     correcting: bool,
 ) -> None:
     """Interests and dislikes, each from its own clause; a correction takes values back."""
-    liked: list[str] = []
-    refused: list[str] = []
-    mine_tags: list[str] = []
-    said_before: list[str] = []  # the tastes the last clause that named some liked
-    taken_back = False  # a clause took back what came before and named nothing itself
+    said = _Said()
     for clause in _own_parts(clauses):
-        lead = _LEAD_NO.match(clause.folded)
-        start = lead.end() if lead else 0
-        body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+        said.read(clause, lang)
+    _taste_facts(said, profile, facts, correcting)
+
+
+@dataclass
+class _Said:
+    """The tastes a message says, clause by clause: liked, refused, and the speaker's own."""
+
+    liked: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    mine: list[str] = field(default_factory=list)
+    before: list[str] = field(default_factory=list)  # liked by the last clause naming some
+    taken_back: bool = False  # a clause took back what came before and named nothing itself
+
+    def read(self, clause: Clause, lang: Locale) -> None:
+        body = _after_lead(clause)
         mine = _MINE.search(body.folded) is not None  # "le vin, c'est moi": not their taste
-        liked_before = len(liked)
+        liked_before = len(self.liked)
         for segment in segments(body):
-            tags = segment_tags(segment, lang)
-            if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
-                tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
+            tags = _named_tags(segment, body, lang)
             if mine:
-                mine_tags.extend(t for t in tags if t not in mine_tags)
+                _add(self.mine, tags)
                 continue
-            target = liked if segment.positive else refused
-            if (
-                not tags
-                and segment.positive
-                and _FREE_LIKE.match(segment.marker)
-                and not _a_wish(body.folded[: segment.start], segment.folded)
-            ):
+            if not tags and _free_taste(segment, body):
                 tags = free_words(segment)
-            if (
-                not tags
-                and not segment.positive
-                and _FREE_DISLIKE.match(segment.marker)
-                and not any(ch.isdigit() for ch in segment.text)
-            ):
-                tags = free_words(segment)
-            for tag in tags:
-                if tag not in target:
-                    target.append(tag)
-        said_now = liked[liked_before:]
-        corrects = clause.corrects or taken_back
-        if said_now and corrects and said_before and not _ALSO.search(clause.folded):
+            _add(self.liked if segment.positive else self.refused, tags)
+        said_now = self.liked[liked_before:]
+        corrects = clause.corrects or self.taken_back
+        if said_now and corrects and self.before and not _ALSO.search(clause.folded):
             # "she likes candles. scrap that, pottery", "le tricot, euh non, la couture": the
             # tastes of the clause before are taken back, as a correction in a later message
-            # takes back the last one known (below).
-            liked = [t for t in liked if t not in said_before or t in said_now]
+            # takes back the last one known (``_taste_facts``).
+            self.liked = [t for t in self.liked if t not in self.before or t in said_now]
         if said_now:
-            said_before, taken_back = said_now, False
+            self.before, self.taken_back = said_now, False
         elif clause.corrects:
-            taken_back = True  # "scrap that, she's into pottery": the next clause corrects
+            self.taken_back = True  # "scrap that, she's into pottery": the next clause corrects
+
+
+def _add(target: list[str], tags: list[str]) -> None:
+    for tag in tags:
+        if tag not in target:
+            target.append(tag)
+
+
+def _after_lead(clause: Clause) -> Clause:
+    """``clause`` without what opens it to take back the one before (``_LEAD_NO``)."""
+    lead = _LEAD_NO.match(clause.folded)
+    start = lead.end() if lead else 0
+    return Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
+
+
+def _named_tags(segment: Segment, body: Clause, lang: Locale) -> list[str]:
+    """The vocabulary's tags of a segment, and tastes said by name ("écoute Angèle")."""
+    tags = segment_tags(segment, lang)
+    if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
+        tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
+    return tags
+
+
+def _free_taste(segment: Segment, body: Clause) -> bool:
+    """Whether a segment the vocabulary does not know still says a taste: after a liking word
+    that is no wish ("loves fishing"), or a refusal with no figure ("rien en plastique")."""
+    if segment.positive:
+        return bool(_FREE_LIKE.match(segment.marker)) and not _a_wish(
+            body.folded[: segment.start], segment.folded
+        )
+    return bool(_FREE_DISLIKE.match(segment.marker)) and not any(
+        ch.isdigit() for ch in segment.text
+    )
+
+
+def _taste_facts(
+    said: _Said, profile: dict[str, Any], facts: dict[str, Any], correcting: bool
+) -> None:
+    """What the tastes said change in the profile known."""
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
-    liked = [t for t in liked if t not in refused and t not in mine_tags]
-    remove = [t for t in [*refused, *mine_tags] if t in old_interests]
-    refused_any = bool(refused)
-    if correcting:
-        # "pas le vélo… c'est la course à pied": the bike is taken back, not refused.
-        refused = [t for t in refused if t not in old_interests and not liked]
-        if not refused_any and liked and old_interests and not set(liked) & set(old_interests):
-            remove = [old_interests[-1]]
-    new_liked = [t for t in liked if t not in old_interests]
-    new_refused = [t for t in refused if t not in old_dislikes]
-    if new_liked:
-        facts["interests"] = new_liked
-    if new_refused:
-        facts["dislikes"] = new_refused
-    if remove:
-        facts["remove_interests"] = remove
-    if back := [t for t in liked if t in old_dislikes]:
-        facts["remove_dislikes"] = back
+    liked = [t for t in said.liked if t not in said.refused and t not in said.mine]
+    refused, remove = _taken_back(said, liked, old_interests, correcting)
+    for kind, values in (
+        ("interests", [t for t in liked if t not in old_interests]),
+        ("dislikes", [t for t in refused if t not in old_dislikes]),
+        ("remove_interests", remove),
+        ("remove_dislikes", [t for t in liked if t in old_dislikes]),
+    ):
+        if values:
+            facts[kind] = values
+
+
+def _taken_back(
+    said: _Said, liked: list[str], old_interests: list[str], correcting: bool
+) -> tuple[list[str], list[str]]:
+    """The tastes refused, and the interests known that the message takes back."""
+    remove = [t for t in [*said.refused, *said.mine] if t in old_interests]
+    if not correcting:
+        return said.refused, remove
+    # "pas le vélo… c'est la course à pied": the bike is taken back, not refused.
+    refused = [t for t in said.refused if t not in old_interests and not liked]
+    if not said.refused and liked and old_interests and not set(liked) & set(old_interests):
+        remove = [old_interests[-1]]
+    return refused, remove
 
 
 # A correction that adds rather than replaces: "actually she also likes tea".
