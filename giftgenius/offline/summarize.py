@@ -95,45 +95,61 @@ def _facts_line(facts: dict[str, Any], locale: str) -> str:
     return f"{head}: {'; '.join(f.strip() for f in fields) or '-'}."
 
 
+# What each recorded call decided, in the summary's words (the arguments fill them in).
+_DECISIONS = {
+    "select_gift": "selected {gift_id}",
+    "select_described_gift": "asked for the gift described as '{described}'",
+    "confirm_choice": "confirmed the selected gift",
+    "save_recipient_profile": "saved profile '{label}'",
+    "load_recipient_profile": "loaded profile '{label}'",
+}
+
+
 def summarize(request_text: str, counter: TokenCounter, max_tokens: int | None) -> str:
     """The new running summary for one summarization request."""
     previous, _, folded = request_text.partition(MESSAGES_HEADER)
     previous = previous.replace(PREVIOUS_HEADER, "").strip()
     if previous == NO_SUMMARY:
         previous = ""
-    lines = [line.strip() for line in folded.splitlines()[1:] if line.strip()]
     facts = _previous_facts(previous)
     decisions: list[str] = [
         d.rstrip(".") for d in re.findall(r"Decisions\s*:\s*(.*?)(?:\n|$)", previous)
     ]
     said: list[str] = []
     proposed: list[str] = []
-    for line in lines:
+    for line in (line.strip() for line in folded.splitlines()[1:]):
         if m := _CALL.match(line):
-            name, args = m[1], _parse_args(m[2])
-            if name == "update_profile":
-                _apply(facts, args)
-            elif name == "select_gift":
-                decisions.append(f"selected {args.get('gift_id')}")
-            elif name == "select_described_gift":
-                decisions.append(f"asked for the gift described as '{args.get('described')}'")
-            elif name == "confirm_choice":
-                decisions.append("confirmed the selected gift")
-            elif name in ("save_recipient_profile", "load_recipient_profile"):
-                verb = "saved" if name.startswith("save") else "loaded"
-                decisions.append(f"{verb} profile '{args.get('label')}'")
+            _record(m[1], _parse_args(m[2]), facts, decisions)
         elif m := _TOOL.match(line):
             if '"shortlist"' in m[2]:  # a tool that searched and filtered
                 proposed = _GIFT_ID.findall(m[2]) or proposed
         elif m := _SAY.match(line):
             said.append(m[1])
-    locale = detect_locale(" ".join(said), default="en")
     if proposed:
         decisions.append(f"proposed {', '.join(proposed)}")
-    head = [_facts_line(facts, locale)]
+    head = [_facts_line(facts, detect_locale(" ".join(said), default="en"))]
     if decisions:
         head.append(f"Decisions: {'; '.join(decisions[-6:])}.")
-    budget = max_tokens or DEFAULT_MAX_TOKENS
+    return _fitted(head, said, counter, max_tokens or DEFAULT_MAX_TOKENS)
+
+
+def _record(name: str, args: dict[str, Any], facts: dict[str, Any], decisions: list[str]) -> None:
+    """One recorded call: its facts, or the decision it made."""
+    if name == "update_profile":
+        _apply(facts, args)
+    elif name in _DECISIONS:
+        decisions.append(_DECISIONS[name].format_map(_Missing(args)))
+
+
+class _Missing(dict[str, Any]):
+    """Call arguments where an absent one reads "None", as the summary always wrote it."""
+
+    def __missing__(self, key: str) -> str:
+        return "None"
+
+
+def _fitted(head: list[str], said: list[str], counter: TokenCounter, budget: int) -> str:
+    """The facts and decisions, then as many of the person's latest words as fit."""
     quotes = [f'"{" ".join(s.split())[:160]}"' for s in said]
     while True:
         text = "\n".join([*head, *([f"User said: {' | '.join(quotes)}"] if quotes else [])])
