@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import fold
@@ -264,29 +264,58 @@ class Choice:
 def choice(folded: str, *, whole: bool = True) -> Choice | None:
     """The choice a folded message makes, if it makes one. A bare number is a choice only
     when it is the whole message (``whole``): "actually make it 70" sets a budget."""
-    from rapidfuzz import fuzz, process
+    said = _Said(folded, whole)
+    return next((c for reader in _CHOICE_READERS if (c := reader(said)) is not None), None)
 
+
+@dataclass
+class _Said:
+    """A folded message, and the same with its yes-phrases blanked: "that's the one", "mon
+    dernier mot" point at no position."""
+
+    folded: str
+    whole: bool
+
+    @cached_property
+    def bare(self) -> str:
+        return _without_yes(self.folded)
+
+
+def _price_end(said: _Said) -> Choice | None:
+    folded = said.folded
     if _CHEAPEST.search(folded) or _CHEAPER.search(folded):
         return Choice(price="min", among=_scope(folded))
     if _PRICIEST.search(folded) or _PRICIER.search(folded):
         return Choice(price="max", among=_scope(folded))
-    if _BEFORE_LAST.search(folded):
-        return Choice(position=-2)
-    if _AT_END.search(folded):
-        return Choice(position=-1)
-    if _AT_TOP.search(folded):
-        return Choice(position=1)
-    folded = _without_yes(folded)  # "that's the one", "mon dernier mot": no position
+    return None
+
+
+def _place(said: _Said) -> Choice | None:
+    """A place in the list said without an ordinal: before the last, the end, the top."""
+    places = ((_BEFORE_LAST, -2), (_AT_END, -1), (_AT_TOP, 1))
+    return next((Choice(position=p) for pattern, p in places if pattern.search(said.folded)), None)
+
+
+def _number(said: _Said) -> Choice | None:
+    """A number: the whole message, "2nd", "number 2"."""
     m = (
-        (_ONLY_NUMBER.match(folded) if whole else None)
-        or _SHORT_ORDINAL.search(folded)
-        or _NUMBERED.search(folded)
+        (_ONLY_NUMBER.match(said.bare) if said.whole else None)
+        or _SHORT_ORDINAL.search(said.bare)
+        or _NUMBERED.search(said.bare)
     )
-    if m:
-        return Choice(position=int(m[1]))
-    m = _NUMBER_WORD.search(folded)
-    if m:
-        return Choice(position=_NUMBER_WORDS[m[1] or m[2]])
+    return Choice(position=int(m[1])) if m else None
+
+
+def _number_word(said: _Said) -> Choice | None:
+    m = _NUMBER_WORD.search(said.bare)
+    return Choice(position=_NUMBER_WORDS[m[1] or m[2]]) if m else None
+
+
+def _ordinal(said: _Said) -> Choice | None:
+    """An ordinal, typos tolerated ("le premeir"), that points into the list."""
+    from rapidfuzz import fuzz, process
+
+    folded = said.bare
     for word in re.finditer(r"[a-z]+", folded):
         if len(word[0]) < 4:
             continue
@@ -305,6 +334,13 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
         ):
             return Choice(position=ORDINALS[best[0]])
     return None
+
+
+# The readers of a choice, tried in turn. A price end wins over a place ("the cheaper of
+# the last two" is about price); a place said in words wins over numbers ("the one at the
+# bottom"); digits are surer than number words, and both surer than an ordinal that may be
+# a typo.
+_CHOICE_READERS = (_price_end, _place, _number, _number_word, _ordinal)
 
 
 # Where a misspelt ordinal stands: after "the"/"le", or before "one"/"un" or the end.
@@ -440,6 +476,17 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
     ]
     if not said or not candidates:
         return None
+    scores, matched = _scores(said, candidates)
+    top = max(scores)
+    if top == 0:
+        return None
+    best = [i for i, score in enumerate(scores) if score == top]
+    return Match(best=best, share=matched[best[0]] / len(said))
+
+
+def _scores(said: list[str], candidates: list[Candidate]) -> tuple[list[float], list[int]]:
+    """Each candidate's score (a word shared by n candidates gives each 1/n) and how many of
+    the words it holds."""
     title_words = [
         {w for w in re.findall(r"[a-z0-9]+", fold(c.title)) if len(w) >= 3 and w not in _COMMON}
         for c in candidates
@@ -457,11 +504,7 @@ def title_match(text: str, candidates: list[Candidate]) -> Match | None:
         for i in hits:
             scores[i] += 1.0 / len(hits)
             matched[i] += 1
-    top = max(scores)
-    if top == 0:
-        return None
-    best = [i for i, score in enumerate(scores) if score == top]
-    return Match(best=best, share=matched[best[0]] / len(said))
+    return scores, matched
 
 
 @lru_cache(maxsize=1024)
