@@ -17,6 +17,7 @@ are a closed class of their own, listed once below.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from giftgenius.language.folding import fold
@@ -186,41 +187,70 @@ def doing_tags(text: str, locale: str = "en", cued: bool = False) -> list[str]:
     docstring). ``cued``: a liking word opened the text, so its first word may be a doing
     too when it has a verb's form ("loves to fish", "aime pêcher", not "loves trains")."""
     tokens = [m[0] for m in _TOKEN.finditer(text)]
-    words = [fold(t).lower() for t in tokens]
-    found: list[str] = []
-    expecting, going, joined = cued, False, False
-    did = False  # a verb was read: "and"/"et" may join another
-    for i, word in enumerate(words):
+    reader = _Doings([fold(t).lower() for t in tokens], tokens, locale, cued, expecting=cued)
+    for i in range(len(tokens)):
+        reader.read(i)
+    return reader.found
+
+
+@dataclass
+class _Doings:
+    """Reading a text word by word: who is doing something, and the doings they do."""
+
+    words: list[str]  # folded
+    tokens: list[str]  # as written
+    locale: str
+    cued: bool
+    found: list[str] = field(default_factory=list)
+    expecting: bool = False  # a doer was said: a verb may come
+    going: bool = False  # after a verb of going: "to", "à la" may come before the doing
+    joined: bool = False  # after "and"/"et" that joins a second doing
+    did: bool = False  # a verb was read: "and"/"et" may join another
+
+    def read(self, i: int) -> None:
+        word = self.words[i]
         if not word.isalpha():
-            expecting = going = joined = False
-            continue
-        if expecting:
-            if locale != "fr" and word in _CLIPPED_VERB and not joined and not did:
-                expecting, did = False, True
-                continue
-            skip = _BETWEEN | _PRONOUNS | (_GOING_TO if going else frozenset())
-            doer = not joined and _subject(word, tokens[i])
-            if word in skip or (cued and word == "to") or doer:
-                continue  # "mon beau-frère", "uncle Dave": the doer goes on
-            expecting = going = word in _GOING
-            if going:
-                continue
-            first_cued = cued and not did and not joined  # right after the liking word
-            if word in _grammar() or (first_cued and not _verb_form(words, i)):
-                expecting = joined = False  # "For my aunt", "loves trains": no verb here
-                continue
-            if joined and locale != "fr" and not _EN_INFLECTED.search(word):
-                expecting = joined = False
-                continue
-            # a gerund after a liking word is a noun to "and": "loves running and novels"
-            did = did or not first_cued
-            joined = False
-            tag = doing(word)
-            if tag is not None and tag not in found:
-                found.append(tag)
-            continue
-        if did and word in _AND:  # "knits and bakes", "tricote et elle cuisine"
-            expecting = joined = True
-        elif _subject(word, tokens[i]) and word not in _BETWEEN:
-            expecting = True
-    return found
+            self.expecting = self.going = self.joined = False
+        elif self.expecting:
+            self._after_doer(i)
+        elif self.did and word in _AND:  # "knits and bakes", "tricote et elle cuisine"
+            self.expecting = self.joined = True
+        elif _subject(word, self.tokens[i]) and word not in _BETWEEN:
+            self.expecting = True
+
+    def _after_doer(self, i: int) -> None:
+        word = self.words[i]
+        if self.locale != "fr" and word in _CLIPPED_VERB and not self.joined and not self.did:
+            self.expecting, self.did = False, True
+            return
+        if self._doer_goes_on(i):
+            return  # "mon beau-frère", "uncle Dave"
+        self.expecting = self.going = word in _GOING
+        if self.going:
+            return
+        first_cued = self.cued and not self.did and not self.joined  # right after the liking
+        if self._no_verb(i, first_cued):
+            self.expecting = self.joined = False  # "For my aunt", "loves trains"
+            return
+        # a gerund after a liking word is a noun to "and": "loves running and novels"
+        self.did = self.did or not first_cued
+        self.joined = False
+        tag = doing(word)
+        if tag is not None and tag not in self.found:
+            self.found.append(tag)
+
+    def _doer_goes_on(self, i: int) -> bool:
+        """Whether the word still belongs to the doer or leads to the verb: an adverb, a
+        pronoun, "to" after a liking word or what follows a verb of going, another doer."""
+        word = self.words[i]
+        skip = _BETWEEN | _PRONOUNS | (_GOING_TO if self.going else frozenset())
+        doer = not self.joined and _subject(word, self.tokens[i])
+        return word in skip or (self.cued and word == "to") or doer
+
+    def _no_verb(self, i: int, first_cued: bool) -> bool:
+        """Whether the word cannot be the doing: a grammar word, a noun right after a liking
+        word, or an uninflected English word after "and" ("cooking and Italian food")."""
+        word = self.words[i]
+        if word in _grammar() or (first_cued and not _verb_form(self.words, i)):
+            return True
+        return self.joined and self.locale != "fr" and not _EN_INFLECTED.search(word)
