@@ -1355,57 +1355,73 @@ def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, b
     """Who the gift is for, in the person's words with the name ("uncle Dave"); from the
     positive part of a clause ("my brother, not my sister" → brother). The first relation
     named wins, unless a later one is the object of "for"/"pour" and the first is not."""
-    found: list[tuple[str, bool, bool, bool]] = []
-    previous: Clause | None = None
-    for clause in clauses:
-        before, previous = previous, clause
-        lead = _LEAD_NO.match(clause.folded)
-        start = lead.end() if lead else 0
-        body = Clause(clause.start + start, clause.end, clause.text[start:], clause.folded[start:])
-        body = _without_named_tastes(body)  # "regarde Friends en boucle" names no friends
-        # the parts are kept apart, so a relation is not named by a word after a cut-out
-        # marker ("mon beauf est fan de BBQ" does not name him BBQ)
-        positive = " ; ".join(s.text for s in segments(body) if s.positive)
-        said_by_other = _THIRD_PERSON_RELATIVE[lang].search(fold(positive))
-        if lang == "fr":  # "son écran" is a possessive, not an English "son"
-            positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
-        relation = resolve_relation(positive, lang) if positive.strip() else None
-        if relation is not None and not relation.known:
-            # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
-            plain = _QUALIFIER.sub(" ", positive)
-            relation = resolve_relation(plain, lang) or relation
-        if relation is None or "même" in (relation.said or "").lower():
-            continue  # "le même budget" folds like "mémé"
-        said_at = fold(positive).find(fold(relation.said or "~"))
-        if said_at >= 0 and names_a_day(positive[said_at:]):
-            # "before Valentine's Day" is a day, not "my valentine"; "mothers day gift for my
-            # mom" names the mother after the day
-            end = said_at + len(relation.said or "")
-            positive = positive[:said_at] + " " * (end - said_at) + positive[end:]
-            relation = resolve_relation(positive, lang) if positive.strip() else None
-            if relation is None:
-                continue
-        if not relation.known and not _UNKNOWN_RELATION_CUE.search(fold(positive)):
-            continue
-        if relation.known and relation.name is None and before is not None:
-            name = _apposed_name(before, clause)
-            if name is not None:  # "pour Nathalie, ma manager"
-                relation = relation.model_copy(update={"name": name})
-        words = " ".join(w for w in (relation.said, relation.name) if w)
-        if said_by_other and fold(relation.said or "~") in said_by_other[0]:
-            continue  # "c'est sa sœur qui boit du thé": someone else's relative
-        if words and not _cued(relation, positive):
-            later = _relation_after_for(positive, lang)
-            if later is not None:  # "mon frère se marie, une idée pour ma future belle-sœur"
-                relation, words = later, " ".join(w for w in (later.said, later.name) if w)
-        if words:
-            at = fold(positive).find(fold(relation.said or relation.name or ""))
-            bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
-            cued = _cued(relation, positive)
-            found.append((words[:60], bool(relation.name) or bare, relation.known, cued))
-            if cued:
+    found: list[tuple[str, bool, bool, bool]] = []  # (words, labelled, known, cued)
+    for before, clause in zip([None, *clauses], clauses, strict=False):
+        said = _clause_recipient(before, clause, lang)
+        if said is not None:
+            found.append(said)
+            if said[3]:
                 break
     if not found:
         return None, False, False
     words, labelled, known, _ = next((f for f in found if f[3]), found[0])
     return words, labelled, known
+
+
+def _clause_recipient(
+    before: Clause | None, clause: Clause, lang: Locale
+) -> tuple[str, bool, bool, bool] | None:
+    """The relation one clause names as the recipient: (words, labelled, known, cued)."""
+    body = _without_named_tastes(_after_lead(clause))  # "regarde Friends" names no friends
+    # the parts are kept apart, so a relation is not named by a word after a cut-out
+    # marker ("mon beauf est fan de BBQ" does not name him BBQ)
+    positive = " ; ".join(s.text for s in segments(body) if s.positive)
+    said_by_other = _THIRD_PERSON_RELATIVE[lang].search(fold(positive))
+    if lang == "fr":  # "son écran" is a possessive, not an English "son"
+        positive = _FR_POSSESSIVE.sub(lambda m: " " * len(m[0]), positive)
+    relation, positive = _relation_in(positive, lang)
+    if relation is None or not (relation.known or _UNKNOWN_RELATION_CUE.search(fold(positive))):
+        return None
+    if relation.known and relation.name is None and before is not None:
+        name = _apposed_name(before, clause)
+        if name is not None:  # "pour Nathalie, ma manager"
+            relation = relation.model_copy(update={"name": name})
+    if said_by_other and fold(relation.said or "~") in said_by_other[0]:
+        return None  # "c'est sa sœur qui boit du thé": someone else's relative
+    if _said_words(relation) and not _cued(relation, positive):
+        # "mon frère se marie, une idée pour ma future belle-sœur"
+        later = _relation_after_for(positive, lang)
+        relation = relation if later is None else later
+    return _named(relation, positive)
+
+
+def _named(relation: Relation, positive: str) -> tuple[str, bool, bool, bool] | None:
+    """A relation as a clause names it: labelled when named or said bare ("filleul Noé")."""
+    words = _said_words(relation)
+    if not words:
+        return None
+    at = fold(positive).find(fold(relation.said or relation.name or ""))
+    bare = at >= 0 and not _DETERMINER.search(fold(positive)[:at])
+    return words[:60], bool(relation.name) or bare, relation.known, _cued(relation, positive)
+
+
+def _said_words(relation: Relation) -> str:
+    return " ".join(w for w in (relation.said, relation.name) if w)
+
+
+def _relation_in(positive: str, lang: Locale) -> tuple[Relation | None, str]:
+    """The relation a clause's positive part names, and that part with a day's name blanked."""
+    relation = resolve_relation(positive, lang) if positive.strip() else None
+    if relation is not None and not relation.known:
+        # "mon meilleur chum": the word the lexicon lacks is the noun, not its adjective.
+        relation = resolve_relation(_QUALIFIER.sub(" ", positive), lang) or relation
+    if relation is None or "même" in (relation.said or "").lower():
+        return None, positive  # "le même budget" folds like "mémé"
+    said_at = fold(positive).find(fold(relation.said or "~"))
+    if said_at >= 0 and names_a_day(positive[said_at:]):
+        # "before Valentine's Day" is a day, not "my valentine"; "mothers day gift for my
+        # mom" names the mother after the day
+        end = said_at + len(relation.said or "")
+        positive = positive[:said_at] + " " * (end - said_at) + positive[end:]
+        relation = resolve_relation(positive, lang) if positive.strip() else None
+    return relation, positive
