@@ -617,17 +617,7 @@ def _facts(
             deadline = restated_deadline(clause.text, today, lang)
         if deadline is not None:
             facts["deadline"] = deadline
-        short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
-        first = clause is clauses[0] and text[clause.end :].lstrip().startswith(",")
-        if short and first and clause.text.strip()[:1].isupper():
-            # "Florence, 30 €": a capitalised first piece of a terse list is where a name goes,
-            # as in ``_listed_place``; only a country's own name is a place there ("France,
-            # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
-            short = _a_country_by_name(clause.text, lang)
-        if short and TASTE_VERB.match(fold(" ".join(clause.text.split()[1:3]))):
-            short = False  # "Anna reads everything", "Lucy loves jazz": a sentence, no place
-        spot = _without_named_tastes(clause)  # "fan de l'OM", "loves Italy": no destination
-        country = _place(spot, lang, short) or _listed_place(text, spot, lang)
+        country = _clause_place(clause, clauses, text, lang, correcting)
         if country is not None:
             facts["country"] = country
             if _SPEAKER_LIVES.search(clause.folded):
@@ -638,37 +628,78 @@ def _facts(
     if age is not None:
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
-    recipient, out.labelled, known = _recipient(clauses, lang)
-    if recipient:  # "my chess coach", "mon élève de guitare": a taste they share
-        relation = resolve_relation(recipient, lang)
-        shared = shared_tastes(relation) if relation is not None else []
-        old = {*(profile.get("interests") or []), *(profile.get("dislikes") or [])}
-        new = [t for t in shared if t not in old and t not in facts.get("interests", [])]
-        if new:
-            facts["interests"] = [*facts.get("interests", []), *new]
-        at_work = workplace_tags(relation) if relation is not None else set()
-        if at_work & set(facts.get("interests", [])):  # "un collègue de bureau": no office taste
-            kept = [t for t in facts["interests"] if t not in at_work]
-            facts["interests"] = kept
-            if not kept:
-                del facts["interests"]
+    recipient = _who(clauses, lang, profile, facts, out)
     current = profile.get("recipient")
-    if not known and current is None:
-        # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
-        # sentences stay sentences: "Budget 100 €. Livraison Paris" names no one
-        named = _named_person(". ".join(c.text for c in clauses))
-        if (
-            named is not None
-            and facts.get("country")
-            and resolve_country(named, lang) == facts["country"]
-        ):
-            named = None  # "…, elle est sur Marseille": the place this message gave, no name
-        recipient = named or recipient
-        out.labelled = recipient is not None
     retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
         facts["recipient"] = recipient
     return facts
+
+
+def _clause_place(
+    clause: Clause, clauses: list[Clause], text: str, lang: Locale, correcting: bool
+) -> str | None:
+    """The country of the place a clause names; a short clause may be only a place."""
+    short = len(clause.text.split()) <= 3 and (len(text.split()) <= 4 or correcting)
+    first = clause is clauses[0] and text[clause.end :].lstrip().startswith(",")
+    if short and first and clause.text.strip()[:1].isupper():
+        # "Florence, 30 €": a capitalised first piece of a terse list is where a name goes,
+        # as in ``_listed_place``; only a country's own name is a place there ("France,
+        # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
+        short = _a_country_by_name(clause.text, lang)
+    if short and TASTE_VERB.match(fold(" ".join(clause.text.split()[1:3]))):
+        short = False  # "Anna reads everything", "Lucy loves jazz": a sentence, no place
+    spot = _without_named_tastes(clause)  # "fan de l'OM", "loves Italy": no destination
+    return _place(spot, lang, short) or _listed_place(text, spot, lang)
+
+
+def _who(
+    clauses: list[Clause],
+    lang: Locale,
+    profile: dict[str, Any],
+    facts: dict[str, Any],
+    out: Extraction,
+) -> str | None:
+    """The recipient the message names (``out.labelled`` says whether by a name), and the
+    tastes their relation implies added to ``facts``."""
+    recipient, out.labelled, known = _recipient(clauses, lang)
+    if recipient:  # "my chess coach", "mon élève de guitare": a taste they share
+        _relation_tastes(resolve_relation(recipient, lang), profile, facts)
+    if known or profile.get("recipient") is not None:
+        return recipient
+    # "pour Karim, un dev de mon équipe": a name says more than a word we do not know
+    # sentences stay sentences: "Budget 100 €. Livraison Paris" names no one
+    named = _named_person(". ".join(c.text for c in clauses))
+    if (
+        named is not None
+        and facts.get("country")
+        and resolve_country(named, lang) == facts["country"]
+    ):
+        named = None  # "…, elle est sur Marseille": the place this message gave, no name
+    recipient = named or recipient
+    out.labelled = recipient is not None
+    return recipient
+
+
+def _relation_tastes(
+    relation: Relation | None, profile: dict[str, Any], facts: dict[str, Any]
+) -> None:
+    """A taste a relation shares ("my chess coach"); none of the workplace ("un collègue de
+    bureau" likes no office supplies)."""
+    if relation is None:
+        return
+    old = {*(profile.get("interests") or []), *(profile.get("dislikes") or [])}
+    new = [
+        t for t in shared_tastes(relation) if t not in old and t not in facts.get("interests", [])
+    ]
+    if new:
+        facts["interests"] = [*facts.get("interests", []), *new]
+    at_work = workplace_tags(relation)
+    if at_work & set(facts.get("interests", [])):
+        kept = [t for t in facts["interests"] if t not in at_work]
+        facts["interests"] = kept
+        if not kept:
+            del facts["interests"]
 
 
 # Which birthday it is, no day of the month: "le 8ème anniv de ma nièce", "pour le douzième
