@@ -531,63 +531,108 @@ _WATCH_VERB = re.compile(
 )
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """A segment read every way, before the rules say which readings count as tastes."""
+
+    segment: Segment
+    found: list[str]  # the vocabulary's tags, as said (compounds too), gift forms left out
+    verbs: list[str]  # the tags of what someone does
+    leftover: list[str]  # the words that gave no tag
+    extra: list[str]  # words the vocabulary lacks, kept as items of a short list of tastes
+
+
 def _segment_tags(segment: Segment, locale: str) -> list[str]:
+    reading = _read(segment, locale)
+    return next((t for rule in _TASTE_RULES if (t := rule(reading)) is not None), [])
+
+
+def _read(segment: Segment, locale: str) -> _Reading:
     own = _without_speakers_things(segment.text)
     own = _WATCH_VERB.sub(lambda m: m[1] + " " * len(m[2]), own)
     text = _in_language(own, locale)
-    analysis = analyze(text)
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
     found = [t for t in tags_in_order(text) if t not in forms]
     if locale == "fr":
-        found += [
-            tag
-            for word, tag in _FRENCH_ONLY.items()
-            if tag in TAGS
-            and tag not in found
-            and re.search(rf"(?<![\w'-]){word}(?![\w'-])", fold(own))
-        ]
+        found += _french_only(own, found)
     # "runs D&D" leads it; "loves Star Trek" is no trekking: names give no doing either
     led = _RUNS_SOMETHING.sub(lambda m: " " * len(m[0]), _names_blanked(own))
     led = _phrases_blanked(led)  # "la cuisine japonaise" is a cuisine, not "cuisine" the verb
     verbs = _merge(verb_tags(fold(led)), doing_tags(led, locale, cued=segment.cued))
-    leftover = [
-        w
-        for w in analysis.words
-        if len(w) > 1
-        and not w.isdigit()
-        and w not in _FILLER
-        and w not in _relation_words()
-        and not (locale == "fr" and w in _FRENCH_ONLY)
-    ]
+    leftover = [w for w in analyze(text).words if _unread(w, locale)]
     compounds = {w: compound_tags(w) for w in leftover}
     found = _merge(found, [t for w in leftover for t in compounds[w] if t not in forms])
     taken = _verb_words(fold(led))
     leftover = [w for w in leftover if not compounds[w] and w not in taken]
-    # "cooking and jazz": a short list of tastes; a word the catalog does not know is kept as
-    # it is, for the tools to match or to say they cannot serve.
+    return _Reading(segment, found, verbs, leftover, _listed_extra(segment, found, leftover))
+
+
+def _french_only(own: str, found: list[str]) -> list[str]:
+    """The French short names of sports in ``own`` (``_FRENCH_ONLY``) not found yet."""
+    folded = fold(own)
+    return [
+        tag
+        for word, tag in _FRENCH_ONLY.items()
+        if tag in TAGS and tag not in found and re.search(rf"(?<![\w'-]){word}(?![\w'-])", folded)
+    ]
+
+
+def _unread(word: str, locale: str) -> bool:
+    """Whether a word the vocabulary gave no tag may still say something: no filler, no
+    relation, no number."""
+    return (
+        len(word) > 1
+        and not word.isdigit()
+        and word not in _FILLER
+        and word not in _relation_words()
+        and not (locale == "fr" and word in _FRENCH_ONLY)
+    )
+
+
+def _listed_extra(segment: Segment, found: list[str], leftover: list[str]) -> list[str]:
+    """ "cooking and jazz": a short list of tastes; a word the catalog does not know is kept
+    as it is, for the tools to match or to say they cannot serve."""
     listed = (
         len(leftover) <= 1
         and len(segment.text.split()) <= 6
         and _LIST.search(segment.folded) is not None
     )
-    extra = (
-        [w for w in leftover if _free(w) and not _qualifies_a_listed_taste(w, segment.text)]
-        if listed and found and segment.positive
-        else []
-    )
+    if not (listed and found and segment.positive):
+        return []
+    return [w for w in leftover if _free(w) and not _qualifies_a_listed_taste(w, segment.text)]
+
+
+def _said_as_tastes(r: _Reading) -> list[str] | None:
+    """After a liking word, a verb that tells the kind, "fan", or a negation: all of it."""
+    segment = r.segment
     listens = any(tag and pattern.search(segment.folded) for pattern, tag in _KIND_VERB)
     if segment.cued or listens or _FAN.search(segment.folded) or not segment.positive:
-        return _merge(_merge(found, verbs), extra)
-    if verbs and _subject_verb(fold(segment.text)):
-        # "elle tricote des écharpes pour toute la famille": what someone makes or does it
-        # for is no gift kind they want (scarves, family games); only interests stand.
-        return _merge([t for t in found if t in INTERESTS], verbs)
-    if found and not leftover:
-        return found
-    if extra:
-        return _merge(found, extra)
-    return []  # a wish ("something outdoorsy") is read with the kind of person, above
+        return _merge(_merge(r.found, r.verbs), r.extra)
+    return None
+
+
+def _someone_does(r: _Reading) -> list[str] | None:
+    """ "elle tricote des écharpes pour toute la famille": what someone makes or does it for
+    is no gift kind they want (scarves, family games); only interests stand."""
+    if r.verbs and _subject_verb(fold(r.segment.text)):
+        return _merge([t for t in r.found if t in INTERESTS], r.verbs)
+    return None
+
+
+def _nothing_but_tastes(r: _Reading) -> list[str] | None:
+    return r.found if r.found and not r.leftover else None
+
+
+def _a_list_of_tastes(r: _Reading) -> list[str] | None:
+    return _merge(r.found, r.extra) if r.extra else None
+
+
+# How a segment's readings count, the first rule that answers wins: words said as tastes
+# count whole; then what someone is said to do; then a segment of nothing but tastes, or a
+# short list of them. Anything else is about something else (a wish such as "something
+# outdoorsy" is read with the kind of person, in ``segment_tags``).
+_TASTE_RULES = (_said_as_tastes, _someone_does, _nothing_but_tastes, _a_list_of_tastes)
 
 
 def _qualifies_a_listed_taste(word: str, text: str) -> bool:
