@@ -208,71 +208,92 @@ _OCCASION_DATE = re.compile(
 def _place(clause: Clause, lang: Locale, short: bool) -> str | None:
     """The country of a place named after a place word ("habite à Lille", "ship to
     Brussels"), or of a message that is only a place ("Lyon", "marseille")."""
-    phrases: list[tuple[str, bool, bool]] = []  # (text, after a place word, a sure one)
-    after_en: set[str] = set()  # phrases after "en": a country or a region only
-    for cue in _PLACE_CUE.finditer(clause.folded):
-        m = _PHRASE.match(clause.text, cue.end())
-        if m and cue[0] == "en":
-            after_en.add(m[1])
-        if (
-            lang == "en"
-            and clause.text[cue.start() : cue.end()] == "a"
-            and m
-            and m[1][:1].islower()
-        ):
-            continue  # the English article, not "à": "a present for Austin from accounts"
-        if m:
-            # a lowercase town only after a word that surely introduces a place
-            strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
-            phrases.append((m[1], True, strong))
-            if "," in m[1]:  # "to 12 rue de la Paix, Paris": the town closes an address
-                phrases.append((m[1].rsplit(",", 1)[1], True, strong))
+    phrases, after_en = _cued_phrases(clause, lang)
     if short:
         phrases.append((clause.text, False, False))
     for phrase, cued, strong in phrases:
-        words = phrase.split()[:5]
-        if len(words) > 1 and fold(words[0]) in _ARTICLES:
-            words = words[1:]  # "to the US", "in the Netherlands", "vers la Suisse"
-        for size in range(len(words), 0, -1):
-            candidate = " ".join(words[:size]).strip(" '\"")
-            if not candidate or fold(words[0]) in _NOT_PLACE:
-                break
-            if size == 1 and (
-                (len(candidate) < 5 and not candidate[:1].isupper())
-                or (len(candidate) <= 3 and not candidate.isupper())
-                or (candidate.islower() and not cued)
-            ):
-                continue  # "mets", "nice", "ça": everyday words before they are places
-            found = resolve_country(candidate, lang)
-            if found is not None and candidate.islower() and not strong:
-                # after "à"/"en" alone a lowercase word counts only as a country's own name
-                # ("en france"), not as a town ("à peine" is not Peine)
-                names = {fold(country_name(found, language)) for language in ("en", "fr")}
-                found = found if fold(candidate) in names else None
-            if (
-                found is None
-                and candidate.islower()
-                and strong
-                and len(candidate) >= 5
-                and not any(ch.isdigit() for ch in candidate)
-            ):
-                found = resolve_country(candidate.title(), lang)
-            if found is not None and phrase in after_en and not names_a_land(candidate, lang):
-                found = None  # "il est en grève": "en" goes before a land, not a town
-            if found is not None:
-                return found
-    if short:
-        found = _bare_place(clause.text, lang)
+        found = _phrase_place(phrase, cued, strong, phrase in after_en, lang)
         if found is not None:
             return found
-    return _slipped_country(phrases, lang)
+    found = _bare_place(clause.text, lang) if short else None
+    return found if found is not None else _slipped_country(phrases, lang)
+
+
+def _cued_phrases(clause: Clause, lang: Locale) -> tuple[list[tuple[str, bool, bool]], set[str]]:
+    """The phrases after a place word, each as (text, after a place word, after a sure one),
+    and those after "en" (a country or a region only)."""
+    phrases: list[tuple[str, bool, bool]] = []
+    after_en: set[str] = set()
+    for cue in _PLACE_CUE.finditer(clause.folded):
+        m = _PHRASE.match(clause.text, cue.end())
+        if m is None:
+            continue
+        if cue[0] == "en":
+            after_en.add(m[1])
+        if lang == "en" and clause.text[cue.start() : cue.end()] == "a" and m[1][:1].islower():
+            continue  # the English article, not "à": "a present for Austin from accounts"
+        # a lowercase town only after a word that surely introduces a place
+        strong = _STRONG_CUE.search(clause.folded[: cue.end()]) is not None
+        phrases.append((m[1], True, strong))
+        if "," in m[1]:  # "to 12 rue de la Paix, Paris": the town closes an address
+            phrases.append((m[1].rsplit(",", 1)[1], True, strong))
+    return phrases, after_en
+
+
+def _phrase_place(
+    phrase: str, cued: bool, strong: bool, after_en: bool, lang: Locale
+) -> str | None:
+    """The country of the longest run of a phrase's first words that names a place."""
+    words = phrase.split()[:5]
+    if len(words) > 1 and fold(words[0]) in _ARTICLES:
+        words = words[1:]  # "to the US", "in the Netherlands", "vers la Suisse"
+    if not words or fold(words[0]) in _NOT_PLACE:
+        return None
+    for size in range(len(words), 0, -1):
+        candidate = " ".join(words[:size]).strip(" '\"")
+        if not candidate:
+            return None
+        if size == 1 and _everyday(candidate, cued):
+            continue  # "mets", "nice", "ça": everyday words before they are places
+        found = _country_named(candidate, strong, lang)
+        if found is not None and after_en and not names_a_land(candidate, lang):
+            found = None  # "il est en grève": "en" goes before a land, not a town
+        if found is not None:
+            return found
+    return None
+
+
+def _everyday(word: str, cued: bool) -> bool:
+    """Whether a one-word candidate is too short or too plain to be taken for a place."""
+    return (
+        (len(word) < 5 and not word[:1].isupper())
+        or (len(word) <= 3 and not word.isupper())
+        or (word.islower() and not cued)
+    )
+
+
+def _country_named(candidate: str, strong: bool, lang: Locale) -> str | None:
+    """The country of a candidate place; a lowercase one after "à"/"en" alone counts only as
+    a country's own name ("en france"), not as a town ("à peine" is not Peine)."""
+    found = resolve_country(candidate, lang)
+    if not candidate.islower():
+        return found
+    if found is not None and not strong:
+        return found if _own_name(found, candidate) else None
+    if found is None and strong and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
+        return resolve_country(candidate.title(), lang)
+    return found
+
+
+def _own_name(country: str, text: str) -> bool:
+    """Whether ``text`` is the country's own name in either language ("France", "Suisse")."""
+    return fold(text) in {fold(country_name(country, lg)) for lg in ("en", "fr")}
 
 
 def _a_country_by_name(text: str, lang: Locale) -> bool:
     """Whether ``text`` is a country's own name in either language ("France", "Suisse")."""
     found = resolve_country(text.strip(" .!?"), lang)
-    names = {fold(country_name(found, lg)) for lg in ("en", "fr")} if found else set()
-    return fold(text.strip(" .!?")) in names
+    return found is not None and _own_name(found, text.strip(" .!?"))
 
 
 def _bare_place(text: str, lang: Locale) -> str | None:
@@ -326,8 +347,7 @@ def _listed_place(message: str, clause: Clause, lang: Locale) -> str | None:
             continue  # "…, 40 euros, yoga" is a taste; "…, 40 pounds, Reading" the town
         if _names_relation(previous, lang):
             found = resolve_country(piece, lang) if piece[:1].isupper() else None
-            names = {fold(country_name(found, lg)) for lg in ("en", "fr")} if found else ()
-            found = found if fold(piece) in names else None
+            found = found if found is not None and _own_name(found, piece) else None
         else:
             found = place_alone(piece, lang)
         if found is not None:
@@ -1275,7 +1295,7 @@ def _said_as_place(word: str, before: str) -> bool:
     found = resolve_country(word)
     if found is None:
         return False
-    if fold(word) in {fold(country_name(found, language)) for language in ("en", "fr")}:
+    if _own_name(found, word):
         return True
     return _PLACE_BEFORE.search(fold(before)) is not None
 
