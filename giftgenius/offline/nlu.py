@@ -21,7 +21,7 @@ from typing import Any
 
 from giftgenius.catalog.describing import read_description
 from giftgenius.domain import Locale
-from giftgenius.language.amounts import parse_amount
+from giftgenius.language.amounts import Amount, parse_amount
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import fold
 from giftgenius.language.places import (
@@ -776,26 +776,12 @@ def _budget(
     # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
     # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
     dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
+    british = "GB" in (home, facts.get("country"), profile.get("country"))
     whole = " ".join(c.text for c in clauses)
     for clause in clauses:
-        text = _money_words(_E_EURO.sub(r"\1 €", clause.text))
-        if "GB" in (home, facts.get("country"), profile.get("country")):
-            text = _POUNDS.sub(" livres sterling", text)
-        amount = parse_amount(text, lang, dollar) or parse_amount(
-            text, "fr" if lang == "en" else "en", dollar
-        )  # a short line may be misjudged ("quatre-vingts euros max")
-        if amount is not None and amount.currency_assumed and _counted(text, amount.amount):
-            amount = None  # "5 expressos par jour" counts cups, not money
-        if amount is not None and amount.currency_assumed and amount.amount < _LEAST_BUDGET:
-            amount = None  # a lone "1" is a slip or an answer to something else, not $1
-        if amount is not None and amount.currency_assumed and _year_of_a_date(whole, amount.amount):
-            amount = None  # "by December 20, 2026": the year of a date, not money
+        amount = _amount(clause.text, lang, dollar, british, whole)
         if amount is None and (correcting or clause.corrects) and known:
-            bare = _BARE_NUMBER.search(clause.folded)
-            if bare and not _age_in(clause.folded):
-                facts["budget_max"] = float(bare[1])
-                facts.pop("budget_min", None)
-            continue
+            _bare_budget(clause, facts)
         if amount is None:
             continue
         facts["budget_max"] = float(amount.amount)
@@ -808,6 +794,33 @@ def _budget(
         out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
+
+
+def _amount(text: str, lang: Locale, dollar: str, british: bool, whole: str) -> Amount | None:
+    """The amount of money a clause names, if a figure without a currency is money at all."""
+    text = _money_words(_E_EURO.sub(r"\1 €", text))
+    if british:
+        text = _POUNDS.sub(" livres sterling", text)
+    amount = parse_amount(text, lang, dollar) or parse_amount(
+        text, "fr" if lang == "en" else "en", dollar
+    )  # a short line may be misjudged ("quatre-vingts euros max")
+    if amount is None or not amount.currency_assumed:
+        return amount
+    if (
+        _counted(text, amount.amount)  # "5 expressos par jour" counts cups, not money
+        or amount.amount < _LEAST_BUDGET  # a lone "1" is a slip or an answer, not $1
+        or _year_of_a_date(whole, amount.amount)  # "by December 20, 2026": a year
+    ):
+        return None
+    return amount
+
+
+def _bare_budget(clause: Clause, facts: dict[str, Any]) -> None:
+    """A correction of the known budget by a bare figure ("non, 40"), unless it is an age."""
+    bare = _BARE_NUMBER.search(clause.folded)
+    if bare and not _age_in(clause.folded):
+        facts["budget_max"] = float(bare[1])
+        facts.pop("budget_min", None)
 
 
 _MONTH = (
