@@ -21,57 +21,27 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from giftgenius.language.folding import fold
+from giftgenius.language.lexicon import union
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import INTERESTS, synonyms, tokenize
 
 # Who does something: a pronoun (a relation word or a name does too, see ``_subject``).
-_PRONOUNS = frozenset("he she they who il elle iel ils elles qui".split())  # noqa: SIM905
+_PRONOUNS = union("offline_doings", "doers")
 # Words between the doer and the verb: clitics, negation-free adverbs.
-_BETWEEN = frozenset(
-    """
-    also still often always usually sometimes really just now even mostly regularly basically
-    actually occasionally secretly religiously
-    se s y en ne n aussi toujours souvent encore parfois surtout meme
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_BETWEEN = union("offline_doings", "between")
 # Verbs of going: the doing comes after them ("goes fishing", "va à la pêche").
-_GOING = frozenset(
-    "go goes went going gone va vont allait allaient part partent partait aller".split()  # noqa: SIM905
-)
+_GOING = union("offline_doings", "going")
 # What may stand between a verb of going and the doing.
-_GOING_TO = frozenset("a au aux la le l les faire du de des d to out for".split())  # noqa: SIM905
-_AND = frozenset({"and", "et", "then", "puis", "or", "ou"})
+_GOING_TO = union("offline_doings", "after_going")
+_AND = union("offline_doings", "joining")
 # An English verb clipped onto its doer ("he's", "they're", "she'd", "who'll"): the doer has
 # said a verb, so "and" may join a doing after what it said ("he's 67 and golfs").
-_CLIPPED_VERB = frozenset({"s", "re", "d", "ll", "ve"})
+_CLIPPED_VERB = union("offline_doings", "clipped_verbs")
 
 # Everyday verbs, the grammar of saying what someone does: never an interest themselves
 # ("makes" would be a maker, "works" a workout, "drives" a driver, French "ce qui traîne"
 # — what lies about — training).
-_EVERYDAY = frozenset(
-    """
-    be is are was were am been being have has had having do does did doing done
-    make makes made making get gets got getting take takes took taking give gives gave giving
-    keep keeps kept say says said see sees saw come comes came know knows knew
-    want wants wanted need needs needed like likes liked love loves loved
-    live lives lived living spend spends spent think thinks thought feel feels felt
-    find finds found use uses used try tries tried look looks looked let lets seem seems
-    become becomes became leave leaves left put puts mean means buy buys bought
-    pay pays paid own owns owned stay stays stayed call calls called ask asks asked
-    tell tells told show shows showed hold holds held bring brings brought start starts
-    started help helps helped talk talks talked turn turns turned move moves moved
-    work works worked play plays played watch watches watched drive drives drove
-    can could will would should may might must
-    est etait sont etaient a ont avait avaient fait font faisait faire va vient venait
-    veut voulait peut pouvait doit devait aime aimait adore adorait habite habitait
-    vit vivait reste restait passe passait prend prenait met mettait dit disait voit
-    voyait sait savait pense pensait croit croyait trouve trouvait travaille travaillait
-    cherche cherchait donne donnait achete achetait paie paye semble devient parle parlait
-    conduit conduisait joue jouait regarde regardait
-    feed feeds fed nourrit nourrissait garde gardait mange mangeait boit buvait
-    traine trainent trainait trainaient trainer
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_EVERYDAY = union("offline_doings", "everyday_verbs")
 
 # Inflections taken off a verb, longest first ("-ies" leaves a "y": "studies" → study).
 _ENDINGS = (

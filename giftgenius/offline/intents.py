@@ -21,6 +21,7 @@ from functools import cached_property, lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import fold
+from giftgenius.language.lexicon import union
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
@@ -70,21 +71,7 @@ _AT_TOP = re.compile(
 # steps of a life, words, and a number of items ("the first two"); an ordinal before any
 # other word ("first works", "le premier proposé", "le deuxième m'intéresse") points into
 # the list, since a verb, an adjective or a pronoun follows the choice itself.
-_OTHER_THINGS = frozenset(
-    """
-    time times week weeks weekend month months year years day days night nights morning
-    evening date dates birthday birthdays anniversary christmas visit trip trips holiday
-    holidays vacation job jobs home house flat apartment car baby babies child children kid
-    kids grandchild grandchildren grandson granddaughter place round step word words name
-    half quarter class grade semester term season episode chapter book love marriage
-    wedding dance kiss two three four five six
-    fois semaine semaines week-end mois annee annees an ans jour jours nuit nuits soir soiree
-    matin rendez-vous anniversaire noel visite voyage voyages vacances emploi boulot poste
-    maison appartement appart voiture bebe enfant enfants petit-enfant petit-fils
-    petite-fille place tour etape mot mots nom prenom moitie classe saison episode chapitre
-    livre amour mariage danse bisou deux trois quatre cinq six
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_OTHER_THINGS = union("offline_choices", "counted_things")
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
 _CHEAPEST = re.compile(
     r"(?<![\w])(?:cheapest|least expensive|lowest price|lowest priced|most affordable|"
@@ -527,17 +514,7 @@ def _spelled_in(word: str, title_words: set[str]) -> bool:
     return spelled_in(word, title_words)
 
 
-_COMMON = frozenset(
-    """
-    the and for with les des une pour avec the one ones that this celui celle cela take let
-    go going prends prend veux want like would i'll ill choose pick moi est c'est
-    gift cadeau idea idee looks great nice super bien top yes oui
-    qui que quoi dont sur dans par son sa ses leur lui elle elles ils nous vous mon ma mes
-    she he her him his they them their it its what which about from into onto thing truc
-    please thanks merci stp svp plz pls sounds seems good just right really very tres
-    have has had got avoir aura sera peut puisse pourra could can will she'd he'd
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_COMMON = union("offline_choices", "common")
 
 
 # "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the

@@ -24,6 +24,7 @@ from itertools import pairwise
 
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
+from giftgenius.language.lexicon import union, words
 from giftgenius.language.materials import idiom_at
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
@@ -94,19 +95,8 @@ _FALSE_FRIENDS_IN_FR = frozenset({"pendant", "son", "sort", "main", "but", "car"
 _FRENCH_ONLY = {"basket": "basketball", "hand": "handball", "volley": "volleyball"}
 
 # Words a list of interests may hold besides the interests themselves.
-_FILLER = frozenset(
-    """
-    and or also too plus with some the a an of her his their my things thing stuff
-    love loves like likes really very much lots all kinds sort kind
-    et ou aussi avec des de du la le les l d un une en son sa ses mon ma mes truc trucs
-    genre style tout tous toute toutes chose choses beaucoup surtout vraiment bien tres
-    gift gifts cadeau cadeaux idea ideas idee idees something quelque please thanks merci stp
-    svp maybe peut etre she he they it il elle ils elles is est are sont who qui que but mais
-    hobby hobbies loisir loisirs passion passions favorite favourite prefere preferee
-    fan big grand grande huge gros grosse lover amateur amatrice
-    s x mai but partie parties seance seances
-    trop overly
-    """.split()  # noqa: SIM905 - a word list reads better as text
+_FILLER = union("offline_tastes", "filler") | union(
+    "function_words", "definite_articles", "indefinite_articles", "conjunctions"
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = re.compile(
@@ -741,36 +731,11 @@ def free_words(segment: Segment, limit: int = 1) -> list[str]:
     return words
 
 
-_STOP = frozenset(
-    """
-    that this these those them him her their one ones any much many more less same other
-    what which when where how why because since just only even still already ever never
-    cela ceci celui celle ceux celles quoi quand comment pourquoi parce depuis juste meme
-    deja encore jamais rien autre autres lui leur leurs eux elles quelqu chez dans sur sous
-    vers avant apres pendant from into about over under have has had does did was were been
-    avoir etre fait faire dit dire veut veux voudrais aimerait adore aime adorent aiment
-    money budget euros euro dollars dollar bucks balles price prix cher chere expensive cheap
-    gens people someone quelqu'un personne gift present chez lui pour celui celle fini
-    truc trucs machin chose choses ceux bref etc cadeau cadeaux idee idees kdo rigolo
-    balle balles piasse piasses bucks quid
-    spend spends spending spent afford pay paying paid limit limits cap ceiling max maximum
-    depenser depense depenses mettre payer limite plafond
-    anything everything whatever nothing
-    joie rage colere bonheur inquietude impatience tristesse joy anger worry happiness
-    excitement sadness
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+# Words that never name a taste: pronouns, adverbs, money, feelings (and "this", "that").
+_STOP = union("offline_tastes", "stop") | frozenset(words("function_words", "demonstratives", "en"))
 
 # Numbers in words (closed classes in both languages), never a taste ("like forty dollars").
-NUMBER_WORDS = frozenset(
-    """
-    one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
-    sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
-    hundred thousand  un une deux trois quatre cinq six sept huit neuf dix onze douze treize
-    quatorze quinze seize vingt trente quarante cinquante soixante septante huitante octante
-    nonante cent cents mille
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+NUMBER_WORDS = union("offline_numbers", "cardinals")
 
 # Words that never name a taste: a typo is mended into one of them rather than into a taste.
 GRAMMAR_WORDS = _STOP | _FILLER

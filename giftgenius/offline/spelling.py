@@ -16,14 +16,13 @@ from pathlib import Path
 
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import fold
+from giftgenius.language.lexicon import union
 from giftgenius.language.relations import lexicon
 from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
 
-_MONEY = frozenset({"budget", "dollars", "euros", "pounds", "bucks", "maximum", "environ"})
+_MONEY = union("offline_spelling", "money")
 # Answers ("yess thats grand"), so a mended yes still confirms.
-_ANSWERS = frozenset(
-    "yes yeah yep yup sure okay confirm confirmed please thanks oui ouais merci".split()  # noqa: SIM905
-)
+_ANSWERS = union("offline_spelling", "answers")
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]{4,}(?![\w'’])")  # not part of "doesn't"
 # Text-speak "4" for "for" before whom it is for: "a gift 4 my sister".
 _FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|mon|ma|mes)\b)")
