@@ -460,33 +460,13 @@ def _read(
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
     if (choosing or candidate_titles) and not out.load:
-        titles = candidate_titles
-        answers = candidate_answers or [() for _ in titles]
-        shortlist = [intents.Candidate(t, tuple(a)) for t, a in zip(titles, answers, strict=False)]
+        answers = candidate_answers or [() for _ in candidate_titles]
+        pairs = zip(candidate_titles, answers, strict=False)
+        shortlist = [intents.Candidate(t, tuple(a)) for t, a in pairs]
         out.choice = _choice(raw, folded, shortlist)
         if out.choice is not None and (out.choice.described is None or out.choice.price):
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
-    # A labelled save names no one ("save her profile as Laura"); one under the person's name
-    # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
-    readable = _blank_save(raw, folded) if out.save_label else raw
-    for m in _NOT_A_RECIPIENT.finditer(folded):
-        readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    out.facts = _facts(readable, lang, today, dollar, profile, out)
-    if "deadline" not in out.facts and _NOT_A_RECIPIENT.search(folded):
-        # the exchange is an occasion too, read where it is still said: "Secret Santa at
-        # work on the 18th" is due on the 18th
-        for clause in split(raw):
-            if _NOT_A_RECIPIENT.search(clause.folded):
-                deadline = _deadline(clause, today, lang)
-                if deadline is not None:
-                    out.facts["deadline"] = deadline
-                    break
-    if (
-        "recipient" not in out.facts
-        and not profile.get("recipient")
-        and _WORKPLACE_DRAW.search(folded)
-    ):
-        out.facts["recipient"] = _DRAWN_COLLEAGUE[lang]
+    out.facts = _message_facts(raw, folded, lang, today, dollar, profile, out)
     if out.choice is not None:
         # A gift named in words ("the grinder") says nothing new about tastes either; one
         # that also sets a budget, a place or a date ("the one under 40 for Paris") is facts.
@@ -495,6 +475,43 @@ def _read(
         else:
             out.facts = {}
     return out
+
+
+def _message_facts(
+    raw: str,
+    folded: str,
+    lang: Locale,
+    today: dt.date,
+    dollar: str,
+    profile: dict[str, Any],
+    out: Extraction,
+) -> dict[str, Any]:
+    """The facts of a message, with what a save request or a gift exchange says set apart."""
+    # A labelled save names no one ("save her profile as Laura"); one under the person's name
+    # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
+    readable = _blank_save(raw, folded) if out.save_label else raw
+    for m in _NOT_A_RECIPIENT.finditer(folded):
+        readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
+    facts = _facts(readable, lang, today, dollar, profile, out)
+    if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
+        # the exchange is an occasion too, read where it is still said: "Secret Santa at
+        # work on the 18th" is due on the 18th
+        deadline = _exchange_deadline(raw, today, lang)
+        if deadline is not None:
+            facts["deadline"] = deadline
+    if "recipient" not in facts and not profile.get("recipient") and _WORKPLACE_DRAW.search(folded):
+        facts["recipient"] = _DRAWN_COLLEAGUE[lang]
+    return facts
+
+
+def _exchange_deadline(raw: str, today: dt.date, lang: Locale) -> dt.date | None:
+    """The day of the first clause naming a gift exchange that sets one."""
+    for clause in split(raw):
+        if _NOT_A_RECIPIENT.search(clause.folded):
+            deadline = _deadline(clause, today, lang)
+            if deadline is not None:
+                return deadline
+    return None
 
 
 _TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
