@@ -24,7 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError, VersionConflict
-from giftgenius.storage.checkpoint_codec import decode_session
+from giftgenius.storage.checkpoints import decode_session
 from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
 from giftgenius.storage.session_store import Clock, check_run_id, run_erased
 

@@ -2,13 +2,13 @@
 
 They never commit: ``Database.read()``/``write()`` own the transaction, so a whole turn lands
 at once. Reads that take an id from outside accept the caller's ``user_id`` to check that
-the row is theirs; a row of another user is treated as absent.
+the row is theirs; a row of another user is treated as absent. Checkpoint rows have their
+repository beside their format, in ``storage/checkpoints.py``; ``Repos`` holds it too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
@@ -16,8 +16,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from giftgenius.domain import (
-    Checkpoint,
-    CheckpointStep,
     OrderDraft,
     ProfileDraft,
     RecipientProfile,
@@ -29,10 +27,10 @@ from giftgenius.domain import (
     check_user_id,
     utcnow,
 )
-from giftgenius.errors import NotFound, RunClosed, StorageError, UsageError, VersionConflict
+from giftgenius.errors import NotFound, RunClosed, StorageError, VersionConflict
 from giftgenius.privacy import strip_controls
 from giftgenius.storage.catalog_repo import CatalogRepo
-from giftgenius.storage.checkpoint_codec import decode_checkpoint, upgrade_profile_v2
+from giftgenius.storage.checkpoints import CheckpointRepo, upgrade_profile_v2
 from giftgenius.storage.tables import (
     CheckpointRow,
     OrderDraftRow,
@@ -44,13 +42,11 @@ from giftgenius.storage.tables import (
 from giftgenius.storage.upsert import insert_for, money
 
 _T = TypeVar("_T")
-_STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
 # What every turn reads and writes goes through the tables, not the mapped classes: a Core
 # statement skips the ORM's identity map and bulk-persistence layers (a turn with an
 # instant model went from 4.6 to 4.0 ms embedded: the README's ``bench turn`` figures).
 _RUNS = cast(sa.Table, RunRow.__table__)
 _TRANSCRIPT = cast(sa.Table, TranscriptRow.__table__)
-_CHECKPOINTS = cast(sa.Table, CheckpointRow.__table__)
 # The transcript's columns joined to a run's row, labelled apart from the run's own.
 _AFTER = {f"t_{c.name}": c.name for c in _TRANSCRIPT.c}
 _AFTER_COLUMNS = [_TRANSCRIPT.c[name].label(label) for label, name in _AFTER.items()]
@@ -315,96 +311,6 @@ class TranscriptRepo(_Repo):
             .order_by(_TRANSCRIPT.c.seq)
         )
         return [_entry(row._mapping) for row in rows]
-
-
-def _checkpoint(row: CheckpointRow) -> Checkpoint:
-    meta = {
-        "id": row.id,
-        "run_id": row.run_id,
-        "user_id": row.user_id,
-        "step": row.step,
-        "session_version": row.session_version,
-        "agent_version": row.agent_version,
-        "format_version": row.format_version,
-        "created_at": row.created_at,
-    }
-    return decode_checkpoint(meta, row.payload)
-
-
-def _newest_first() -> list[Any]:
-    """Newest checkpoint first; several made in one turn share a version, so step order."""
-    rank = sa.case(_STEP_RANK, value=CheckpointRow.step, else_=-1)
-    return [CheckpointRow.created_at.desc(), CheckpointRow.session_version.desc(), rank.desc()]
-
-
-class CheckpointRepo(_Repo):
-    def add(self, cp: Checkpoint) -> None:
-        self._s.execute(
-            _CHECKPOINTS.insert().values(
-                id=cp.id,
-                run_id=cp.run_id,
-                user_id=cp.user_id,
-                step=CheckpointStep(cp.step).value,
-                session_version=cp.session_version,
-                agent_version=cp.agent_version,
-                format_version=cp.format_version,
-                created_at=cp.created_at,
-                payload=cp.payload(),
-            )
-        )
-
-    def latest(self, run_id: str, *, user_id: str | None = None) -> Checkpoint | None:
-        query = sa.select(CheckpointRow).where(CheckpointRow.run_id == run_id)
-        if user_id is not None:
-            query = query.where(CheckpointRow.user_id == user_id)
-        row = self._s.scalars(query.order_by(*_newest_first()).limit(1)).first()
-        return None if row is None else _checkpoint(row)
-
-    def list(self, user_id: str, run_id: str | None = None) -> list[Checkpoint]:
-        """The user's checkpoints (of one run of theirs, if given), oldest first."""
-        query = sa.select(CheckpointRow).where(CheckpointRow.user_id == user_id)
-        if run_id is not None:
-            query = query.where(CheckpointRow.run_id == run_id)
-        rows = list(self._s.scalars(query.order_by(*_newest_first())))
-        return [_checkpoint(r) for r in reversed(rows)]
-
-    def prune(self, older_than: datetime, keep_last: int | None = None) -> int:
-        """Delete checkpoints created before ``older_than``; returns how many.
-
-        Spared whatever their age: the ``keep_last`` newest of each run, and always the
-        latest checkpoint of an unfinished run (it is what a resume starts from).
-        """
-        if older_than.tzinfo is None:
-            raise UsageError("prune needs a timezone-aware cutoff (UTC).")
-        if keep_last is not None and keep_last < 0:
-            raise UsageError(f"--keep-last must be 0 or more, not {keep_last}.")
-        rank = (
-            sa.func.row_number()
-            .over(partition_by=CheckpointRow.run_id, order_by=_newest_first())
-            .label("rank")
-        )
-        ranked = (
-            sa.select(CheckpointRow.id, CheckpointRow.created_at, RunRow.status, rank)
-            .join(RunRow, RunRow.id == CheckpointRow.run_id)
-            .subquery()
-        )
-        doomed = sa.select(ranked.c.id).where(
-            ranked.c.created_at < older_than,
-            sa.not_(sa.and_(ranked.c.rank == 1, ranked.c.status == RunStatus.active.value)),
-        )
-        if keep_last is not None:
-            doomed = doomed.where(ranked.c.rank > keep_last)
-        ids = list(self._s.scalars(doomed))
-        deleted = 0
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            result = self._s.execute(
-                sa.delete(CheckpointRow)
-                .where(CheckpointRow.id.in_(chunk))
-                .execution_options(synchronize_session=False)
-            )
-            deleted += _rowcount(result)
-        return deleted
 
 
 def _profile(row: RecipientProfileRow) -> RecipientProfile:

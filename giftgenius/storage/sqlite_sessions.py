@@ -23,7 +23,7 @@ from pathlib import Path
 
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError, VersionConflict
-from giftgenius.storage.checkpoint_codec import decode_session
+from giftgenius.storage.checkpoints import decode_session
 from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
 from giftgenius.storage.session_store import Clock, check_run_id, run_erased
 from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal

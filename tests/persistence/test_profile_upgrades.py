@@ -26,8 +26,8 @@ from giftgenius.domain import (
     Step,
     utcnow,
 )
-from giftgenius.storage.checkpoint_codec import decode_checkpoint, decode_session
-from giftgenius.storage.checkpoint_codec import upgrade_profile_v2 as upgrade_profile
+from giftgenius.storage.checkpoints import decode_checkpoint, decode_session
+from giftgenius.storage.checkpoints import upgrade_profile_v2 as upgrade_profile
 from giftgenius.storage.db import Database
 from giftgenius.storage.sqlite_sessions import SqliteSessionStore
 from giftgenius.storage.tables import CheckpointRow, RecipientProfileRow

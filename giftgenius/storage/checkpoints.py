@@ -1,12 +1,21 @@
-"""Checkpoint rows ↔ ``domain.Checkpoint``, and session blobs ↔ ``domain.Session``; older
-shapes are upgraded on read.
+"""Checkpoints: their stored format, its upgrades, and the repository that writes and reads
+their rows.
+
+A checkpoint row is metadata columns (id, run id, user id, step, session version, agent
+version, format version, created_at) beside a JSON payload (``Checkpoint.payload()``);
+``encode_checkpoint`` and ``decode_checkpoint`` are the two directions, and ``CheckpointRepo``
+(``Repos.checkpoints``) the only code that touches the ``checkpoints`` table besides erasure
+(``Repos.forget_user``). The format is described in the package README ("The checkpoint
+format").
 
 Checkpoint format 1 is the course's camelCase shape (``profileDraft``, ``ageRange: "30-40"``,
 ``budget: "50 USD"``, ``locale: "fr-FR"``, no summary); format 2 is ``Checkpoint.payload()``
 with a profile of one ``recipient`` word; format 3 adds ``recipient_name`` and ``audience``.
-Session schema 1 is the session blob with that one-word profile, schema 2 the current one.
-Saved recipient profiles carry no version: one written before format 3 lacks ``audience``
-(``storage/repositories.py`` upgrades it with ``upgrade_profile_v2`` below).
+The session blob holds the same state, so its upgrades are here too, on the same profile
+step: session schema 1 is the blob with that one-word profile, schema 2 the current one
+(``decode_session``, used by both session stores). Saved recipient profiles carry no
+version: one written before format 3 lacks ``audience`` (``storage/repositories.py``
+upgrades it with ``upgrade_profile_v2`` below).
 A format newer than this code is refused rather than half-read.
 """
 
@@ -15,9 +24,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
+import sqlalchemy as sa
 from pydantic import ValidationError
+from sqlalchemy.orm import Session as DbSession
 
 from giftgenius.catalog import RECIPIENTS
 from giftgenius.domain import (
@@ -26,14 +37,17 @@ from giftgenius.domain import (
     SESSION_SCHEMA_VERSION,
     Budget,
     Checkpoint,
+    CheckpointStep,
     Locale,
+    RunStatus,
     Session,
     SessionState,
     Summary,
 )
-from giftgenius.errors import StorageError
+from giftgenius.errors import StorageError, UsageError
 from giftgenius.language.currency import BUDGET_CURRENCIES, currency_code
 from giftgenius.language.relations import resolve_relation
+from giftgenius.storage.tables import CheckpointRow, RunRow
 
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?")
 
@@ -162,6 +176,21 @@ def _labelled(version: int, step: Callable[[Mapping[str, Any]], dict[str, Any]])
 _UPGRADES: dict[int, _Upgrade] = {1: _labelled(2, upgrade_v1), 2: upgrade_v2}
 
 
+def encode_checkpoint(cp: Checkpoint) -> dict[str, Any]:
+    """A ``Checkpoint`` as its row's columns: the metadata, and the payload for the JSON one."""
+    return {
+        "id": cp.id,
+        "run_id": cp.run_id,
+        "user_id": cp.user_id,
+        "step": CheckpointStep(cp.step).value,
+        "session_version": cp.session_version,
+        "agent_version": cp.agent_version,
+        "format_version": cp.format_version,
+        "created_at": cp.created_at,
+        "payload": cp.payload(),
+    }
+
+
 def decode_checkpoint(row: Mapping[str, Any], payload: Mapping[str, Any]) -> Checkpoint:
     """Build a current ``Checkpoint`` from a row's metadata columns and its JSON payload.
 
@@ -239,3 +268,93 @@ def decode_session(data: Mapping[str, Any]) -> Session:
         fields = _SESSION_UPGRADES[version](fields)
         version = fields["schema_version"]
     return Session.model_validate(fields)
+
+
+_STEP_RANK = {step.value: rank for rank, step in enumerate(CheckpointStep)}
+# Checkpoints are written in every turn that reaches a key step, so they go through the
+# table, not the mapped class (see ``storage/repositories.py``).
+_CHECKPOINTS = cast(sa.Table, CheckpointRow.__table__)
+
+
+def _checkpoint(row: CheckpointRow) -> Checkpoint:
+    meta = {
+        "id": row.id,
+        "run_id": row.run_id,
+        "user_id": row.user_id,
+        "step": row.step,
+        "session_version": row.session_version,
+        "agent_version": row.agent_version,
+        "format_version": row.format_version,
+        "created_at": row.created_at,
+    }
+    return decode_checkpoint(meta, row.payload)
+
+
+def _newest_first() -> list[Any]:
+    """Newest checkpoint first; several made in one turn share a version, so step order."""
+    rank = sa.case(_STEP_RANK, value=CheckpointRow.step, else_=-1)
+    return [CheckpointRow.created_at.desc(), CheckpointRow.session_version.desc(), rank.desc()]
+
+
+class CheckpointRepo:
+    """Checkpoint rows over one SQLAlchemy session; like every repository, it never commits."""
+
+    def __init__(self, session: DbSession) -> None:
+        self._s = session
+
+    def add(self, cp: Checkpoint) -> None:
+        self._s.execute(_CHECKPOINTS.insert().values(**encode_checkpoint(cp)))
+
+    def latest(self, run_id: str, *, user_id: str | None = None) -> Checkpoint | None:
+        query = sa.select(CheckpointRow).where(CheckpointRow.run_id == run_id)
+        if user_id is not None:
+            query = query.where(CheckpointRow.user_id == user_id)
+        row = self._s.scalars(query.order_by(*_newest_first()).limit(1)).first()
+        return None if row is None else _checkpoint(row)
+
+    def list(self, user_id: str, run_id: str | None = None) -> list[Checkpoint]:
+        """The user's checkpoints (of one run of theirs, if given), oldest first."""
+        query = sa.select(CheckpointRow).where(CheckpointRow.user_id == user_id)
+        if run_id is not None:
+            query = query.where(CheckpointRow.run_id == run_id)
+        rows = list(self._s.scalars(query.order_by(*_newest_first())))
+        return [_checkpoint(r) for r in reversed(rows)]
+
+    def prune(self, older_than: datetime, keep_last: int | None = None) -> int:
+        """Delete checkpoints created before ``older_than``; returns how many.
+
+        Spared whatever their age: the ``keep_last`` newest of each run, and always the
+        latest checkpoint of an unfinished run (it is what a resume starts from).
+        """
+        if older_than.tzinfo is None:
+            raise UsageError("prune needs a timezone-aware cutoff (UTC).")
+        if keep_last is not None and keep_last < 0:
+            raise UsageError(f"--keep-last must be 0 or more, not {keep_last}.")
+        rank = (
+            sa.func.row_number()
+            .over(partition_by=CheckpointRow.run_id, order_by=_newest_first())
+            .label("rank")
+        )
+        ranked = (
+            sa.select(CheckpointRow.id, CheckpointRow.created_at, RunRow.status, rank)
+            .join(RunRow, RunRow.id == CheckpointRow.run_id)
+            .subquery()
+        )
+        doomed = sa.select(ranked.c.id).where(
+            ranked.c.created_at < older_than,
+            sa.not_(sa.and_(ranked.c.rank == 1, ranked.c.status == RunStatus.active.value)),
+        )
+        if keep_last is not None:
+            doomed = doomed.where(ranked.c.rank > keep_last)
+        ids = list(self._s.scalars(doomed))
+        deleted = 0
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            result = self._s.execute(
+                sa.delete(CheckpointRow)
+                .where(CheckpointRow.id.in_(chunk))
+                .execution_options(synchronize_session=False)
+            )
+            # A DELETE's result is a ``CursorResult`` at run time.
+            deleted += cast("sa.CursorResult[Any]", result).rowcount
+        return deleted

@@ -20,7 +20,7 @@ from giftgenius.domain import (
     Summary,
 )
 from giftgenius.errors import StorageError
-from giftgenius.storage.checkpoint_codec import decode_checkpoint, parse_age, parse_budget
+from giftgenius.storage.checkpoints import decode_checkpoint, parse_age, parse_budget
 from giftgenius.storage.db import Database
 from giftgenius.storage.tables import CheckpointRow
 
