@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
-from giftgenius.language.folding import fold
+from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
@@ -520,8 +520,8 @@ _COMMON = union("offline_choices", "common")
 # "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the
 # other, the way people mull a question over aloud, mean what the last of them says; the rest
 # of the message is read as usual ("nah yeah, lock it in", "yeah nah, not that one").
-_YES_WORD = r"yes|yeah|yea|yep|yup|ya|ye|ok|okay|oui|ouais|ouaip|ouep|mouais"
-_NO_WORD_RUN = r"no|nah|naw|nope|non|nan|nop"
+_YES_WORD = alternation(union("offline_choices", "yes_words"))
+_NO_WORD_RUN = alternation(union("offline_choices", "no_words"))
 _ANSWER_WORD = re.compile(
     # "yeah no worries": a "no" that says all is well is no answer word
     rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{NO_TROUBLE})))(?![\w'])[\s,.!]*"

@@ -40,6 +40,12 @@ from giftgenius.language.vocabulary import (
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags
 
+
+def _words_re(listed: frozenset[str]) -> re.Pattern[str]:
+    """Any of ``listed``, as whole words."""
+    return re.compile(rf"(?<![\w'])(?:{alternation(listed)})(?![\w'])")
+
+
 # What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
 _SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
 _VERBS: tuple[tuple[str, str], ...] = (
@@ -99,13 +105,7 @@ _FILLER = union("offline_tastes", "filler") | union(
     "function_words", "definite_articles", "indefinite_articles", "conjunctions"
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
-_FAN = re.compile(
-    r"(?<![\w'])(?:lover|addict|fan|nerd|geek|buff|enthusiast|passionnee?|amateur|amatrice|"
-    r"fana|mordue?|accro|lecteur|lectrice|reader|joueur|joueuse|player|collectionneur|"
-    r"collectionneuse|collector|cuisinier|cuisiniere|cook|grimpeur|grimpeuse|coureur|coureuse|"
-    r"runner|photographe|photographer|jardinier|jardiniere|gardener|musicien|musicienne|"
-    r"musician|gamer|gameuse|cinephile|gourmand|gourmande|gourmet)(?![\w'])"
-)
+_FAN = _words_re(union("offline_tastes", "fans"))
 _LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
 
 
@@ -119,11 +119,12 @@ def _accented() -> frozenset[str]:
     return frozenset(words)
 
 
+# Small words inside a name: "Lord of the Rings".
+_JOINER = alternation(union("offline_tastes", "name_joiners"))
 # A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
 # no tastes unless the whole run is a vocabulary phrase.
 PROPER = _PROPER = re.compile(
-    r"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)\s+){0,2}"
-    r"[A-Z][\w'-]*)+"
+    rf"(?<![\w'])(?:[A-Z][\w'-]*)(?:\s+(?:{_JOINER}\s+){{0,2}}[A-Z][\w'-]*)+"
 )
 
 
@@ -157,13 +158,17 @@ TASTE_VERB = re.compile(rf"(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)})(?!
 _KIND_VERB = [
     (re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"), tag) for pattern, tag in _KIND_VERBS
 ]
+_ARTICLES = union("function_words", "definite_articles", "indefinite_articles")
 # Where a capitalised word is the object of a taste, not a person: after a taste verb or
 # "mostly"/"surtout"/"like"/"comme", with an article or "huge"/"big" between ("loves the
 # Beatles", "fan de l'OM", "reads a lot, mostly Agatha Christie"), or after "a" and such an
 # adjective ("a huge Harry Potter fan"). An article alone says nothing: "delivery to the
 # US", "dans le Vaucluse" are places.
-_ARTICLE = r"(?:the|a|an|some|le|la|les|l'|un|une|du|des|de|d'|de la|tout|tous|toute|toutes)"
-_BIG = r"(?:huge|big|massive|real|true|total|diehard|die-hard|grand|grande|gros|grosse|vrai|vraie)"
+_ARTICLE = alternation(
+    [w + "'" if len(w) == 1 and w != "a" else w for w in _ARTICLES]
+    + list(union("offline_tastes", "determiners"))
+)
+_BIG = alternation(union("offline_tastes", "big"))
 _OBJECT_BEFORE = re.compile(
     rf"(?:(?<![\w'])(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)}|mostly|surtout|"
     r"especially|notamment|en particulier|particularly|like|comme|such as|including|genre)"
@@ -179,10 +184,7 @@ _FAN_AFTER = re.compile(
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
 # A run of capitalised words, in any alphabet's capitals, all-capital ones too ("PSG").
-_NAME_RUN = re.compile(
-    r"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:(?:of|the|and|in|on|an?|de|du|des|la|le|et|en|au|aux)"
-    r"\s+){0,2}[A-ZÀ-Ý][\w'-]*)*"
-)
+_NAME_RUN = re.compile(rf"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:{_JOINER}\s+){{0,2}}[A-ZÀ-Ý][\w'-]*)*")
 
 
 @dataclass(frozen=True)
@@ -385,10 +387,7 @@ _SOMETHING = re.compile(
     r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
 )
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
-_KIND_NOUN = re.compile(
-    r"(?<![\w'])(?:guy|gal|person|type|snob|junkie|freak|nut|fiend|aficionado|devotee|maniac|"
-    r"nerd|geek|buff|fiend)(?![\w'])"
-)
+_KIND_NOUN = _words_re(union("offline_tastes", "kind_nouns"))
 _KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
 _CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
 # "a chocoholic", "a bookaholic": a taste with a suffix of craving.
