@@ -1262,35 +1262,46 @@ def _named_person(text: str) -> str | None:
     # a word of a vocabulary phrase is read with it: "his Nintendo Switch", "les cartes Pokémon"
     in_phrases = {w.lower() for w in phrase_words(text)}
     for m in _CAPITALIZED.finditer(text):
-        word = m[1]
-        if word.lower() in in_phrases:
-            continue
-        before_word = fold(text[: m.start()])
-        if (
-            fold(word) in _GREETINGS
-            # "before December 18th", "avant Noël", "Christmas Eve": a day, no one's name
-            or names_a_day(text[m.start() :])
-            or names_a_day(" ".join([*text[: m.start()].split()[-1:], text[m.start() :]]))
-            or _said_as_place(word, text[: m.start()])
-            # a slip of a country's name only where a place goes: "En Frange" is France,
-            # "a gift for Grace" is Grace, not Grèce
-            or (_PLACE_BEFORE.search(before_word) and resolve_country_slip(word))
+        word, before = m[1], text[: m.start()]
+        if word.lower() in in_phrases or any(start <= m.start() < end for start, end in titles):
+            continue  # a word of a title ("The Lord of the Rings"), not a person
+        if _names_no_one(word, before, text[m.start() :]) or _opens_sentence(
+            before, text[m.end() :]
         ):
             continue
-        if any(start <= m.start() < end for start, end in titles):
-            continue  # a word of a title ("The Lord of the Rings"), not a person
-        if resolve_relation(word) is not None and resolve_relation(word).known:  # type: ignore[union-attr]
-            continue
-        before = text[: m.start()].rstrip()
-        if (before and before[-1] in ".!?") or not before:
-            # a sentence's first word is capitalised anyway: only a name if a verb follows
-            after = text[m.end() :].split()
-            if not after or not (
-                fold(after[0]) in _NAME_VERBS or TASTE_VERB.match(fold(" ".join(after[:3])))
-            ):
-                continue
         return word + _surname(text[m.end() :])
     return None
+
+
+def _names_no_one(word: str, before: str, rest: str) -> bool:
+    """Whether a capitalised word is a greeting, a day, a place or a relation word."""
+    return (
+        fold(word) in _GREETINGS
+        # "before December 18th", "avant Noël", "Christmas Eve": a day, no one's name
+        or names_a_day(rest)
+        or names_a_day(" ".join([*before.split()[-1:], rest]))
+        or _said_as_place(word, before)
+        # a slip of a country's name only where a place goes: "En Frange" is France,
+        # "a gift for Grace" is Grace, not Grèce
+        or bool(_PLACE_BEFORE.search(fold(before)) and resolve_country_slip(word))
+        or _known_relation(word)
+    )
+
+
+def _opens_sentence(before: str, after: str) -> bool:
+    """Whether a word is capitalised only for opening a sentence: no verb follows it."""
+    before = before.rstrip()
+    if before and before[-1] not in ".!?":
+        return False
+    words = after.split()
+    return not words or not (
+        fold(words[0]) in _NAME_VERBS or TASTE_VERB.match(fold(" ".join(words[:3])))
+    )
+
+
+def _known_relation(word: str) -> bool:
+    relation = resolve_relation(word)
+    return relation is not None and relation.known
 
 
 _SURNAME = re.compile(r"^ ([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
@@ -1302,12 +1313,11 @@ def _surname(after: str) -> str:
     if m is None:
         return ""
     word = m[1]
-    relation = resolve_relation(word)
     if (
         fold(word) in _GREETINGS
         or fold(word) in _NAME_VERBS
         or names_a_day(word)
-        or (relation is not None and relation.known)
+        or _known_relation(word)
         or _said_as_place(word, "")
     ):
         return ""
@@ -1397,8 +1407,7 @@ def _apposed_name(before: Clause, clause: Clause) -> str | None:
     if m is None:
         return None
     name = m[1]
-    known = resolve_relation(name)
-    if fold(name) in _GREETINGS or (known is not None and known.known):
+    if fold(name) in _GREETINGS or _known_relation(name):
         return None
     if _said_as_place(name, before.text[: m.start()]):
         return None
