@@ -1,14 +1,15 @@
-"""The vocabulary's phrase tables are built once and read back from the disk cache; what a
-later process reads answers exactly as a table built from the source."""
+"""The vocabulary is built once and read back from the disk cache; what a later process
+reads answers exactly as a vocabulary built from the data, and an edited data file is read
+again rather than answered from a stale table."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from giftgenius.language import vocabulary
-from giftgenius.language.vocabulary import _phrase_tables, _PhraseTable, _recipient_phrases
 
 
 @pytest.fixture
@@ -17,19 +18,48 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cache"
 
 
-def test_the_tables_are_built_once_then_read_back(
+def _files(cache: Path) -> list[Path]:
+    return [p for p in cache.iterdir() if p.name.startswith("vocabulary-")]
+
+
+def test_the_vocabulary_is_built_once_then_read_back(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    built_tags, built_recipients = _phrase_tables()
-    assert len([p for p in cache.iterdir() if p.name.startswith("vocabulary-")]) == 1
+    built = vocabulary._load()
+    assert len(_files(cache)) == 1
 
-    def no_building(*_: object) -> None:
-        raise AssertionError("built again although the cache holds the tables")
+    def no_building() -> None:
+        raise AssertionError("built again although the cache holds the vocabulary")
 
-    monkeypatch.setattr(vocabulary, "_tag_phrases", no_building)
-    read_tags, read_recipients = _phrase_tables()
-    assert read_tags.keys == built_tags.keys
-    assert read_recipients.keys == _PhraseTable(_recipient_phrases()).keys
+    monkeypatch.setattr(vocabulary, "_build", no_building)
+    read = vocabulary._load()
+    assert read.tags.keys == built.tags.keys
+    assert read.recipients.keys == built.recipients.keys
+    assert read.synonyms == built.synonyms and read.display == built.display
+    assert (read.kinds, read.ingredients, read.holds) == (
+        built.kinds,
+        built.ingredients,
+        built.holds,
+    )
     for text in ("deux jeux de plateau et du thé vert", "the puzzles my stepdaughter adores"):
-        assert read_tags.scan(text) == built_tags.scan(text)
-        assert read_recipients.scan(text) == built_recipients.scan(text)
+        assert read.tags.scan(text) == built.tags.scan(text)
+        assert read.recipients.scan(text) == built.recipients.scan(text)
+
+
+def test_an_edited_data_file_is_read_again(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "vocabulary.toml"
+    shutil.copy(vocabulary._DATA, data)
+    monkeypatch.setattr(vocabulary, "_DATA", data)
+    assert "zorblax" not in vocabulary._load().synonyms["chess"]
+
+    text = data.read_text(encoding="utf-8")
+    edited = text.replace('words = ["chess set"', 'words = ["zorblax", "chess set"', 1)
+    assert edited.count("zorblax") == 1
+    data.write_text(edited, encoding="utf-8")
+
+    reread = vocabulary._load()
+    assert "zorblax" in reread.synonyms["chess"]
+    assert reread.tags.scan("a zorblax for him")[0] == [("chess",)]
+    assert len(_files(cache)) == 2
