@@ -14,34 +14,35 @@ from giftgenius.chatwire import WireError
 
 VALID_ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-KNOWN_PARAMS = frozenset(
-    {
-        "model",
-        "messages",
-        "tools",
-        "tool_choice",
-        "parallel_tool_calls",
-        "stream",
-        "stream_options",
-        "max_tokens",
-        "max_completion_tokens",
-        "temperature",
-        "top_p",
-        "n",
-        "stop",
-        "seed",
-        "user",
-        "metadata",
-        "store",
-        "presence_penalty",
-        "frequency_penalty",
-        "response_format",
-    }
-)
+KNOWN_PARAMS = frozenset({
+    "model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream",
+    "stream_options", "max_tokens", "max_completion_tokens", "temperature", "top_p", "n", "stop",
+    "seed", "user", "metadata", "store", "presence_penalty", "frequency_penalty",
+    "response_format",
+})  # fmt: skip
 
 
 def bad_request(message: str, param: str | None = None, code: str | None = None) -> WireError:
     return WireError(400, message, param=param, code=code)
+
+
+def _wrong_type(param: str, expected: str) -> WireError:
+    return bad_request(f"Invalid type for '{param}': expected {expected}.", param, "invalid_type")
+
+
+def _missing(param: str) -> WireError:
+    return bad_request(
+        f"Missing required parameter: '{param}'.", param, "missing_required_parameter"
+    )
+
+
+def _unanswered(open_calls: list[str], opened_at: int) -> WireError:
+    return bad_request(
+        "An assistant message with 'tool_calls' must be followed by tool messages responding "
+        "to each 'tool_call_id'. The following tool_call_ids did not have response "
+        f"messages: {', '.join(open_calls)}",
+        param=f"messages.[{opened_at}].role",
+    )
 
 
 def validate_request(body: Any) -> None:
@@ -54,11 +55,7 @@ def validate_request(body: Any) -> None:
     if not body.get("model"):
         raise bad_request("you must provide a model parameter")
     if "messages" not in body:
-        raise bad_request(
-            "Missing required parameter: 'messages'.",
-            param="messages",
-            code="missing_required_parameter",
-        )
+        raise _missing("messages")
     _validate_options(body)
     tool_names = _validate_tools(body.get("tools"))
     _validate_tool_choice(body.get("tool_choice"), tool_names, "tools" in body)
@@ -83,9 +80,7 @@ def _validate_options(body: dict[str, Any]) -> None:
         if value is None:
             continue
         if not isinstance(value, int) or isinstance(value, bool):
-            raise bad_request(
-                f"Invalid type for '{name}': expected an integer.", param=name, code="invalid_type"
-            )
+            raise _wrong_type(name, "an integer")
         if value < 1:
             raise bad_request(
                 f"Invalid '{name}': integer below minimum value. Expected a value >= 1, "
@@ -111,9 +106,7 @@ def _validate_options(body: dict[str, Any]) -> None:
 def _require_array(value: Any, param: str) -> list[Any]:
     """A non-empty JSON array, refused in OpenAI's words otherwise ('tools', 'messages')."""
     if not isinstance(value, list):
-        raise bad_request(
-            f"Invalid type for '{param}': expected an array.", param=param, code="invalid_type"
-        )
+        raise _wrong_type(param, "an array")
     if not value:
         raise bad_request(
             f"Invalid '{param}': empty array. Expected an array with minimum length 1, "
@@ -140,11 +133,7 @@ def _validate_tools(tools: Any) -> set[str]:
             )
         function = tool.get("function")
         if not isinstance(function, dict) or "name" not in function:
-            raise bad_request(
-                f"Missing required parameter: '{where}.function.name'.",
-                param=f"{where}.function.name",
-                code="missing_required_parameter",
-            )
+            raise _missing(f"{where}.function.name")
         name = function["name"]
         if not isinstance(name, str) or not TOOL_NAME.match(name):
             raise bad_request(
@@ -161,11 +150,7 @@ def _validate_tools(tools: Any) -> set[str]:
             )
         parameters = function.get("parameters")
         if parameters is not None and not isinstance(parameters, dict):
-            raise bad_request(
-                f"Invalid type for '{where}.function.parameters': expected an object.",
-                param=f"{where}.function.parameters",
-                code="invalid_type",
-            )
+            raise _wrong_type(f"{where}.function.parameters", "an object")
         names.add(name)
     return names
 
@@ -213,11 +198,7 @@ def _validate_messages(messages: Any) -> None:
     opened_at = 0
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
-            raise bad_request(
-                f"Invalid type for 'messages[{i}]': expected an object.",
-                param=f"messages[{i}]",
-                code="invalid_type",
-            )
+            raise _wrong_type(f"messages[{i}]", "an object")
         role = message.get("role")
         if role not in VALID_ROLES:
             raise bad_request(
@@ -227,12 +208,7 @@ def _validate_messages(messages: Any) -> None:
                 code="invalid_value",
             )
         if role != "tool" and open_calls:
-            raise bad_request(
-                "An assistant message with 'tool_calls' must be followed by tool messages "
-                "responding to each 'tool_call_id'. The following tool_call_ids did not have "
-                f"response messages: {', '.join(open_calls)}",
-                param=f"messages.[{opened_at}].role",
-            )
+            raise _unanswered(open_calls, opened_at)
         _validate_content(message, i, role)
         if role == "assistant":
             answerable = set(_validate_tool_calls(message, i))
@@ -243,12 +219,7 @@ def _validate_messages(messages: Any) -> None:
         else:
             answerable = set()
     if open_calls:
-        raise bad_request(
-            "An assistant message with 'tool_calls' must be followed by tool messages responding "
-            "to each 'tool_call_id'. The following tool_call_ids did not have response "
-            f"messages: {', '.join(open_calls)}",
-            param=f"messages.[{opened_at}].role",
-        )
+        raise _unanswered(open_calls, opened_at)
 
 
 def _validate_content(message: dict[str, Any], i: int, role: str) -> None:
@@ -298,11 +269,7 @@ def _validate_tool_calls(message: dict[str, Any], i: int) -> list[str]:
     for j, call in enumerate(calls):
         where = f"messages[{i}].tool_calls[{j}]"
         if not isinstance(call, dict) or not isinstance(call.get("id"), str) or not call["id"]:
-            raise bad_request(
-                f"Missing required parameter: '{where}.id'.",
-                param=f"{where}.id",
-                code="missing_required_parameter",
-            )
+            raise _missing(f"{where}.id")
         if call.get("type") != "function":
             raise bad_request(
                 f"Invalid value: '{call.get('type')}'. Supported values are: 'function'.",
@@ -342,11 +309,7 @@ def _answer_tool_call(
         )
     call_id = message.get("tool_call_id")
     if not isinstance(call_id, str):
-        raise bad_request(
-            f"Missing required parameter: 'messages[{i}].tool_call_id'.",
-            param=f"messages[{i}].tool_call_id",
-            code="missing_required_parameter",
-        )
+        raise _missing(f"messages[{i}].tool_call_id")
     if call_id not in answerable:
         raise bad_request(
             f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in 'tool_calls' of "
