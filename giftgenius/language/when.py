@@ -28,6 +28,7 @@ from typing import Any
 
 from giftgenius.domain import Locale
 from giftgenius.language.folding import fold
+from giftgenius.language.lexicon import LANGUAGES, LexiconError, table, union, words
 
 # Cues, on folded text. "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
 _CUE_EN = (
@@ -89,10 +90,8 @@ _CLAUSE = re.compile(
 _DURATION = re.compile(
     r"^(?:the next |les? |de )?(\d+|a|an|one|une?|the|la)\s+(day|week|jour|semaine)s?\b"
 )
-_WEEKDAYS = (
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-)
+# The weekdays of both languages, Monday first in each (``index % 7`` is Python's weekday).
+_WEEKDAYS = "|".join(w for lang in LANGUAGES for w in words("calendar", "weekdays", lang))
 # "next Friday", "vendredi prochain": dateparser, preferring the future, reads the bare weekday
 # as the coming one, which is what people mean; "next week" stays as it is.
 _NEXT = re.compile(
@@ -104,25 +103,33 @@ _WEEKDAY_NEXT_WEEK = re.compile(
     rf"^({_WEEKDAYS}) (?:of )?(?:next week|de la semaine prochaine|la semaine prochaine)\b"
 )
 _FEW = re.compile(r"^(?:(?:a )?couple (?:of )?|a few |quelques )")
-# The months, one per line of words (folded; abbreviations first), English and French.
-_MONTHS = (
-    "jan january janv janvier", "feb february fev fevrier", "mar march mars",
-    "apr april avr avril", "may mai", "jun june juin", "jul july juil juillet",
-    "aug august aout", "sep sept september septembre", "oct october octobre",
-    "nov november novembre", "dec december decembre",
-)  # fmt: skip
-_ABBREVIATIONS = frozenset(
-    "jan janv feb fev mar apr avr jun jul juil aug sep sept oct nov dec".split()  # noqa: SIM905
-)
+
+
+def _month_words() -> dict[str, int]:
+    """Each folded word of a month (its short forms, then its name; English, then French)
+    → the month's number, from the calendar lexicons."""
+    numbers: dict[str, int] = {}
+    for n in range(1, 13):
+        for lang in LANGUAGES:
+            name = words("calendar", "months", lang)[n - 1]
+            short = [
+                w for w in words("calendar", "month_abbreviations", lang) if name.startswith(w)
+            ]
+            numbers.update(dict.fromkeys([*short, name], n))
+    stray = union("calendar", "month_abbreviations") - set(numbers)
+    if stray:
+        raise LexiconError(f"lexicons/*/calendar.toml: {sorted(stray)} start no month's name.")
+    return numbers
+
+
 # Each word of a month, and the month's number.
-_MONTH_NUMBER = {word: n for n, words in enumerate(_MONTHS, 1) for word in words.split()}
+_MONTH_NUMBER = _month_words()
 # The months' whole names: a month said after "in" is no town, and most are nobody's name.
-MONTH_NAMES = frozenset(_MONTH_NUMBER) - _ABBREVIATIONS
+MONTH_NAMES = union("calendar", "months")
 _MONTH_WORDS = "|".join(_MONTH_NUMBER)
 # What a date dateparser may read holds: a month, a weekday, a relative day or unit word…
 _DATE_WORD = re.compile(
-    rf"(?<!\w)(?:{_MONTH_WORDS}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|today|tonight|tomorrow|"
+    rf"(?<!\w)(?:{_MONTH_WORDS}|{_WEEKDAYS}|today|tonight|tomorrow|"
     r"aujourd'hui|ce soir|demain|week|weeks|semaine|semaines|month|mois|jour|jours|"
     r"day|days)(?!\w)"
 )
@@ -159,44 +166,36 @@ def _fete_des_meres(year: int) -> dt.date:
     return last + dt.timedelta(days=7) if last == _easter(year) + dt.timedelta(days=49) else last
 
 
-_HOLIDAYS: dict[str, Callable[[int, Locale], dt.date]] = {
-    "christmas eve": lambda y, _: dt.date(y, 12, 24),
+# When each holiday of ``lexicons/<lang>/holidays.toml`` falls in a year, for a conversation
+# in a language: only Mother's Day differs, and its French name always means the French date.
+_HOLIDAY_RULES: dict[str, Callable[[int, Locale], dt.date]] = {
     "christmas": lambda y, _: dt.date(y, 12, 24),
-    "xmas": lambda y, _: dt.date(y, 12, 24),
-    "noel": lambda y, _: dt.date(y, 12, 24),
-    "reveillon": lambda y, _: dt.date(y, 12, 24),
-    "new year's eve": lambda y, _: dt.date(y, 12, 31),
-    "new year": lambda y, _: dt.date(y, 12, 31),
-    "new year's": lambda y, _: dt.date(y, 12, 31),
-    "nouvel an": lambda y, _: dt.date(y, 12, 31),
-    "la saint-sylvestre": lambda y, _: dt.date(y, 12, 31),
-    "saint-sylvestre": lambda y, _: dt.date(y, 12, 31),
-    "valentine's day": lambda y, _: dt.date(y, 2, 14),
-    "valentine's": lambda y, _: dt.date(y, 2, 14),
-    "valentines day": lambda y, _: dt.date(y, 2, 14),
-    "la saint-valentin": lambda y, _: dt.date(y, 2, 14),
-    "saint-valentin": lambda y, _: dt.date(y, 2, 14),
-    "la saint valentin": lambda y, _: dt.date(y, 2, 14),
-    "saint valentin": lambda y, _: dt.date(y, 2, 14),
+    "new_years_eve": lambda y, _: dt.date(y, 12, 31),
+    "valentines_day": lambda y, _: dt.date(y, 2, 14),
     "halloween": lambda y, _: dt.date(y, 10, 31),
-    "la saint-nicolas": lambda y, _: dt.date(y, 12, 6),
-    "saint-nicolas": lambda y, _: dt.date(y, 12, 6),
+    "saint_nicholas": lambda y, _: dt.date(y, 12, 6),
     "easter": lambda y, _: _easter(y),
-    "paques": lambda y, _: _easter(y),
     "thanksgiving": lambda y, _: _nth_weekday(y, 11, 3, 4),
-    "mother's day": lambda y, locale: (
+    "mothers_day": lambda y, locale: (
         _fete_des_meres(y) if locale == "fr" else _nth_weekday(y, 5, 6, 2)
     ),
-    "mothers day": lambda y, locale: (
-        _fete_des_meres(y) if locale == "fr" else _nth_weekday(y, 5, 6, 2)
-    ),
-    "la fete des meres": lambda y, _: _fete_des_meres(y),
-    "fete des meres": lambda y, _: _fete_des_meres(y),
-    "father's day": lambda y, _: _nth_weekday(y, 6, 6, 3),
-    "fathers day": lambda y, _: _nth_weekday(y, 6, 6, 3),
-    "la fete des peres": lambda y, _: _nth_weekday(y, 6, 6, 3),
-    "fete des peres": lambda y, _: _nth_weekday(y, 6, 6, 3),
+    "fathers_day": lambda y, _: _nth_weekday(y, 6, 6, 3),
 }
+
+
+def _holidays() -> dict[str, tuple[str, Locale | None]]:
+    """Each holiday's name → its rule, and the language it always speaks (a French name
+    gives the French date whatever the conversation's language; an English one follows it)."""
+    names: dict[str, tuple[str, Locale | None]] = {}
+    for lang in LANGUAGES:
+        for kind, said in table("holidays", lang).items():
+            if kind not in _HOLIDAY_RULES:
+                raise LexiconError(f"lexicons/{lang}/holidays.toml: no date rule for {kind!r}.")
+            names.update(dict.fromkeys(said, (kind, "fr" if lang == "fr" else None)))
+    return names
+
+
+_HOLIDAYS = _holidays()
 _HOLIDAY = re.compile(
     r"^(?:(?:the|le|la)\s+)?("
     + "|".join(re.escape(h) for h in sorted(_HOLIDAYS, key=len, reverse=True))
@@ -251,8 +250,8 @@ def _special(rest: str, today: dt.date, locale: Locale) -> dt.date | None:
     """Holidays and period ends, which dateparser does not know."""
     holiday = _HOLIDAY.match(rest)
     if holiday is not None:
-        rule = _HOLIDAYS[holiday[1]]
-        return _roll(today, lambda year: rule(year, locale))
+        kind, spoken = _HOLIDAYS[holiday[1]]
+        return _roll(today, lambda year: _HOLIDAY_RULES[kind](year, spoken or locale))
     next_week = _WEEKDAY_NEXT_WEEK.match(rest)
     if next_week is not None:
         index = _WEEKDAYS.split("|").index(next_week[1]) % 7
