@@ -23,7 +23,8 @@ from giftgenius.catalog.describing import read_description
 from giftgenius.domain import Locale
 from giftgenius.language.amounts import Amount, parse_amount
 from giftgenius.language.detect import detect_locale
-from giftgenius.language.folding import fold
+from giftgenius.language.folding import alternation, fold
+from giftgenius.language.lexicon import union
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -70,6 +71,13 @@ from giftgenius.offline.interests import (
 )
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
+
+_PLACES = "reading_places"
+
+
+def _words(topic: str, *kinds: str) -> str:
+    """A pattern matching any word of these kinds of a lexicon topic, in either language."""
+    return alternation(union(topic, *kinds))
 
 
 @dataclass
@@ -172,28 +180,17 @@ _E_EURO = re.compile(
     r"ou moins|grosso modo|pour|par|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = re.compile(
-    r"(?<![\w'])(?:in|to|at|from|near|lives|living|based|a|à|au|aux|en|vit|habite\w*|"
-    r"reste|sur|vers|dans|bosse|travaille|works|"
-    # terse orders: "Livraison Paris", "Shipping Berlin", "envoi Genève"
-    r"livraison|delivery|deliver|shipping|ship|envoi)(?![\w'])"
+    rf"(?<![\w'])(?:{_words(_PLACES, 'cues')}|{_words(_PLACES, 'cue_stems')}\w*)(?![\w'])"
 )
 _STRONG_CUE = re.compile(
-    r"(?:(?<![\w'])(?:vers|sur)|(?:est|suis|sommes|vit|vis|habite|reste|creche|bosse|"
-    r"livr\w*|envo\w*|lives?|living|resides?|based|ship\w*|send|sent|deliver\w*|moved?|moving|"
-    r"stays?|staying|works)\s+(?:a|au|aux|at|in|to|en))$"
+    rf"(?:(?<![\w'])(?:{_words(_PLACES, 'sure_words')})|(?:{_words(_PLACES, 'sure_verbs')}|"
+    rf"{_words(_PLACES, 'sure_stems')}\w*)\s+(?:{_words(_PLACES, 'sure_prepositions')}))$"
 )
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
-_NOT_PLACE = (
-    frozenset(
-        """
-    allo hello salut coucou bonjour bonsoir merci thanks yes oui non no ok okay top go la le
-    les l ma mon sa son ses un une des the a an my his her our your nos notre votre leur leurs
-    main maison home work travail bureau ecole school tout toute tous plus moins
-    """.split()  # noqa: SIM905 - a word list reads better as text
-    )
-    | MONTH_NAMES
-)  # "in March": a month, no town
-_ARTICLES = frozenset({"the", "la", "le", "les", "l"})
+_ARTICLES = union("function_words", "definite_articles")
+_NOT_PLACE = (  # "in March": a month, no town
+    union(_PLACES, "not_places") | _ARTICLES | union("function_words", "indefinite_articles")
+) | MONTH_NAMES
 _OCCASION_DATE = re.compile(
     r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
     r"secret santa|pere noel secret|"
@@ -1342,10 +1339,7 @@ def _said_as_place(word: str, before: str) -> bool:
 
 # A place word right before a name: "lives in", "à", "from", "près de", and the terse
 # orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
-_PLACE_BEFORE = re.compile(
-    r"(?<![\w'])(?:in|to|at|from|near|around|a|au|aux|en|vers|pres de|dans|sur|"
-    r"livraison|delivery|deliver|shipping|ship|envoi)\s*$"
-)
+_PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PLACES, 'before_names')})\s*$")
 
 
 _NAME_VERBS = frozenset(
