@@ -1,0 +1,98 @@
+"""The offline reader's word lists are data: each kind in the lexicon files is what the reader
+reads, and the reading modules hold no word list of their own.
+
+A word added to ``lexicons/<lang>/offline_*.toml`` must change what the reader does, with no
+code change; these tests read the kinds back through the public readers.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from giftgenius.language.lexicon import words
+from giftgenius.offline.clauses import Segment
+from giftgenius.offline.doings import doing, doing_tags
+from giftgenius.offline.intents import Candidate, choice, confirms, declines, title_match
+from giftgenius.offline.interests import free_words
+
+OFFLINE = Path(__file__).parents[2] / "giftgenius" / "offline"
+READERS = ("interests", "doings", "intents", "spelling", "clauses", "policy", "summarize")
+
+
+def _word_lists(tree: ast.AST) -> list[int]:
+    """Lines of word lists written in code: a literal string split into words, or a set of
+    more than seven literal strings."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "split"
+            and isinstance(node.func.value, ast.Constant)
+            and len(str(node.func.value.value).split()) > 3
+        ):
+            found.append(node.lineno)
+        if (
+            isinstance(node, ast.Set)
+            and len(node.elts) > 7
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+        ):
+            found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("module", READERS)
+def test_the_reading_modules_hold_no_word_lists(module: str) -> None:
+    tree = ast.parse((OFFLINE / f"{module}.py").read_text(encoding="utf-8"))
+    assert _word_lists(tree) == [], f"{module}.py: move these word lists to a lexicon"
+
+
+def test_the_guard_sees_a_word_list() -> None:
+    tree = ast.parse('X = frozenset("one two three four five".split())')
+    assert _word_lists(tree) == [1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"), [("en", "he {} fishes"), ("fr", "il {} pêche le dimanche")]
+)
+def test_every_word_between_a_doer_and_the_verb_is_passed_over(lang: str, sentence: str) -> None:
+    for word in words("offline_doings", "between", lang):
+        assert doing_tags(sentence.format(word), lang) == ["fishing"], word
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_everyday_verb_is_a_hobby(lang: str) -> None:
+    assert [v for v in words("offline_doings", "everyday_verbs", lang) if doing(v)] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_number_word_is_a_taste(lang: str) -> None:
+    for word in words("offline_numbers", "cardinals", lang):
+        segment = Segment(word, word, positive=True, cued=True)
+        assert free_words(segment) == [], word
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_last_answer_word_of_a_run_says_yes_or_no(lang: str) -> None:
+    yes = words("offline_choices", "yes_words", lang)
+    no = words("offline_choices", "no_words", lang)
+    for first, last in zip(yes, no, strict=False):
+        assert declines(f"{first} {last}") and not confirms(f"{first} {last}")
+        assert confirms(f"{last} {first}") and not declines(f"{last} {first}")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_what_an_ordinal_counts_is_no_position(lang: str) -> None:
+    said = "my first {} here" if lang == "en" else "mon premier {} ici"
+    assert choice(said.format("one")) is not None  # an ordinal alone points into the list
+    for thing in words("offline_choices", "counted_things", lang):
+        assert choice(said.format(thing)) is None, thing
+
+
+def test_common_words_name_no_title() -> None:
+    for lang in ("en", "fr"):
+        said = " ".join(w for w in words("offline_choices", "common", lang) if len(w) >= 3)
+        assert title_match(said, [Candidate(said.title()), Candidate("Moka Pot")]) is None
