@@ -72,7 +72,7 @@ from giftgenius.offline.interests import (
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
 
-_PLACES = "reading_places"
+_PLACES, _PEOPLE = "reading_places", "reading_people"
 
 
 def _words(topic: str, *kinds: str) -> str:
@@ -144,16 +144,13 @@ _AGE = [
         r"(?<!depuis \d ans)(?<!depuis \d\d ans)"
     ),
 ]
-_NOT_A_RECIPIENT = re.compile(
-    r"(?<![\w'])(?:pere noel(?: secret)?|secret santa|pere fouettard)(?![\w])"
-)
+_NOT_A_RECIPIENT = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'not_recipients')})(?![\w])")
 # A gift exchange at work draws a colleague: "Secret Santa at the office, mine loves puns",
 # "Père Noël secret au boulot". Said so, and no one else named, the colleague is who it is for.
 _WORKPLACE_DRAW = re.compile(
-    r"(?<![\w'])(?:pere noel secret|secret santa|kris kringle|white elephant|yankee swap)"
-    r"(?![\w]).*?(?<![\w'])(?:at work|at the office|office|workplace|work's|"
-    r"(?:au|du|de|a) (?:bureau|boulot|taf|travail|job))(?![\w])"
-    r"|(?<![\w'])(?:office|work|workplace)\s+secret santa(?![\w])"
+    rf"(?<![\w'])(?:{_words(_PEOPLE, 'gift_exchanges')})(?![\w]).*?"
+    rf"(?<![\w'])(?:{_words(_PEOPLE, 'workplaces')})(?![\w])"
+    rf"|(?<![\w'])(?:{_words(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
 )
 _DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
 _RETARGET = re.compile(
@@ -959,11 +956,7 @@ _TIME_AFTER = re.compile(
     r"depuis|since|qu'|que|euros?|dollars?|bucks|pounds|balles)"
     r"(?![\w])"
 )
-_ABOUT_BEFORE = re.compile(
-    r"(?<![\w'])(?:almost|nearly|just|soon|already|bientôt|bientot|presque|tout juste|déjà|deja)"
-    r"\s*$",
-    re.IGNORECASE,
-)
+_ABOUT_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'about_an_age')})\s*$", re.IGNORECASE)
 # The oldest a bare figure between commas may be and still be a child's age: beyond it, "for
 # my dad, 50, France" may as well be the budget.
 _BARE_CHILD_AGE = 17
@@ -1213,11 +1206,7 @@ def _taken_back(
 _ALSO = re.compile(r"(?<![\w'])(?:also|too|as well|aussi|egalement|en plus)(?![\w'])")
 
 
-_QUALIFIER = re.compile(
-    r"(?<=\s)(?:meilleure?|best|good|dear|chere?|vieux|vieil|vieille|old|petite?|little|"
-    r"grande?|big|super|nouvelle?|nouvel|new|ancienne?|former|future?)(?=\s)",
-    re.IGNORECASE,
-)
+_QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
 # Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
 # message's language only: English "son" is a child, not French "son").
 _THIRD_PERSON_RELATIVE = {
@@ -1233,17 +1222,12 @@ _DETERMINER = re.compile(
 
 _CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
 # Words that are never a person's name, though capitalised at a sentence's start: greetings,
-# grammar words, and the possessive pronouns that stand for the person ("Mine loves board
-# games", said of one's Secret Santa draw).
-_GREETINGS = frozenset(
-    """
-    salut bonjour bonsoir hello hi hey coucou yo re rebonjour allo merci thanks dear cher chere
-    je j il elle on nous vous c ce i we you he she they it my mon ma the le la les un une a an
-    oui non yes no ok bon alors donc mais but and et pour for
-    mine yours his hers ours theirs mien mienne tien tienne sien sienne
-    """.split()  # noqa: SIM905 - a word list reads better as text
-) | (MONTH_NAMES - {"april", "may", "june", "july", "august", "avril", "mai", "juin"})
-# (the months no one is named: "April", "June", "Mai" are first names)
+# grammar words, and the months no one is named after ("April", "Mai" are first names).
+_GREETINGS = (
+    union(_PEOPLE, "hellos", "not_names")
+    | union("function_words", "definite_articles")
+    | (MONTH_NAMES - union(_PEOPLE, "first_name_months"))
+)
 
 
 def _named_person(text: str) -> str | None:
@@ -1342,12 +1326,7 @@ def _said_as_place(word: str, before: str) -> bool:
 _PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PLACES, 'before_names')})\s*$")
 
 
-_NAME_VERBS = frozenset(
-    """
-    fete fetera part a est aime adore fait joue vit habite vient va passe loves likes is has
-    turns plays lives just enjoys collects
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_NAME_VERBS = union(_PEOPLE, "name_verbs")
 
 
 # "for" right before a relation says whom the gift is for, whoever else the message names:
@@ -1370,23 +1349,7 @@ _FOR_BEFORE = re.compile(
 _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
 
 
-_HELLO = frozenset(
-    [
-        "salut",
-        "bonjour",
-        "bonsoir",
-        "hello",
-        "hi",
-        "hey",
-        "coucou",
-        "yo",
-        "dear",
-        "cher",
-        "chere",
-        "merci",
-        "thanks",
-    ]
-)
+_HELLO = union(_PEOPLE, "hellos")
 # A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
 _NAME_AT_END = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ'-]+)[\s,]*$")
 _POSSESSIVE_START = re.compile(r"(?:my|our|mon|ma|mes|notre|nos)\s")
