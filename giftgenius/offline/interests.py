@@ -95,7 +95,7 @@ _VERBS: tuple[tuple[str, str], ...] = (
 _VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, tag in _VERBS]
 
 # English-only synonyms that are everyday French words: never read in a French message.
-_FALSE_FRIENDS_IN_FR = frozenset({"pendant", "son", "sort", "main", "but", "car", "coin"})
+_FALSE_FRIENDS_IN_FR = frozenset(words("offline_tastes", "false_friends", "fr"))
 # French short names of sports that are other things in English ("le basket" is the game, a
 # basket is not): read only in a French message, singular ("des baskets" are shoes).
 _FRENCH_ONLY = {"basket": "basketball", "hand": "handball", "volley": "volleyball"}
@@ -175,11 +175,17 @@ _OBJECT_BEFORE = re.compile(
     rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
     rf"|(?<![\w'])(?:a|an|un|une)(?:\s+{_BIG})+\s*$"
 )
+
+
+def _plural(_word: str) -> str:
+    return "s?"
+
+
 # A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
 # supporter follows its sport ("a Chelsea supporter").
 _FAN_AFTER = re.compile(
-    r"^\s*(?:fans?|nerds?|geeks?|addicts?|buffs?|lovers?|freaks?|junkies?|obsessives?|stans?|"
-    r"aficionados?|groupies?|fanatics?|(?P<team>supporters?|supportrices?))(?![\w'])"
+    rf"^\s*(?:{alternation(union('offline_tastes', 'after_a_name'), _plural)}|"
+    rf"(?P<team>{alternation(union('offline_tastes', 'supporters'), _plural)}))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
