@@ -174,6 +174,58 @@ def _shrink_turn(counter: TokenCounter, items: list[_Item], excess: int) -> list
     return [_cut_tool_item(counter, it, low) if it.is_tool else it for it in items]
 
 
+def _fit_turn(
+    counter: TokenCounter,
+    turn_items: list[_Item],
+    summary_item: _Item | None,
+    fixed: int,
+    budget: int,
+) -> tuple[list[_Item], _Item | None, list[str]]:
+    """This turn and the summary within what ``fixed`` leaves of ``budget``: this turn's
+    tool results are cut first, then the summary is left out (said in the notes).
+
+    Raises ``ContextLengthExceeded`` when this turn does not fit even so.
+    """
+    summary_cost = summary_item.tokens if summary_item else 0
+    turn_cost = sum(it.tokens for it in turn_items)
+    if fixed + summary_cost + turn_cost > budget:
+        turn_items = _shrink_turn(counter, turn_items, fixed + summary_cost + turn_cost - budget)
+        turn_cost = sum(it.tokens for it in turn_items)
+    notes: list[str] = []
+    if summary_item is not None and fixed + summary_cost + turn_cost > budget:
+        summary_item, summary_cost = None, 0
+        notes.append("summary omitted: this turn needs the room")
+    if fixed + summary_cost + turn_cost > budget:
+        raise ContextLengthExceeded(
+            f"This request needs {fixed + turn_cost} prompt tokens even with history "
+            f"dropped and tool results cut, over the budget of {budget}. Shorten the "
+            "message, or raise GIFTGENIUS_CONTEXT_WINDOW if the model allows more."
+        )
+    return turn_items, summary_item, notes
+
+
+def _history_within(
+    counter: TokenCounter, history: list[Message], room: int, cap: int
+) -> tuple[list[_Item], int]:
+    """The newest whole groups of ``history`` that fit in ``room`` tokens, their tool
+    results cut to ``cap``, and how many history messages are left out."""
+    groups, dropped = _groups(history)
+    kept: list[list[_Item]] = []
+    for index in range(len(groups) - 1, -1, -1):
+        items = [
+            _cut_tool_item(counter, it, cap) if it.is_tool else it
+            for it in map(_item, groups[index])
+        ]
+        cost = sum(it.tokens for it in items)
+        if cost > room:
+            dropped += sum(len(g) for g in groups[: index + 1])
+            break
+        room -= cost
+        kept.append(items)
+    kept.reverse()
+    return [it for items in kept for it in items], dropped
+
+
 def build_context(
     *,
     counter: TokenCounter,
@@ -207,40 +259,10 @@ def build_context(
     tools_cost = counter.count_tools(tools)
     fixed = REPLY_PRIMING_TOKENS + tools_cost + head.tokens + state.tokens
 
-    def turn_cost() -> int:
-        return sum(it.tokens for it in turn_items)
-
+    turn_items, summary_item, notes = _fit_turn(counter, turn_items, summary_item, fixed, budget)
     summary_cost = summary_item.tokens if summary_item else 0
-    if fixed + summary_cost + turn_cost() > budget:
-        excess = fixed + summary_cost + turn_cost() - budget
-        turn_items = _shrink_turn(counter, turn_items, excess)
-    notes: list[str] = []
-    if summary_item is not None and fixed + summary_cost + turn_cost() > budget:
-        summary_item, summary_cost = None, 0
-        notes.append("summary omitted: this turn needs the room")
-    if fixed + summary_cost + turn_cost() > budget:
-        raise ContextLengthExceeded(
-            f"This request needs {fixed + turn_cost()} prompt tokens even with history "
-            f"dropped and tool results cut, over the budget of {budget}. Shorten the "
-            "message, or raise GIFTGENIUS_CONTEXT_WINDOW if the model allows more."
-        )
-
-    room = budget - fixed - summary_cost - turn_cost()
-    groups, dropped = _groups(history)
-    kept: list[list[_Item]] = []
-    for index in range(len(groups) - 1, -1, -1):
-        items = [
-            _cut_tool_item(counter, it, cap) if it.is_tool else it
-            for it in map(_item, groups[index])
-        ]
-        cost = sum(it.tokens for it in items)
-        if cost > room:
-            dropped += sum(len(g) for g in groups[: index + 1])
-            break
-        room -= cost
-        kept.append(items)
-    kept.reverse()
-    history_items = [it for items in kept for it in items]
+    room = budget - fixed - summary_cost - sum(it.tokens for it in turn_items)
+    history_items, dropped = _history_within(counter, history, room, cap)
 
     cut = sum(1 for it in [*history_items, *turn_items] if it.cut)
     ordered = _with_parts(counter, head, summary_item, history_items, turn_items, state_block)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from giftgenius.domain import (
+    Checkpoint,
     RunInfo,
     Session,
     SessionState,
@@ -68,32 +69,10 @@ def restore(
     stored = live.version if live is not None else None
     if live is not None and live.version >= run.session_version:
         return _with_uncommitted(live, db, stored, uncommitted)
-    source: Source
     with db.read() as repos:
-        checkpoint = repos.checkpoints.latest(run.id)
-        if checkpoint is not None and (live is None or checkpoint.session_version > live.version):
-            state, summary, next_seq, source = (
-                checkpoint.state,
-                checkpoint.summary,
-                checkpoint.next_seq,
-                "checkpoint",
-            )
-        elif live is not None:
-            state, summary, next_seq, source = live.state, live.summary, live.next_seq, "live"
-        else:
-            state, summary, next_seq, source = SessionState(), Summary(), 1, "new"
+        state, summary, next_seq, source = _starting_point(live, repos.checkpoints.latest(run.id))
         entries = repos.transcript.for_run(run.id, after_seq=summary.through_seq)
-    for entry in entries:
-        if entry.seq >= next_seq:
-            rolled = state_from_tool_result(entry)
-            if rolled is not None:
-                # The model's view omits the search pool; every search writes a checkpoint,
-                # so the base's pool is the latest one while candidates are still in play.
-                if rolled.step in (Step.filtering, Step.finalizing):
-                    rolled.search_pool = state.search_pool or list(rolled.candidate_ids)
-                state, source = rolled, "transcript" if source == "new" else source
-    if source == "new" and entries:
-        source = "transcript"
+    state, source = _rolled_forward(state, source, entries, next_seq)
     messages = [e.to_message() for e in entries[-MAX_RESTORED_MESSAGES:]]
     session = Session(
         run_id=run.id,
@@ -108,6 +87,40 @@ def restore(
     )
     interrupted = entries[-1] if entries and entries[-1].role == "user" else None
     return Loaded(session, source, stored, interrupted)
+
+
+def _starting_point(
+    live: Session | None, checkpoint: Checkpoint | None
+) -> tuple[SessionState, Summary, int, Source]:
+    """State, summary and next transcript seq to roll forward from, and where they came from:
+    the newer of the latest checkpoint and the live session (a tie goes to the live one),
+    or a new state when there is neither."""
+    if checkpoint is not None and (live is None or checkpoint.session_version > live.version):
+        return checkpoint.state, checkpoint.summary, checkpoint.next_seq, "checkpoint"
+    if live is not None:
+        return live.state, live.summary, live.next_seq, "live"
+    return SessionState(), Summary(), 1, "new"
+
+
+def _rolled_forward(
+    state: SessionState, source: Source, entries: list[TranscriptEntry], next_seq: int
+) -> tuple[SessionState, Source]:
+    """``state`` moved to the last state the tool results from ``next_seq`` on carry.
+
+    A run rebuilt from nothing ("new") that has any transcript is told as rebuilt from it.
+    """
+    for entry in entries:
+        if entry.seq >= next_seq:
+            rolled = state_from_tool_result(entry)
+            if rolled is not None:
+                # The model's view omits the search pool; every search writes a checkpoint,
+                # so the base's pool is the latest one while candidates are still in play.
+                if rolled.step in (Step.filtering, Step.finalizing):
+                    rolled.search_pool = state.search_pool or list(rolled.candidate_ids)
+                state, source = rolled, "transcript" if source == "new" else source
+    if source == "new" and entries:
+        source = "transcript"
+    return state, source
 
 
 def _with_uncommitted(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from giftgenius.agent.prompt_window import ensure_tokens
 from giftgenius.domain import MAX_SUMMARY_CHARS, Message, Session, Summary
 from giftgenius.errors import ModelError
-from giftgenius.llm.base import ChatModel, ChatRequest
+from giftgenius.llm.base import ChatModel, ChatRequest, ChatUsage
 from giftgenius.protocol import MESSAGES_HEADER, NO_SUMMARY, PREVIOUS_HEADER
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
@@ -120,11 +120,7 @@ def maybe_summarize(
 
     Mutates ``session`` (summary, messages, usage) only when the model answered.
     """
-    # Anything already covered by the summary leaves without being folded again.
-    through = session.summary.through_seq
-    stale = [m for m in session.messages if m.seq is not None and m.seq <= through]
-    if stale:
-        session.messages = [m for m in session.messages if m.seq is None or m.seq > through]
+    _drop_summarized(session)
     messages = session.messages
     ensure_tokens(counter, messages)
     history_tokens = sum(m.tokens or 0 for m in messages)
@@ -136,7 +132,6 @@ def maybe_summarize(
 
     system = prompt_text(PROMPT_FILE)
     max_words = max(settings.summary_max_tokens * 3 // 4, 20)
-    tool_names = {c.id: c.name for m in messages for c in m.tool_calls}
     # The request must fit too: fold the oldest whole groups that do, leave the rest.
     fixed = (
         counter.count_message({"role": "system", "content": system})
@@ -146,18 +141,7 @@ def maybe_summarize(
         + REPLY_PRIMING_TOKENS
     )
     room = budget - settings.summary_max_tokens - fixed
-    starts = [i for i in _group_starts(messages) if 0 < i <= boundary]
-    lines: list[str] = []
-    end = 0
-    for stop in starts:
-        group_lines = [line for m in messages[end:stop] for line in _line(m, tool_names)]
-        cost = counter.count_text("\n".join(group_lines)) + len(group_lines)
-        if cost > room and end > 0:
-            break
-        lines.extend(group_lines)
-        room -= cost
-        end = stop
-    folded = messages[:end]
+    lines, end = _lines_that_fit(messages, boundary, room, counter)
 
     request = ChatRequest(
         messages=[
@@ -175,22 +159,59 @@ def maybe_summarize(
     text = (response.message.content or "").strip()
     if not text:
         return SummaryOutcome(ok=False, error="the model returned an empty summary")
-
     text = bound_summary(counter, text, settings.summary_max_tokens)
+    return _fold(session, end, text, response.usage, counter)
+
+
+def _drop_summarized(session: Session) -> None:
+    """Anything already covered by the summary leaves without being folded again."""
+    through = session.summary.through_seq
+    stale = [m for m in session.messages if m.seq is not None and m.seq <= through]
+    if stale:
+        session.messages = [m for m in session.messages if m.seq is None or m.seq > through]
+
+
+def _lines_that_fit(
+    messages: Sequence[Message], boundary: int, room: int, counter: TokenCounter
+) -> tuple[list[str], int]:
+    """The lines of the oldest whole tool groups before ``boundary`` that fit in ``room``
+    tokens (the first group always, so a fold always makes progress), and the index of the
+    first message left out."""
+    tool_names = {c.id: c.name for m in messages for c in m.tool_calls}
+    starts = [i for i in _group_starts(messages) if 0 < i <= boundary]
+    lines: list[str] = []
+    end = 0
+    for stop in starts:
+        group_lines = [line for m in messages[end:stop] for line in _line(m, tool_names)]
+        cost = counter.count_text("\n".join(group_lines)) + len(group_lines)
+        if cost > room and end > 0:
+            break
+        lines.extend(group_lines)
+        room -= cost
+        end = stop
+    return lines, end
+
+
+def _fold(
+    session: Session, end: int, text: str, usage: ChatUsage, counter: TokenCounter
+) -> SummaryOutcome:
+    """Replace the session's first ``end`` messages by the summary ``text``, and count the
+    summary request in the session's usage."""
+    folded = session.messages[:end]
     seqs = [m.seq for m in folded if m.seq is not None]
-    through_seq = max([through, *seqs])
+    through_seq = max([session.summary.through_seq, *seqs])
     session.summary = Summary(text=text, through_seq=through_seq, tokens=counter.count_text(text))
-    session.messages = list(messages[end:])
-    usage = session.usage
-    usage.summary_requests += 1
-    usage.summary_prompt_tokens += response.usage.prompt_tokens
-    usage.summary_completion_tokens += response.usage.completion_tokens
-    usage.summarizations += 1
+    session.messages = list(session.messages[end:])
+    totals = session.usage
+    totals.summary_requests += 1
+    totals.summary_prompt_tokens += usage.prompt_tokens
+    totals.summary_completion_tokens += usage.completion_tokens
+    totals.summarizations += 1
     return SummaryOutcome(
         ok=True,
         folded=len(folded),
         through_seq=through_seq,
         summary_tokens=session.summary.tokens,
-        prompt_tokens=response.usage.prompt_tokens,
-        completion_tokens=response.usage.completion_tokens,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
     )

@@ -15,8 +15,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from giftgenius.agent.runner import Agent
-from giftgenius.catalog import load_rates, price_in
-from giftgenius.domain import Currency, Locale, utcnow
+from giftgenius.catalog import Product, load_rates, price_in
+from giftgenius.domain import Currency, Locale, SessionState, utcnow
 from giftgenius.errors import GiftGeniusError, NotFound
 
 
@@ -194,36 +194,11 @@ def _report(
     loaded = agent.inspect(demo.user_id)
     state = loaded.loaded.session.state if loaded else None
     assert run is not None
-    failures: list[str] = []
-    exp = demo.expect
     final_step = str(state.step) if state else str(run.step)
-    if final_step != exp.step:
-        failures.append(f"final step is {final_step}, expected {exp.step}")
-    if exp.checkpoints and not _reached_in_order(checkpoints, exp.checkpoints):
-        failures.append(
-            f"checkpoints were {checkpoints}, expected {', '.join(exp.checkpoints)} reached "
-            "in that order"
-        )
-    if exp.locale and state and state.locale != exp.locale:
-        failures.append(f"locale is {state.locale}, expected {exp.locale}")
-    if exp.resumed_from and resumed_from != exp.resumed_from:
-        failures.append(f"resumed from {resumed_from}, expected {exp.resumed_from}")
-    needs_gift = exp.max_price or exp.not_tags or exp.ships_to
-    if needs_gift and product is None:
-        failures.append("no gift was chosen (no order draft)")
-    if product is not None:
-        if exp.max_price:
-            price = price_in(product, exp.max_price.currency, load_rates())
-            if price > exp.max_price.amount:
-                failures.append(
-                    f"{product.id} costs {price} {exp.max_price.currency}, "
-                    f"over {exp.max_price.amount}"
-                )
-        bad = sorted(set(exp.not_tags) & set(product.tags))
-        if bad:
-            failures.append(f"{product.id} has excluded tags {bad}")
-        if exp.ships_to and "*" not in product.ships_to and exp.ships_to not in product.ships_to:
-            failures.append(f"{product.id} does not ship to {exp.ships_to}")
+    failures = [
+        *_run_failures(demo.expect, final_step, checkpoints, state, resumed_from),
+        *_gift_failures(demo.expect, product),
+    ]
     return DemoReport(
         demo=demo.name,
         user_id=demo.user_id,
@@ -235,6 +210,53 @@ def _report(
         turns=turns,
         expectations=Verdict(passed=not failures, failures=failures),
     )
+
+
+def _run_failures(
+    exp: Expectations,
+    final_step: str,
+    checkpoints: list[str],
+    state: SessionState | None,
+    resumed_from: str | None,
+) -> list[str]:
+    """What the run did that ``exp`` did not expect: its final step, the key steps it
+    reached, its language, where the last resume started from."""
+    failures: list[str] = []
+    if final_step != exp.step:
+        failures.append(f"final step is {final_step}, expected {exp.step}")
+    if exp.checkpoints and not _reached_in_order(checkpoints, exp.checkpoints):
+        failures.append(
+            f"checkpoints were {checkpoints}, expected {', '.join(exp.checkpoints)} reached "
+            "in that order"
+        )
+    if exp.locale and state and state.locale != exp.locale:
+        failures.append(f"locale is {state.locale}, expected {exp.locale}")
+    if exp.resumed_from and resumed_from != exp.resumed_from:
+        failures.append(f"resumed from {resumed_from}, expected {exp.resumed_from}")
+    return failures
+
+
+def _gift_failures(exp: Expectations, product: Product | None) -> list[str]:
+    """What is wrong with the chosen gift (``product``, None when there is no order draft)
+    for ``exp``: its price, its tags, where it ships."""
+    failures: list[str] = []
+    needs_gift = exp.max_price or exp.not_tags or exp.ships_to
+    if needs_gift and product is None:
+        failures.append("no gift was chosen (no order draft)")
+    if product is None:
+        return failures
+    if exp.max_price:
+        price = price_in(product, exp.max_price.currency, load_rates())
+        if price > exp.max_price.amount:
+            failures.append(
+                f"{product.id} costs {price} {exp.max_price.currency}, over {exp.max_price.amount}"
+            )
+    bad = sorted(set(exp.not_tags) & set(product.tags))
+    if bad:
+        failures.append(f"{product.id} has excluded tags {bad}")
+    if exp.ships_to and "*" not in product.ships_to and exp.ships_to not in product.ships_to:
+        failures.append(f"{product.id} does not ship to {exp.ships_to}")
+    return failures
 
 
 def report_json(report: DemoReport) -> str:
