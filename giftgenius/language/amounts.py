@@ -102,12 +102,15 @@ def currency_words() -> dict[str, str]:
     from pathlib import Path
 
     from giftgenius.diskcache import cached, fingerprint
-    from giftgenius.language import currency, folding
+    from giftgenius.language import currency, folding, lexicon
 
+    lexicons = Path(lexicon.__file__).parent / "lexicons"
     sources = [
         Path(__file__),
         Path(currency.__file__),
         Path(folding.__file__),
+        Path(lexicon.__file__),
+        *(lexicons / lang / "currency_words.toml" for lang in lexicon.LANGUAGES),
     ]
     return cached("currency-words", fingerprint(["babel"], sources), _currency_words)
 

@@ -3,8 +3,9 @@
 The catalog's amount normaliser (``language/amounts.py``, which adds babel's names of every
 currency on top), the offline model's budget reader (``offline/money.py``) and the upgrade of
 old checkpoints (``storage/checkpoint_codec.py``) all read this table, so "quid", "piasses"
-or "us$" mean the same thing everywhere. It sits in the bottom layer, next to
-``domain.Currency``, because it needs nothing else.
+or "us$" mean the same thing everywhere. The words of each language are data
+(``lexicons/<lang>/currency_words.toml``, one kind per currency); the symbols and ISO codes,
+the same in every language, and the rules are here.
 
 Words are lowercase and accent-free, as ``giftgenius.language.folding.fold`` leaves them. Two words
 depend on the conversation, so the table holds a marker for them and ``resolve`` decides:
@@ -20,40 +21,34 @@ from collections.abc import Collection
 from typing import Final, get_args
 
 from giftgenius.domain import Currency
+from giftgenius.language.lexicon import LANGUAGES, table, union
 
 DOLLAR: Final = "$"
 BALLE: Final = "balles"
 
-CURRENCY_WORDS: Final[dict[str, str]] = {
-    # symbols
-    "$": DOLLAR, "€": "EUR", "£": "GBP", "¥": "JPY", "us$": "USD", "$us": "USD", "$ us": "USD",
-    "u.s.$": "USD", "c$": "CAD", "ca$": "CAD", "$ca": "CAD", "$ can": "CAD", "$can": "CAD",
-    "a$": "AUD", "au$": "AUD", "$au": "AUD", "nz$": "NZD", "fr.": "CHF", "sfr": "CHF",
-    "chf": "CHF",
-    # codes people type in lowercase too
-    "usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "aud": "AUD", "nzd": "NZD",
-    "jpy": "JPY", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "pln": "PLN", "czk": "CZK",
-    "mxn": "MXN", "inr": "INR", "brl": "BRL", "cny": "CNY", "hkd": "HKD", "sgd": "SGD",
-    "zar": "ZAR",
-    # English
-    "dollar": DOLLAR, "dollars": DOLLAR, "buck": DOLLAR, "bucks": DOLLAR, "dollarydoos": "AUD",
-    "us dollars": "USD", "us dollar": "USD", "american dollars": "USD",
-    "canadian dollars": "CAD", "canadian": "CAD", "loonies": "CAD", "loonie": "CAD",
-    "toonies": "CAD", "aussie dollars": "AUD", "australian dollars": "AUD",
-    "australian dollar": "AUD", "nz dollars": "NZD", "nz dollar": "NZD",
-    "new zealand dollars": "NZD", "kiwi dollars": "NZD",
-    "euro": "EUR", "euros": "EUR", "quid": "GBP", "pound": "GBP", "pounds": "GBP",
-    "pounds sterling": "GBP", "sterling": "GBP", "quids": "GBP", "fiver": "GBP",
-    "swiss francs": "CHF", "francs": "CHF", "franc": "CHF", "yen": "JPY",
-    # French
-    "balles": BALLE, "balle": BALLE, "boules": "EUR", "thunes": "EUR", "eurals": "EUR",
-    "livre sterling": "GBP", "livres sterling": "GBP", "livres anglaises": "GBP",
-    "piasses": "CAD", "piasse": "CAD", "piastres": "CAD", "piastre": "CAD", "huards": "CAD",
-    "dollars canadiens": "CAD", "dollar canadien": "CAD", "dollars americains": "USD",
-    "dollars us": "USD", "dollars australiens": "AUD", "dollars neo-zelandais": "NZD",
-    "francs suisses": "CHF",
-    "franc suisse": "CHF", "balles suisses": "CHF", "yens": "JPY",
-}  # fmt: skip
+# What is the same in every language: the symbols, and the ISO codes people type in lowercase.
+_SYMBOLS: Final = {"$": DOLLAR, "€": "EUR", "£": "GBP", "¥": "JPY"}
+_TYPED_CODES: Final = (
+    "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "JPY", "SEK", "NOK", "DKK", "PLN", "CZK", "MXN",
+    "INR", "BRL", "CNY", "HKD", "SGD", "ZAR", "CHF",
+)  # fmt: skip
+# The kinds of ``lexicons/<lang>/currency_words.toml`` that are no currency of their own.
+_MARKERS: Final = {"dollar": DOLLAR, "balle": BALLE}
+_BEFORE_KIND: Final = "before_the_amount"
+
+
+def _currency_words() -> dict[str, str]:
+    """Word → ISO code or marker: symbols, lowercase codes, then each language's words."""
+    words: dict[str, str] = dict(_SYMBOLS)
+    words.update({code.lower(): code for code in _TYPED_CODES})
+    for lang in LANGUAGES:
+        for kind, said in table("currency_words", lang).items():
+            if kind != _BEFORE_KIND:
+                words.update(dict.fromkeys(said, _MARKERS.get(kind, kind.upper())))
+    return words
+
+
+CURRENCY_WORDS: Final[dict[str, str]] = _currency_words()
 
 DOLLAR_CURRENCIES = frozenset(
     {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "TWD", "MXN", "XCD", "BSD", "BBD", "JMD"}
@@ -64,7 +59,7 @@ BUDGET_CURRENCIES: Final = frozenset(get_args(Currency))
 
 # What may also stand before the number ("$50", "eur 40"); words only follow it ("40 euros").
 _BEFORE_THE_AMOUNT: Final = frozenset(
-    {"$", "us$", "usd", "€", "eur", "£", "gbp", "c$", "ca$", "a$", "au$", "nz$", "chf", "fr."}
+    {"$", "€", "£", "usd", "eur", "gbp", "chf", *union("currency_words", _BEFORE_KIND)}
 )
 
 
