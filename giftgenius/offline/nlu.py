@@ -24,7 +24,8 @@ from giftgenius.domain import Locale
 from giftgenius.language.amounts import Amount, parse_amount
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union
+from giftgenius.language.lexicon import LANGUAGES, union
+from giftgenius.language.lexicon import words as lexicon_words
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -72,7 +73,8 @@ from giftgenius.offline.interests import (
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
 
-_PLACES, _PEOPLE = "reading_places", "reading_people"
+_PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
+_REPLIES = "reading_replies"
 
 
 def _words(topic: str, *kinds: str) -> str:
@@ -164,8 +166,8 @@ _UNKNOWN_RELATION_CUE = re.compile(
 # What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
 # "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
 _LEAD_NO = re.compile(
-    r"^\s*(?:(?:actually|en fait|oh|ah|well|bon|enfin)[\s,]+)?"
-    rf"(?:{TAKE_BACK}|no|non|nope|nan|oops|sorry|pardon)\s*(?:[,!.:]\s*|(?=\d)|$)"
+    rf"^\s*(?:(?:{_words(_REPLIES, 'openers')})[\s,]+)?"
+    rf"(?:{TAKE_BACK}|{_words(_REPLIES, 'noes', 'apologies')})\s*(?:[,!.:]\s*|(?=\d)|$)"
 )
 # Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
 # a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
@@ -511,13 +513,14 @@ def _exchange_deadline(raw: str, today: dt.date, lang: Locale) -> dt.date | None
 _TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
 
 
-_NO_WORD = re.compile(r"(?<![\w'])(?:no|non|nope|nan)\s*[,.!]")
+_NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
 
 
 # A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
 # third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
-_NOT_THIS = re.compile(r"(?<![\w'])(?:not|pas|non|no|nah)\s+(?P<what>[^,;.!?]{1,30}?)\s*[,;.!?]")
-_POINTING = re.compile(r"^(?:(?:the|le|la|l')\s*)?(?:that|this|ce|cet|cette|celui|celle|ca)\b")
+_NOT_THIS = re.compile(
+    rf"(?<![\w'])(?:{_words(_REPLIES, 'refusals')})\s+(?P<what>[^,;.!?]{{1,30}}?)\s*[,;.!?]"
+)
 
 
 def _points(piece: str) -> bool:
@@ -619,10 +622,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     return intents.Choice(described=words) if words else None
 
 
-_SOMETHING = re.compile(
-    r"(?<![\w'])(?:something|anything|quelque chose|un truc|un objet|other ideas?|more ideas?|"
-    r"d'autres idees|autres idees|plus d'idees)(?![\w'])"
-)
+_SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w'])")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")
@@ -860,8 +860,8 @@ _CANADIAN = re.compile(
     r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
 )
 _SPEAKER_LIVES = re.compile(
-    r"(?<![\w'])(?:je|j'|moi|on|nous|i|we)\s*(?:vis|habite|suis|reste|vit|habitons|vivons|"
-    r"sommes|est|live|am|'m|'re|are)(?![\w'])"
+    rf"(?<![\w'])(?:{_words(_MONEY, 'home_subjects')})\s*"
+    rf"(?:{_words(_MONEY, 'home_verbs')})(?![\w'])"
 )
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
@@ -870,19 +870,15 @@ _POUNDS = re.compile(
     r"(?:jours?|semaines?|mois|ans?|annees?|days?|weeks?|months?|years?)\b)",
     re.IGNORECASE,
 )
-_MONEY_WORDS = ("euros", "dollars", "maximum", "minimum", "budget", "balles", "environ")
+_MONEY_WORDS = tuple(
+    dict.fromkeys(w for lg in LANGUAGES for w in lexicon_words(_MONEY, "mended", lg))
+)
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
 # "200 of them", "une dizaine d'entre eux": a figure said of things named before counts them.
 _OF_THEM = re.compile(r"^\s*(?:of (?:them|those|these|'em|em)|d'entre (?:eux|elles))(?![\w'])")
 # Words after a figure that are no things counted: money words ("max 80 livres" is pounds,
 # wherever the person lives), approximations, per-unit words.
-_NOT_A_COUNT = frozenset(
-    """
-    max maxi maximum tops top budget environ ish or ou and et au pas grand tout total
-    minimum min about approx approximately roughly each chacun chacune par per
-    livre livres pound pounds
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_NOT_A_COUNT = union(_MONEY, "not_counts")
 
 
 def _money_words(text: str) -> str:
@@ -1203,7 +1199,7 @@ def _taken_back(
 
 
 # A correction that adds rather than replaces: "actually she also likes tea".
-_ALSO = re.compile(r"(?<![\w'])(?:also|too|as well|aussi|egalement|en plus)(?![\w'])")
+_ALSO = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'also')})(?![\w'])")
 
 
 _QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
