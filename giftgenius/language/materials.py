@@ -5,7 +5,7 @@ leather, she's vegan", "rien en plastique"), in their own language, while produc
 are written in English and a metal is often named only in the description ("a sterling
 silver disc on a chain"). A material is not a catalog tag, so a refusal of one is matched
 against every word of the product's title and description, through the family of words
-for that material in both languages.
+for that material in both languages (``lexicons/<lang>/materials.toml``).
 
 Words too common in one language to stand for a material are left out: French "or" (gold)
 is also "or/ou", English "pin" is a badge, "ash" is cinders.
@@ -16,46 +16,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from giftgenius.language import lexicon
 from giftgenius.language.folding import fold
 
-# material: every word for it, in both languages (single words; accents folded on use).
-_MATERIALS: dict[str, str] = {
-    "silver": "silver silvered sterling argent argenté argentée argentés argentées",
-    "gold": "gold golden gilt gilded doré dorée dorés dorées vermeil",
-    "leather": "leather leathers suede cuir cuirs daim similicuir nubuck",
-    "fur": "fur furs fourrure fourrures",
-    "plastic": "plastic plastics plastique plastiques acrylic acrylique pvc polyester",
-    "wool": "wool woollen woolen laine merino mérinos cashmere cachemire alpaca alpaga mohair",
-    "silk": "silk silks soie",
-    "cotton": "cotton coton",
-    "wood": "wood wooden woods bois oak chêne walnut noyer maple érable beech hêtre bamboo "
-    "bambou cedar cèdre",
-    "glass": "glass verre verres borosilicate crystal cristal",
-    "ceramic": "ceramic ceramics céramique porcelain porcelaine stoneware grès earthenware faïence",
-    "nickel": "nickel",
-    "copper": "copper cuivre",
-    "brass": "brass laiton",
-    "steel": "steel acier stainless inox",
-    "iron": "iron fonte fer",
-    "latex": "latex",
-    "feather": "feather feathers plume plumes",
-}
-
-
-MATERIALS = tuple(_MATERIALS)
+# Every material, in the order of the lexicon's kinds.
+MATERIALS = tuple(lexicon.table("materials", "en"))
 
 # Set phrases in which a material's word means something else: "pas d'argent liquide" is no
 # cash on the speaker, "golden hour" no gold. Folded; read where a refusal's object is cut.
-_IDIOMS = (
-    "argent liquide",
-    "argent comptant",
-    "argent de poche",
-    "cuir chevelu",
-    "or noir",
-    "silver lining",
-    "silver screen",
-    "golden hour",
-    "golden retriever",
+_IDIOMS = tuple(
+    w for lang in lexicon.LANGUAGES for w in lexicon.words("material_idioms", "set_phrases", lang)
 )
 _IDIOM = re.compile(r"^\s*(" + "|".join(_IDIOMS) + r")(?![\w])")
 
@@ -74,7 +44,12 @@ _ARTICLES = frozenset({"the", "any", "les", "des", "aux", "pas", "sans", "rien",
 @lru_cache(maxsize=1)
 def _index() -> dict[str, str]:
     """Every folded word → its material."""
-    return {fold(word): name for name, words in _MATERIALS.items() for word in words.split()}
+    return {
+        fold(word): name
+        for name in MATERIALS
+        for lang in lexicon.LANGUAGES
+        for word in lexicon.words("materials", name, lang)
+    }
 
 
 def material_of(phrase: str) -> str | None:
