@@ -3,6 +3,10 @@
 Precedence: CLI flags (passed as ``overrides``) > environment > ``config/giftgenius.toml``
 (or the file named by ``GIFTGENIUS_CONFIG``) > defaults. With nothing set, everything runs
 on embedded defaults: a SQLite file, a SQLite session store and the offline model.
+
+The defaults are the fields of ``Settings`` and nowhere else: the shipped
+``config/giftgenius.toml`` shows every key commented out with its default, and sets none
+(``tests/system/test_shipped_config.py`` holds it to these fields).
 """
 
 from __future__ import annotations
