@@ -1,4 +1,4 @@
-"""Issue 4's acceptance: 300 turns inside a 4,000-token window on the offline engine.
+"""A conversation of 300 turns stays inside a 4,000-token window on the offline engine.
 
 End to end on the offline model on purpose: the figures it checks are the offline model's
 own conversation, the one ``giftgenius bench state`` prints.

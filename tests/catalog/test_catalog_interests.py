@@ -1,8 +1,10 @@
 """Interests: what people say a recipient loves, each covered by varied, hand-written gifts.
 
-Issue 8 asks for at least 150 interests with at least five products each, spread over price
-bands, currencies and shipping regions, reachable in English and French, with no templated
-or repeated titles and descriptions. These tests hold the data to that.
+A shortlist can only answer a taste the catalog stocks, with a choice of price and a
+product that ships where the person is: so the catalog holds at least 150 interests with
+at least five products each, spread over price bands, currencies and shipping regions,
+reachable in English and French, with no templated or repeated titles and descriptions.
+These tests hold the data to that.
 """
 
 from __future__ import annotations

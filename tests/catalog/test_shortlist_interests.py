@@ -1,4 +1,4 @@
-"""A shortlist answers every stated interest (issue 8, point 3), on hand-made catalogs and
+"""A shortlist answers every stated interest, on hand-made catalogs and
 the real one: interests take turns, nothing off-topic, unserved interests come with
 alternatives, and a grown-up never gets a child's product."""
 

@@ -1,4 +1,4 @@
-"""Coming back, as a person sees it, in both languages (issue 8, point 5): the recap says
+"""Coming back, as a person sees it, in both languages: the recap says
 what was being looked for, shows the shortlist or asks the pending question again, and
 `resume` after a finished search says how it ended (exit 3 kept for scripts)."""
 

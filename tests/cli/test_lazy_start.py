@@ -1,4 +1,4 @@
-"""A fast start: commands import only what they use (issue 10, "a fast start").
+"""A fast start: commands import only what they use.
 
 ``--help`` and ``--version`` import neither the stores nor the model; ``state`` and
 ``checkpoints`` read the stores without loading the tokenizer (tiktoken), the model client

@@ -132,7 +132,8 @@ def test_english_half_is_complete() -> None:
     reason="the French half is written on another branch; this holds once it is merged",
 )
 def test_corpus_totals() -> None:
-    """The issue's bar: at least 200 dialogues, at least 40 % of them French."""
+    """Enough dialogues for a score to mean something in both languages: at least 200, at
+    least 40 % of them French."""
     counts = Counter(d.locale for d in dialogues())
     total = sum(counts.values())
     assert total >= MIN_TOTAL, f"{total} dialogues, the corpus needs {MIN_TOTAL}"

@@ -1,4 +1,4 @@
-"""Fuzzing the tool calls a model may send (issue 9's fault suite), with hypothesis.
+"""Fuzzing the tool calls a model may send, with hypothesis.
 
 A model is untrusted input: it may call tools that do not exist, send arguments of the
 wrong type, leave fields out or add its own (``user_id``…), invent ids or copy another

@@ -1,4 +1,4 @@
-"""Fuzzing what a user types or pipes in (issue 9's fault suite), with hypothesis.
+"""Fuzzing what a user types or pipes in, with hypothesis.
 
 Lines are drawn as raw bytes — control characters, terminal escape sequences, bytes that
 are not UTF-8 and encoded lone surrogates, mixed scripts, right-to-left text, emoji, PII,

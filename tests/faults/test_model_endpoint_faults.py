@@ -1,4 +1,4 @@
-"""Model endpoint faults (issue 9's fault suite): a real OpenAI-compatible server on loopback.
+"""Model endpoint faults: a real OpenAI-compatible server on loopback.
 
 A small ``http.server`` in a thread of the test answers each request with the next fault
 of its script (429 with Retry-After, 500, 503, a timeout, malformed JSON, a stream cut in

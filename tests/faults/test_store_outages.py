@@ -1,4 +1,4 @@
-"""Store outages mid-turn (issue 9's fault suite): Redis and Postgres taken away at each point.
+"""Store outages mid-turn: Redis and Postgres taken away at each point.
 
 A real chat process is stopped (SIGSTOP) at each named fault point of its turn; meanwhile
 the test kills, restarts or flushes its own ``redis-server``, or stops its own Postgres

@@ -1,8 +1,8 @@
-"""Issue 9, defects 1-3 and part of 8: what a turn in flight meets and must not undo.
+"""What a turn in flight meets and must not undo: erasure, a store going away, a new run.
 
 Each test stops a real chat process at a fault point (``GIFTGENIUS_FAULT_SIGNAL=STOP``),
 does something to it from outside (forget the user, kill Redis or Postgres, ``--new`` in
-another window, start a second window), then lets it go on. The set-up is the issue's: a fresh
+another window, start a second window), then lets it go on. The set-up is production's: a fresh
 Postgres database after ``giftgenius db upgrade`` and a Redis server of the test's own on a
 free port, which the test may kill and restart without disturbing anyone else (both
 from ``conftest.py`` here, shared with the store-outage tests).
@@ -37,7 +37,7 @@ def _runs(env, user: str) -> list:
 
 
 def test_forget_wins_over_a_turn_that_is_running(env) -> None:
-    """Defect 1: the stopped turn must not write the erased session back to Redis."""
+    """The stopped turn must not write the erased session back to Redis."""
     stopped = env.stopped_chat("before_session_save", "--user", "erase-me").feed(env.setup)
     stopped.wait_stopped()
     forgot = env.run("forget", "--user", "erase-me")
@@ -54,7 +54,7 @@ def test_forget_wins_over_a_turn_that_is_running(env) -> None:
 
 
 def test_forget_wins_when_the_turn_cannot_reach_postgres_after_its_save(pg_env) -> None:
-    """Defect 1's follow-up: the turn's look for its run after the save fails (Postgres is
+    """As above, but the turn's look for its run after the save fails (Postgres is
     down), so only forget's tombstone in Redis keeps the erased session from coming back."""
     env, cluster = pg_env
     user = "erase-me-pg-down"
@@ -74,7 +74,7 @@ def test_forget_wins_when_the_turn_cannot_reach_postgres_after_its_save(pg_env) 
 
 
 def test_a_committed_turn_is_answered_when_redis_goes_away(env) -> None:
-    """Defect 2: the lease cannot be released, but the turn is committed: answer it."""
+    """The lease cannot be released, but the turn is committed: answer it."""
     stopped = env.stopped_chat("before_model", "--user", "no-redis").feed(env.setup)
     stopped.wait_stopped()
     env.redis.kill()
@@ -92,7 +92,7 @@ def test_a_committed_turn_is_answered_when_redis_goes_away(env) -> None:
 
 
 def test_a_window_whose_run_was_abandoned_by_new_is_refused(env) -> None:
-    """Defect 3: ``--new`` elsewhere abandons the run; this window's turns are refused."""
+    """``--new`` elsewhere abandons the run; this window's turns are refused."""
     first = env.run("chat", "--user", "two-windows", stdin=env.setup + "\n")
     assert first.code == 0, first.err
     (old,) = _runs(env, "two-windows")
@@ -114,7 +114,7 @@ def test_a_window_whose_run_was_abandoned_by_new_is_refused(env) -> None:
 
 
 def test_a_failed_chat_with_redis_down_leaves_no_empty_run(env) -> None:
-    """Defect 8: with Redis unreachable, ``chat`` fails before creating a run."""
+    """With Redis unreachable, ``chat`` fails before creating a run."""
     done = env.run("chat", "--user", "finished", stdin=f"{env.setup}\n{PICK}\n{CONFIRM}\n")
     assert done.code == 0, done.err
     (finished,) = _runs(env, "finished")
@@ -132,7 +132,7 @@ def test_a_failed_chat_with_redis_down_leaves_no_empty_run(env) -> None:
 
 
 def test_a_second_window_does_not_call_a_turn_in_flight_interrupted(env) -> None:
-    """Defect 8: another process mid-turn is not an interrupted message."""
+    """Another process mid-turn is not an interrupted message."""
     first = env.run("chat", "--user", "in-flight", stdin=env.setup + "\n")
     assert first.code == 0, first.err
     busy = env.stopped_chat("before_model", "--user", "in-flight", env=LONG_LEASE).feed(PICK)

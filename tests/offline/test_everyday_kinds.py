@@ -1,8 +1,8 @@
-"""Everyday kinds of sentences a second held-out set of dialogues showed misread.
+"""Everyday kinds of sentences the offline reader once misread.
 
-Each kind is tried with sentences of our own (none from the held-out set or the corpus), in
-English and French where the kind exists in both, with a case that must still be read the
-old way.
+Each kind is tried with sentences written for it (none from any dialogue set, so the sets
+keep measuring reading they did not teach), in English and French where the kind exists in
+both, with a case that must still be read the old way.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The offline model's sentences read as a person would write them, in both languages
-(issue 8, point 5): babel's prices, numbers and dates, plurals, natural labels."""
+"""The offline model's sentences read as a person would write them, in both languages:
+babel's prices, numbers and dates, plurals, natural labels."""
 
 from __future__ import annotations
 

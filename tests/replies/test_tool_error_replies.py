@@ -1,4 +1,4 @@
-"""A refused tool call reaches the person in their own language (issue 8, point 5).
+"""A refused tool call reaches the person in their own language.
 
 Every ``ToolError`` carries a code of ``TOOL_ERRORS`` and its parameters; the offline model
 says each code in English and French, dates and numbers in the locale's format, and never

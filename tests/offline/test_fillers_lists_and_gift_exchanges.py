@@ -1,6 +1,7 @@
-"""Kinds of sentences a third held-out set of dialogues showed misread.
+"""Clipped verbs, fillers, qualifiers in lists, workplace gift exchanges, local dollars:
+kinds of sentences the offline reader once misread.
 
-Each kind is tried with sentences of our own (no held-out or corpus line), in English and
+Each kind is tried with sentences written for it (no line of any dialogue set), in English and
 French where the kind exists in both, with a case that must still be read the old way.
 """
 
