@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from giftgenius.catalog.models import Product
 from giftgenius.catalog.search import RankQuery, _query_words, _recipient_kind
+from giftgenius.language import lexicon
 from giftgenius.language.folding import fold
 from giftgenius.language.materials import MATERIALS, folded_words, mentions, words_for
 from giftgenius.language.vocabulary import analyze, lemmas
@@ -56,19 +57,30 @@ _FEATURE_PHRASES: dict[str, str] = {
 FEATURES = tuple(_FEATURES)
 
 # Words that carry no description in either language: pointing, choosing, asking politely,
-# "if you have one" ("si vous en avez un").
-_FILLER = frozenset(
-    """
-    the one ones that this these those with which who for from want take pick choose like
-    would have has had got any some please thanks thank you your yours just also really
-    celui celle ceux celles qui que quoi dont avec pour veux voudrais prends prendre choisis
-    avez avoir aurais auriez avait vous nous tu toi moi plait merci stp svp bien tout tous
-    there does could carry sell stock existe exist chance
-    whichever whatever anything something everything either lequel laquelle lesquels
-    lesquelles importe quel quelle quels quelles instead rather actually finally plutot
-    finalement alors sinon about sur propos regarding concerning on of
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+# "if you have one" ("si vous en avez un"); read after the query's own stopwords. Every
+# English function word, French articles and pronouns, and the choosing words of
+# ``lexicons/<lang>/stopwords.toml``. French possessives, demonstratives, conjunctions and
+# prepositions are not among them: "mais" would hide May ("mai": a lemma is matched with
+# its "s" too).
+_FUNCTION_KINDS = {
+    "en": tuple(lexicon.table("function_words", "en")),
+    "fr": (
+        "definite_articles",
+        "indefinite_articles",
+        "subject_pronouns",
+        "object_pronouns",
+        "relative_pronouns",
+    ),
+}
+_FILLER = (
+    frozenset(
+        w
+        for lang, kinds in _FUNCTION_KINDS.items()
+        for kind in kinds
+        for w in lexicon.words("function_words", kind, lang)
+    )
+    | lexicon.union("stopwords", "choosing")
+) - lexicon.union("stopwords", "kept_in_descriptions")
 
 
 @lru_cache(maxsize=1)

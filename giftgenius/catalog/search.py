@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from giftgenius.catalog.models import Product, Rates
 from giftgenius.domain import Currency
+from giftgenius.language import lexicon
 from giftgenius.language.materials import MATERIALS, folded_words, material_of, mentions
 from giftgenius.language.vocabulary import (
     INGREDIENTS,
@@ -52,16 +53,18 @@ YOUNG = frozenset({"child", "teen"})
 # Recipient kinds that are grown-ups whatever their age: toys sized for a child never fit them.
 GROWN_UP = frozenset(RECIPIENTS) - YOUNG - {"anyone"}
 
-# Words too common to mean anything on their own in a query (English and French).
-_STOPWORD_TEXT = """
-    a an and any are as at be but by for from gift gifts has have he her him his i in into is
-    it its like likes love loves me my of on or our she some something that the their them
-    they this to very we what who with would you your also really much more most
-    au aux avec ce ces cadeau cadeaux cette dans de des du elle en est et il ils je la le les
-    leur lui ma mais me mes mon ne nous ou par pas plus pour qu que qui sa se ses son sur ta
-    te tes ton tres trop tu un une vos votre aime adore bien beaucoup aussi
-"""
-_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Words too common to mean anything on their own in a query, in both languages: every
+# function word, and the common words of ``lexicons/<lang>/stopwords.toml``, but those
+# function words a query has always searched for.
+_STOPWORDS = (
+    frozenset(
+        w
+        for lang in lexicon.LANGUAGES
+        for ws in lexicon.table("function_words", lang).values()
+        for w in ws
+    )
+    | lexicon.union("stopwords", "common")
+) - lexicon.union("stopwords", "kept_in_queries")
 
 
 class FilterSpec(BaseModel):
