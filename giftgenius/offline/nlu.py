@@ -412,7 +412,7 @@ def _read(
         out.choice = _choice(raw, folded, shortlist)
         if out.choice is not None and (out.choice.described is None or out.choice.price):
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
-    out.facts = _message_facts(raw, folded, lang, today, dollar, profile, out)
+    out.facts = _message_facts(raw, folded, _Message(lang, today, dollar, profile, out))
     if out.choice is not None:
         # A gift named in words ("the grinder") says nothing new about tastes either; one
         # that also sets a budget, a place or a date ("the one under 40 for Paris") is facts.
@@ -423,30 +423,38 @@ def _read(
     return out
 
 
-def _message_facts(
-    raw: str,
-    folded: str,
-    lang: Locale,
-    today: dt.date,
-    dollar: str,
-    profile: dict[str, Any],
-    out: Extraction,
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Message:
+    """What the readers of one message share: its language, the day, what "$" means, the
+    profile known, and the extraction being filled."""
+
+    lang: Locale
+    today: dt.date
+    dollar: str
+    profile: dict[str, Any]
+    out: Extraction
+
+
+def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
     """The facts of a message, with what a save request or a gift exchange says set apart."""
     # A labelled save names no one ("save her profile as Laura"); one under the person's name
     # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
-    readable = _blank_save(raw, folded) if out.save_label else raw
+    readable = _blank_save(raw, folded) if msg.out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    facts = _facts(readable, lang, today, dollar, profile, out)
+    facts = _facts(readable, msg)
     if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
         # the exchange is an occasion too, read where it is still said: "Secret Santa at
         # work on the 18th" is due on the 18th
-        deadline = _exchange_deadline(raw, today, lang)
+        deadline = _exchange_deadline(raw, msg.today, msg.lang)
         if deadline is not None:
             facts["deadline"] = deadline
-    if "recipient" not in facts and not profile.get("recipient") and _WORKPLACE_DRAW.search(folded):
-        facts["recipient"] = _DRAWN_COLLEAGUE[lang]
+    if (
+        "recipient" not in facts
+        and not msg.profile.get("recipient")
+        and _WORKPLACE_DRAW.search(folded)
+    ):
+        facts["recipient"] = _DRAWN_COLLEAGUE[msg.lang]
     return facts
 
 
@@ -578,14 +586,8 @@ _SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w
 _POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")
 
 
-def _facts(
-    text: str,
-    lang: Locale,
-    today: dt.date,
-    dollar: str,
-    profile: dict[str, Any],
-    out: Extraction,
-) -> dict[str, Any]:
+def _facts(text: str, msg: _Message) -> dict[str, Any]:
+    lang, today, profile = msg.lang, msg.today, msg.profile
     facts: dict[str, Any] = {}
     text = contrast_as_negation(text)
     clauses = [c for c in split(text) if not is_leaving(c.text, lang)]
@@ -604,12 +606,12 @@ def _facts(
             if _SPEAKER_LIVES.search(clause.folded):
                 home = country
     # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
-    _budget(clauses, lang, dollar, profile, facts, out, correcting, home)
+    _budget(clauses, msg, facts, correcting, home)
     age = recipient_age(clauses, lang, text, facts.get("budget_max"))
     if age is not None:
         facts["age"] = age
     _tastes(clauses, lang, profile, facts, correcting)
-    recipient = _who(clauses, lang, profile, facts, out)
+    recipient = _who(clauses, msg, facts)
     current = profile.get("recipient")
     retargeted = current is None or correcting or _RETARGET.search(folded_all) is not None
     if recipient and retargeted and fold(recipient) != fold(str(current or "")):
@@ -634,15 +636,10 @@ def _clause_place(
     return _place(spot, lang, short) or _listed_place(text, spot, lang)
 
 
-def _who(
-    clauses: list[Clause],
-    lang: Locale,
-    profile: dict[str, Any],
-    facts: dict[str, Any],
-    out: Extraction,
-) -> str | None:
+def _who(clauses: list[Clause], msg: _Message, facts: dict[str, Any]) -> str | None:
     """The recipient the message names (``out.labelled`` says whether by a name), and the
     tastes their relation implies added to ``facts``."""
+    lang, profile, out = msg.lang, msg.profile, msg.out
     recipient, out.labelled, known = _recipient(clauses, lang)
     if recipient:  # "my chess coach", "mon élève de guitare": a taste they share
         _relation_tastes(resolve_relation(recipient, lang), profile, facts)
@@ -721,26 +718,20 @@ def _without_named_tastes(clause: Clause) -> Clause:
 
 
 def _budget(
-    clauses: list[Clause],
-    lang: Locale,
-    dollar: str,
-    profile: dict[str, Any],
-    facts: dict[str, Any],
-    out: Extraction,
-    correcting: bool,
-    home: str | None = None,
+    clauses: list[Clause], msg: _Message, facts: dict[str, Any], correcting: bool, home: str | None
 ) -> None:
     """The last amount named wins; a currency said earlier in the message carries over."""
+    profile = msg.profile
     known = profile.get("budget") or {}
     currency: str | None = None
     # In Canada "$" and "piasses" are Canadian dollars, in Switzerland "balles" are francs: where
     # the speaker says they live, else the place known ("she lives in Toronto, 60 dollars" are
     # the speaker's own dollars). In Britain "livres" are pounds (elsewhere they may be books).
-    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), dollar)
+    dollar = _LOCAL_DOLLAR.get(home or str(profile.get("country") or ""), msg.dollar)
     british = "GB" in (home, facts.get("country"), profile.get("country"))
     whole = " ".join(c.text for c in clauses)
     for clause in clauses:
-        amount = _amount(clause.text, lang, dollar, british, whole)
+        amount = _amount(clause.text, msg.lang, dollar, british, whole)
         if amount is None and (correcting or clause.corrects) and known:
             _bare_budget(clause, facts)
         if amount is None:
@@ -752,7 +743,7 @@ def _budget(
             facts.pop("budget_min", None)
         if not amount.currency_assumed:
             currency = amount.currency
-        out.approximate = float(amount.amount) if amount.approximate else None
+        msg.out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
 
