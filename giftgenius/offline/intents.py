@@ -486,7 +486,7 @@ def _scores(said: list[str], candidates: list[Candidate]) -> tuple[list[float], 
         hits = [
             i
             for i in range(len(candidates))
-            if _spelled_in(fold(word), title_words[i]) or word_tags & tags[i]
+            if spelled_in(fold(word), title_words[i]) or word_tags & tags[i]
         ]
         for i in hits:
             scores[i] += 1.0 / len(hits)
@@ -507,11 +507,6 @@ def _tags_of(candidate: Candidate) -> frozenset[str]:
             for word in describe(tag, language).split():
                 found |= canonical_tags(word)
     return frozenset(found)
-
-
-def _spelled_in(word: str, title_words: set[str]) -> bool:
-    """Whether a word of the message is one of the title's, typos and cognates allowed."""
-    return spelled_in(word, title_words)
 
 
 _COMMON = union("offline_choices", "common")

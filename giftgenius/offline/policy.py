@@ -130,14 +130,8 @@ def _scan(
 
 def _call_names(message: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     """Each tool call of an assistant message: its id → its name and arguments."""
-    names: dict[str, tuple[str, dict[str, Any]]] = {}
-    for call in message.get("tool_calls") or []:
-        function = call.get("function", {})
-        names[call.get("id", "")] = (
-            function.get("name", ""),
-            _json(function.get("arguments") or "{}") or {},
-        )
-    return names
+    functions = [(c.get("id", ""), c.get("function", {})) for c in message.get("tool_calls") or []]
+    return {i: (f.get("name", ""), _json(f.get("arguments") or "{}") or {}) for i, f in functions}
 
 
 def _shown(start_state: dict[str, Any], seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -570,10 +564,6 @@ def _lead(turn: Turn, *, updating: bool, selecting: bool) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def _noted(turn: Turn) -> str:
-    return outcomes_noted(turn.results, turn.state, turn.locale)
-
-
 def _also(turn: Turn) -> str:
     """When the words fitted several gifts, name the others by number before the choice."""
     choice = turn.ext.choice
@@ -602,7 +592,7 @@ def _next_step(turn: Turn) -> str:
     profile = state.get("profile") or {}
     missing = state.get("missing") or []
     step = turn.step
-    noted = _noted(turn)
+    noted = outcomes_noted(turn.results, turn.state, turn.locale)
     if step == "done":
         return r.say("next.done", loc)
     if missing:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import defaultdict
 from typing import Any
 
 from giftgenius.language.detect import detect_locale
@@ -138,14 +139,8 @@ def _record(name: str, args: dict[str, Any], facts: dict[str, Any], decisions: l
     if name == "update_profile":
         _apply(facts, args)
     elif name in _DECISIONS:
-        decisions.append(_DECISIONS[name].format_map(_Missing(args)))
-
-
-class _Missing(dict[str, Any]):
-    """Call arguments where an absent one reads "None", as the summary always wrote it."""
-
-    def __missing__(self, key: str) -> str:
-        return "None"
+        # an argument left out reads "None", as the summary always wrote it
+        decisions.append(_DECISIONS[name].format_map(defaultdict(lambda: None, args)))
 
 
 def _fitted(head: list[str], said: list[str], counter: TokenCounter, budget: int) -> str:
