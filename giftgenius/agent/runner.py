@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from giftgenius import messages as catalogue
 from giftgenius.agent import tools
 from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.reader import Opened, RunReader
@@ -66,7 +67,6 @@ from giftgenius.faults import fault
 from giftgenius.llm.base import ChatModel, ChatRequest
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block, without_state
-from giftgenius.replies import catalogue
 from giftgenius.replies.outcomes import Outcome, latest_state, present
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings

@@ -13,95 +13,8 @@ import re
 from typing import Any
 
 from giftgenius import formats
+from giftgenius import messages as catalogue
 from giftgenius.language.vocabulary import describe
-
-_TEXT: dict[str, dict[str, str]] = {
-    "fact.recipient": {"en": "for {v}", "fr": "pour {v}"},
-    "fact.budget": {"en": "budget up to {v}", "fr": "budget jusqu'à {v}"},
-    "fact.budget_range": {"en": "budget from {lo} to {v}", "fr": "budget de {lo} à {v}"},
-    "fact.interests": {"en": "likes {v}", "fr": "centres d'intérêt : {v}"},
-    "fact.dislikes": {"en": "avoid {v}", "fr": "à éviter : {v}"},
-    "fact.age.one": {"en": "{n} year old", "fr": "{n} an"},
-    "fact.age.other": {"en": "{n} years old", "fr": "{n} ans"},
-    "fact.country": {"en": "delivery to {v}", "fr": "pays de livraison : {v}"},
-    "fact.deadline": {"en": "to arrive by {v}", "fr": "à recevoir au plus tard le {v}"},
-    # The question under a shortlist: the only idea is offered with the confirmation's own
-    # question, so a plain yes to it records it.
-    "choose.one": {
-        "en": "Shall I record the order draft for it? Reply yes, or tell me what to change.",
-        "fr": "J'enregistre le brouillon de commande pour ce cadeau ? Répondez oui, ou "
-        "dites-moi ce qu'il faut changer.",
-    },
-    "choose.other": {
-        "en": "Which one would you like? Reply with its number.",
-        "fr": "Lequel vous plaît ? Répondez avec son numéro.",
-    },
-    "sep": {"en": "; ", "fr": " ; "},
-    # Why candidates were rejected (the filters' stable reasons), counted or not.
-    "reason.stock": {"en": "out of stock", "fr": "en rupture de stock"},
-    "reason.over": {"en": "over {v}", "fr": "au-dessus de {v}"},
-    "reason.under": {"en": "under {v}", "fr": "en dessous de {v}"},
-    "reason.ship": {"en": "not delivered to {v}", "fr": "livraison impossible ({v})"},
-    "reason.late": {"en": "too late for {v}", "fr": "trop tard pour le {v}"},
-    "reason.dislike": {"en": "matching “{v}”", "fr": "en conflit avec « {v} »"},
-    "reason.gone": {"en": "no longer in the catalog", "fr": "hors catalogue"},
-    "counted": {"en": "{reason}: {n}", "fr": "{reason} : {n}"},
-    # What is still needed before a search (a budget example only where one helps).
-    "missing.recipient": {"en": "who the gift is for", "fr": "pour qui est le cadeau"},
-    "missing.budget": {"en": "your budget", "fr": "votre budget"},
-    "missing.budget.example": {
-        "en": "your budget (for example {example})",
-        "fr": "votre budget (par exemple {example})",
-    },
-    "missing.interests": {
-        "en": "one or two things they enjoy",
-        "fr": "une ou deux choses que la personne aime",
-    },
-    # One line of a numbered shortlist.
-    "item": {
-        "en": "{i}. **{title}** — {price}, delivered in {days}{why}",
-        "fr": "{i}. **{title}** — {price}, livré en {days}{why}",
-    },
-    "days.one": {"en": "{n} day", "fr": "{n} jour"},
-    "days.other": {"en": "{n} days", "fr": "{n} jours"},
-}
-
-# How a recipient kind (the catalog's audience) is named when the person's own words for
-# them are not in the profile.
-_KIND = {
-    "en": {
-        "colleague": "your colleague",
-        "friend": "your friend",
-        "partner": "your partner",
-        "mother": "your mother",
-        "father": "your father",
-        "sister": "your sister",
-        "brother": "your brother",
-        "child": "a child",
-        "teen": "a teenager",
-        "grandparent": "one of your grandparents",
-        "boss": "your boss",
-        "teacher": "a teacher",
-        "neighbor": "your neighbour",
-        "anyone": "someone",
-    },
-    "fr": {
-        "colleague": "votre collègue",
-        "friend": "votre ami",
-        "partner": "votre partenaire",
-        "mother": "votre mère",
-        "father": "votre père",
-        "sister": "votre sœur",
-        "brother": "votre frère",
-        "child": "un enfant",
-        "teen": "un ado",
-        "grandparent": "l'un de vos grands-parents",
-        "boss": "votre patron",
-        "teacher": "un enseignant",
-        "neighbor": "votre voisin",
-        "anyone": "quelqu'un",
-    },
-}
 
 # The person's own words turned to the listener's side: "my uncle" → "your uncle".
 _POSSESSIVES = {
@@ -120,7 +33,22 @@ def _lang(locale: str) -> str:
 
 
 def _say(key: str, locale: str, **values: Any) -> str:
-    return _TEXT[key][_lang(locale)].format(**values)
+    """The catalogue's ``profile`` sentence ``key``, filled with ``values``."""
+    return catalogue.say("profile", key, _lang(locale), **values)
+
+
+def _count(section: str, key: str, n: int, locale: str) -> str:
+    """The catalogue's ``key.one`` or ``key.other`` for ``n``, as the language's rule says."""
+    lang = _lang(locale)
+    one = catalogue.text(section, f"{key}.one", lang)
+    return formats.plural(n, locale, one, catalogue.text(section, f"{key}.other", lang))
+
+
+def _kind(value: str, lang: str) -> str | None:
+    """How a recipient kind (the catalog's audience: "colleague") is named when the person's
+    own words for them are not in the profile ("your colleague"); None for any other word."""
+    key = f"kind.{value}"
+    return catalogue.text("profile", key, lang) if key in catalogue.keys("profile") else None
 
 
 def recipient(value: str, locale: str, *, name: str | None = None) -> str:
@@ -130,7 +58,7 @@ def recipient(value: str, locale: str, *, name: str | None = None) -> str:
     person's own words, turned to the listener's side ("ma marraine" → "votre marraine").
     """
     lang = _lang(locale)
-    text = _KIND[lang].get(value.strip().lower()) or _as_said(value.strip(), lang)
+    text = _kind(value.strip().lower(), lang) or _as_said(value.strip(), lang)
     if name and name.lower() not in text.lower():
         text = f"{text} {name}"
     return text
@@ -139,13 +67,13 @@ def recipient(value: str, locale: str, *, name: str | None = None) -> str:
 def _as_said(text: str, lang: str) -> str:
     words = text.split()
     if not words:
-        return _KIND[lang]["anyone"]
+        return catalogue.text("profile", "kind.anyone", lang)
     first = words[0].lower()
     if first in _POSSESSIVES[lang]:
         return " ".join([_POSSESSIVES[lang][first], *words[1:]])
     if first in _DETERMINERS[lang] or _ELIDED.match(first) or text[0].isupper():
         return text  # "the Smiths", "l'oncle de Léa", "Marco": already a whole phrase
-    return ("your " if lang == "en" else "votre ") + text
+    return catalogue.say("profile", "yours", lang, v=text)
 
 
 # Countries whose English name takes "the" ("delivery to the United States").
@@ -156,7 +84,7 @@ def country(code: str, locale: str) -> str:
     """A country's name as it reads after "to": "the United States", "Belgique"."""
     name = formats.country(code, locale)
     if _lang(locale) == "en" and code.upper() in _WITH_THE:
-        return f"the {name}"
+        return _say("country.with_the", locale, v=name)
     return name
 
 
@@ -200,14 +128,7 @@ def profile_facts(profile: dict[str, Any], locale: str, *, whom: bool = True) ->
     if profile.get("dislikes"):
         parts.append(_say("fact.dislikes", locale, v=tags(profile["dislikes"], locale)))
     if profile.get("age"):
-        parts.append(
-            formats.plural(
-                int(profile["age"]),
-                locale,
-                _TEXT["fact.age.one"][_lang(locale)],
-                _TEXT["fact.age.other"][_lang(locale)],
-            )
-        )
+        parts.append(_count("profile", "fact.age", int(profile["age"]), locale))
     if profile.get("country"):
         parts.append(_say("fact.country", locale, v=country(profile["country"], locale)))
     if profile.get("deadline"):
@@ -267,7 +188,10 @@ def price(
     """ "€39.90 (≈ $43.37)": the gift's own price, then in the budget's currency if other."""
     text = formats.money(amount, currency, locale)
     if budget_currency and currency != budget_currency and converted is not None:
-        text += f" (≈ {formats.money(converted, budget_currency, locale)})"
+        also = formats.money(converted, budget_currency, locale)
+        text = catalogue.say(
+            "replies", "shortlist.converted", _lang(locale), price=text, converted=also
+        )
     return text
 
 
@@ -288,20 +212,19 @@ def shortlist_item(
         budget_currency=budget_currency,
     )
     days = delivery_days(int(candidate["delivery_days"]), locale)
-    return _say("item", locale, i=i, title=candidate["title"], price=shown, days=days, why=why)
+    values = {"i": i, "title": candidate["title"], "price": shown, "days": days, "why": why}
+    return catalogue.say("replies", "shortlist.item", _lang(locale), **values)
 
 
 def choose_question(n: int, locale: str) -> str:
     """What is asked under a shortlist of ``n`` ideas, by the offline model's reply and by
     the terminal's welcome-back recap alike."""
-    lang = _lang(locale)
-    return formats.plural(n, locale, _TEXT["choose.one"][lang], _TEXT["choose.other"][lang])
+    return _count("replies", "shortlist.choose", n, locale)
 
 
 def delivery_days(n: int, locale: str) -> str:
     """ "1 day", "3 days", "1 jour", "3 jours"."""
-    lang = _lang(locale)
-    return formats.plural(n, locale, _TEXT["days.one"][lang], _TEXT["days.other"][lang])
+    return _count("replies", "shortlist.days", n, locale)
 
 
 def missing(names: list[str], locale: str, *, budget_example: str | None = None) -> list[str]:
@@ -309,6 +232,6 @@ def missing(names: list[str], locale: str, *, budget_example: str | None = None)
     phrases = []
     for name in names:
         key = "missing.budget.example" if name == "budget" and budget_example else f"missing.{name}"
-        if key in _TEXT:
+        if key in catalogue.keys("profile"):
             phrases.append(_say(key, locale, example=budget_example))
     return phrases

@@ -4,7 +4,7 @@ A tool error's ``error`` text is English written for the model ("call select_gif
 relaying it would put English inside a French reply and instructions meant for the model in
 front of the person. The result also carries a stable ``code`` and its ``params`` (see
 ``giftgenius.errors.TOOL_ERRORS``): each code has a sentence in the message catalogue
-(``messages/<lang>.toml``, section ``refusals``) in English and French, its
+(``giftgenius/messages/<lang>.toml``, section ``refusals``) in English and French, its
 dates and numbers formatted for the locale. A result without a known code (an argument the
 model got wrong, a code added without a sentence) gets a plain sentence in the person's
 language, never the model's English.
@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius import formats
-from giftgenius.replies import catalogue, phrasing
+from giftgenius import messages as catalogue
+from giftgenius.replies import phrasing
 
 _OFFERED = frozenset({"choices", "candidates", "allowed"})  # lists to pick one from
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius import formats
+from giftgenius import messages as catalogue
 from giftgenius.language.vocabulary import describe
-from giftgenius.replies import catalogue, phrasing
+from giftgenius.replies import phrasing
 
 
 def say(key: str, locale: str, **values: Any) -> str:

@@ -1,8 +1,11 @@
-"""The message catalogue: the sentences of replies, one data file per language.
+"""The message catalogue: every sentence the person reads, one data file per language.
 
-``messages/<lang>.toml`` holds every sentence under a key, in sections (``replies``,
-``refusals``, ``turn``); a new sentence or a reworded one is a data change, and a test holds the
-languages to the same keys and the same ``{names}``. Loaded once per process.
+``<lang>.toml`` holds each sentence under a key, in sections named for who speaks
+(``replies``, ``refusals``, ``turn``, ``profile``, ``chat``, ``errors``). A new sentence or a
+reworded one is a data change, and a test holds the languages to the same keys and the same
+``{names}``. It sits with the bottom utilities so that every layer that speaks to the person
+— a store's busy message, the agent, the replies, the terminal — reads the same catalogue.
+Loaded once per process.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from importlib import resources
+from typing import Any
 
 LANGUAGES = ("en", "fr")
 
@@ -22,13 +26,18 @@ def language(locale: str) -> str:
 @functools.cache
 def messages(lang: str) -> dict[str, dict[str, str]]:
     """Every section of one language's file: section → key → sentence."""
-    data = resources.files("giftgenius.replies").joinpath("messages", f"{lang}.toml")
+    data = resources.files("giftgenius.messages").joinpath(f"{lang}.toml")
     return tomllib.loads(data.read_text(encoding="utf-8"))
 
 
 def text(section: str, key: str, locale: str) -> str:
     """The sentence ``key`` of ``section`` in the locale's language (unfilled)."""
     return messages(language(locale))[section][key]
+
+
+def say(section: str, key: str, locale: str, **values: Any) -> str:
+    """The sentence ``key`` of ``section`` in the locale's language, filled with ``values``."""
+    return text(section, key, locale).format(**values)
 
 
 def keys(section: str) -> frozenset[str]:

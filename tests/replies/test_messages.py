@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from giftgenius.replies import catalogue
+from giftgenius import messages as catalogue
 
 
 def _names(sentence: str) -> set[str]:
