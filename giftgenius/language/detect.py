@@ -9,37 +9,23 @@ from __future__ import annotations
 import re
 
 from giftgenius.domain import Locale
+from giftgenius.language import lexicon
 from giftgenius.language.folding import fold
 
-_FRENCH = frozenset(
-    """
-    je j j' tu il elle on nous vous ils elles le la les l un une des du de d au aux et est
-    c ce cet cette ces mon ma mes ton ta tes son sa ses notre votre leur pour avec sans pas
-    ne n plus tres trop aussi mais ou oui non merci bonjour bonsoir salut cadeau cadeaux
-    aime aimerait adore deteste prends prend veux voudrais besoin cherche qui que quoi
-    ans sous chez dans sur valide confirme parfait daccord ouais plutot finalement comme
-    fois derniere dernier premier premiere deuxieme troisieme jusqu jusqua entre environ
-    reviendrai revenir plus tard livraison avant noel soeur frere pere mere fille fils ami
-    amie copine copain collegue patron enregistre profil ca ete etait sera
-    voisin voisine tante tata oncle tonton cousin cousine neveu niece marraine parrain mamie
-    papy deux trois quatre cinq sept huit neuf dix onze douze vingt trente quarante
-    cinquante soixante cent
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
 
-_ENGLISH = frozenset(
-    """
-    i i'm im you he she they we it the a an and is are was be for with without not no yes
-    my your his her their our of to in on at by from this that these those please thanks
-    thank hello hi gift present need looking want would like likes love loves hates hate
-    doesn't dont don't into take ll i'll one first second third last budget up under
-    around between about max confirm sounds good great perfect okay sure yeah yep later
-    bye back come same time as save profile friend sister brother mother father mom dad
-    colleague boss wife husband son daughter years old turning next days weeks christmas
-    neighbor neighbour aunt uncle cousin niece nephew grandma grandpa two three four five
-    seven eight nine ten eleven twelve twenty thirty forty fifty sixty hundred
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+def _votes(lang: str) -> frozenset[str]:
+    """The words that vote for a language: its function words but the silent ones, and its
+    own voting words (``lexicons/<lang>/language_votes.toml``)."""
+    function_words = {w for words in lexicon.table("function_words", lang).values() for w in words}
+    silent = set(lexicon.words("language_votes", "silent", lang))
+    return frozenset(function_words - silent) | frozenset(
+        lexicon.words("language_votes", "votes", lang)
+    )
+
+
+_FRENCH = _votes("fr")
+_ENGLISH = _votes("en")
+_ELIDED = lexicon.union("language_votes", "elided")
 
 _WORD = re.compile(r"[a-z']+")
 
@@ -63,7 +49,7 @@ def detect_locale(text: str | None, default: Locale = "en", *, settled: bool = F
             fr += 1
         if bare in _ENGLISH or word in _ENGLISH:
             en += 1
-        if "'" in word and word.split("'", 1)[0] in {"j", "l", "d", "n", "c", "qu", "s", "m"}:
+        if "'" in word and word.split("'", 1)[0] in _ELIDED:
             fr += 1
     lead = 2 if settled else 1
     if fr - en >= lead:
