@@ -21,18 +21,22 @@ from functools import cached_property, lru_cache
 
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union
+from giftgenius.language.lexicon import LANGUAGES, union, words
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
 
+# The ordinals by place in the list, English then French for each (the order ties are met in
+# when a typo is matched); "last" is -1.
+_PLACES = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+)  # fmt: skip
 ORDINALS = {
-    "first": 1, "premier": 1, "premiere": 1, "second": 2, "deuxieme": 2, "seconde": 2,
-    "third": 3, "troisieme": 3, "fourth": 4, "quatrieme": 4, "fifth": 5, "cinquieme": 5,
-    "sixth": 6, "sixieme": 6, "seventh": 7, "septieme": 7, "eighth": 8, "huitieme": 8,
-    "ninth": 9, "neuvieme": 9, "tenth": 10, "dixieme": 10,
-    "last": -1, "dernier": -1, "derniere": -1, "final": -1,
-}  # fmt: skip
+    word: place
+    for place, kind in [*enumerate(_PLACES, 1), (-1, "last")]
+    for lang in LANGUAGES
+    for word in words("offline_choices", kind, lang)
+}
 _SHORT_ORDINAL = re.compile(r"(?<![\w])(\d{1,2})\s*(?:st|nd|rd|th|er|ere|e|eme|ème|è)(?![\w])")
 _NUMBERED = re.compile(
     r"(?<![\w])(?:number|numero|num|no\.?|n°|nº|option|choice|choix|gift|idea|idee|item|"
