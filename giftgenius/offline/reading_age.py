@@ -16,6 +16,11 @@ from giftgenius.language.lexicon import union
 from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.clauses import Clause
 
+
+def _words(kind: str) -> str:
+    return alternation(union("reading_ages", kind))
+
+
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     re.compile(
@@ -81,16 +86,14 @@ _BARE_AGE = re.compile(
 )
 # What a bare "is N" may be said of besides a person: money and quantities.
 _NOT_AGED = re.compile(
-    r"(?<![\w'])(?:budget|limit|price|prix|cost|max\w*|spend\w*|total|amount|size|taille)"
-    r"(?![\w'])|(?<![\w'])(?:it|that|this|there|number|count)\s*$"
+    rf"(?<![\w'])(?:{_words('amounts')}|{_words('amount_stems')}\w*)(?![\w'])"
+    rf"|(?<![\w'])(?:{_words('pointers')})\s*$"
 )
-_NOT_AGE_BEFORE = re.compile(
-    r"(?:depuis|il y a|pendant|for|since|nos|our|notre|ago|durant|en)\s*$|(?:de|of)\s*$"
-)
+_NOT_AGE_BEFORE = re.compile(rf"(?:{_words('durations')})\s*$")
 
 
 # "for her first birthday", "son premier anniversaire": the figure the ordinal patterns read.
-_FIRST_BIRTHDAY = re.compile(r"(?<![\w'])(?:first|premier|premiere)\s+(?=birthday|bday|anniv)")
+_FIRST_BIRTHDAY = re.compile(rf"(?<![\w'])(?:{_words('first')})\s+(?=birthday|bday|anniv)")
 # An age set next to whom it is about, in a terse list: "garçon 8 ans 25€ france", "pour mon
 # neveu, 7 ans, passionné de…", "my grandson, 9, loves trains", "my son (8) loves lego".
 _APPOSED_AGE = re.compile(
@@ -98,13 +101,8 @@ _APPOSED_AGE = re.compile(
 )
 # What turns "N ans" after a relation into a stretch of time: "ma femme, 10 ans de mariage",
 # "mon boss, 5 years at the company", "mon frère, 3 ans plus tard".
-_TIME_AFTER = re.compile(
-    r"\s*(?:de|d'|du|of|at|in|with|ago|chez|dans|ensemble|together|plus|later|plus tard|"
-    r"depuis|since|qu'|que|euros?|dollars?|bucks|pounds|balles)"
-    r"(?![\w])"
-)
-_ABOUT = alternation(union("reading_people", "about_an_age"))
-_ABOUT_BEFORE = re.compile(rf"(?<![\w'])(?:{_ABOUT})\s*$", re.IGNORECASE)
+_TIME_AFTER = re.compile(rf"\s*(?:{_words('time_after')})(?![\w])")
+_ABOUT_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('about')})\s*$", re.IGNORECASE)
 # The oldest a bare figure between commas may be and still be a child's age: beyond it, "for
 # my dad, 50, France" may as well be the budget.
 _BARE_CHILD_AGE = 17
