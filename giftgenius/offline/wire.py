@@ -36,6 +36,18 @@ def _missing(param: str) -> WireError:
     )
 
 
+def _invalid(message: str, param: str) -> WireError:
+    return bad_request(message, param, code="invalid_value")
+
+
+def _unsupported(value: Any, supported: str, param: str) -> WireError:
+    """A value outside an enumeration, refused with the values there are."""
+    return _invalid(f"Invalid value: '{value}'. Supported values are: {supported}.", param)
+
+
+_ROLES_SUPPORTED = "'system', 'assistant', 'user', 'function', 'tool', and 'developer'"
+
+
 def _unanswered(open_calls: list[str], opened_at: int) -> WireError:
     return bad_request(
         "An assistant message with 'tool_calls' must be followed by tool messages responding "
@@ -100,7 +112,7 @@ def _validate_options(body: dict[str, Any]) -> None:
         )
     n = body.get("n")
     if n is not None and n != 1:
-        raise bad_request("The offline model only supports n=1.", param="n", code="invalid_value")
+        raise _invalid("The offline model only supports n=1.", "n")
 
 
 def _require_array(value: Any, param: str) -> list[Any]:
@@ -126,27 +138,21 @@ def _validate_tools(tools: Any) -> set[str]:
         where = f"tools[{i}]"
         if not isinstance(tool, dict) or tool.get("type") != "function":
             kind = tool.get("type") if isinstance(tool, dict) else tool
-            raise bad_request(
-                f"Invalid value: '{kind}'. Supported values are: 'function' and 'custom'.",
-                param=f"{where}.type",
-                code="invalid_value",
-            )
+            raise _unsupported(kind, "'function' and 'custom'", f"{where}.type")
         function = tool.get("function")
         if not isinstance(function, dict) or "name" not in function:
             raise _missing(f"{where}.function.name")
         name = function["name"]
         if not isinstance(name, str) or not TOOL_NAME.match(name):
-            raise bad_request(
+            raise _invalid(
                 f"Invalid '{where}.function.name': string does not match pattern. Expected a "
                 "string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
-                param=f"{where}.function.name",
-                code="invalid_value",
+                f"{where}.function.name",
             )
         if name in names:
-            raise bad_request(
+            raise _invalid(
                 f"Invalid 'tools': duplicate function name '{name}'. Tool names must be unique.",
-                param=f"{where}.function.name",
-                code="invalid_value",
+                f"{where}.function.name",
             )
         parameters = function.get("parameters")
         if parameters is not None and not isinstance(parameters, dict):
@@ -166,22 +172,17 @@ def _validate_tool_choice(choice: Any, tool_names: set[str], has_tools: bool) ->
         )
     if isinstance(choice, str):
         if choice not in ("none", "auto", "required"):
-            raise bad_request(
-                f"Invalid value: '{choice}'. Supported values are: 'none', 'auto', and 'required'.",
-                param="tool_choice",
-                code="invalid_value",
-            )
+            raise _unsupported(choice, "'none', 'auto', and 'required'", "tool_choice")
         return
     name = None
     if isinstance(choice, dict) and choice.get("type") == "function":
         function = choice.get("function")
         name = function.get("name") if isinstance(function, dict) else None
     if not isinstance(name, str):
-        raise bad_request(
+        raise _invalid(
             "Invalid 'tool_choice': expected 'none', 'auto', 'required' or "
             "{'type': 'function', 'function': {'name': ...}}.",
-            param="tool_choice",
-            code="invalid_value",
+            "tool_choice",
         )
     if name not in tool_names:
         raise bad_request(
@@ -201,12 +202,7 @@ def _validate_messages(messages: Any) -> None:
             raise _wrong_type(f"messages[{i}]", "an object")
         role = message.get("role")
         if role not in VALID_ROLES:
-            raise bad_request(
-                f"Invalid value: '{role}'. Supported values are: 'system', 'assistant', 'user', "
-                "'function', 'tool', and 'developer'.",
-                param=f"messages[{i}].role",
-                code="invalid_value",
-            )
+            raise _unsupported(role, _ROLES_SUPPORTED, f"messages[{i}].role")
         if role != "tool" and open_calls:
             raise _unanswered(open_calls, opened_at)
         _validate_content(message, i, role)
@@ -234,11 +230,10 @@ def _validate_content(message: dict[str, Any], i: int, role: str) -> None:
     if isinstance(content, list):
         for j, part in enumerate(content):
             if not isinstance(part, dict) or part.get("type") != "text" or "text" not in part:
-                raise bad_request(
+                raise _invalid(
                     f"Invalid 'messages[{i}].content[{j}]': the offline model accepts only "
                     "text parts ({'type': 'text', 'text': ...}).",
-                    param=f"messages[{i}].content[{j}]",
-                    code="invalid_value",
+                    f"messages[{i}].content[{j}]",
                 )
     if role == "assistant":
         if content in (None, "") and not message.get("tool_calls"):
@@ -260,10 +255,9 @@ def _validate_tool_calls(message: dict[str, Any], i: int) -> list[str]:
     if calls is None:
         return []
     if not isinstance(calls, list) or not calls:
-        raise bad_request(
+        raise _invalid(
             f"Invalid 'messages[{i}].tool_calls': expected a non-empty array.",
-            param=f"messages[{i}].tool_calls",
-            code="invalid_value",
+            f"messages[{i}].tool_calls",
         )
     ids: list[str] = []
     for j, call in enumerate(calls):
@@ -271,28 +265,21 @@ def _validate_tool_calls(message: dict[str, Any], i: int) -> list[str]:
         if not isinstance(call, dict) or not isinstance(call.get("id"), str) or not call["id"]:
             raise _missing(f"{where}.id")
         if call.get("type") != "function":
-            raise bad_request(
-                f"Invalid value: '{call.get('type')}'. Supported values are: 'function'.",
-                param=f"{where}.type",
-                code="invalid_value",
-            )
+            raise _unsupported(call.get("type"), "'function'", f"{where}.type")
         function = call.get("function")
         if (
             not isinstance(function, dict)
             or not isinstance(function.get("name"), str)
             or not isinstance(function.get("arguments"), str)
         ):
-            raise bad_request(
+            raise _invalid(
                 f"Invalid '{where}.function': expected an object with string 'name' and "
                 "'arguments'.",
-                param=f"{where}.function",
-                code="invalid_value",
+                f"{where}.function",
             )
         if call["id"] in ids:
-            raise bad_request(
-                f"Invalid '{where}.id': duplicate tool call id '{call['id']}'.",
-                param=f"{where}.id",
-                code="invalid_value",
+            raise _invalid(
+                f"Invalid '{where}.id': duplicate tool call id '{call['id']}'.", f"{where}.id"
             )
         ids.append(call["id"])
     return ids
