@@ -25,7 +25,7 @@ MATERIALS = tuple(lexicon.table("materials", "en"))
 # Set phrases in which a material's word means something else: "pas d'argent liquide" is no
 # cash on the speaker, "golden hour" no gold. Folded; read where a refusal's object is cut.
 _IDIOMS = tuple(
-    w for lang in lexicon.LANGUAGES for w in lexicon.words("material_idioms", "set_phrases", lang)
+    w for lang in lexicon.LANGUAGES for w in lexicon.words("material_phrases", "set_phrases", lang)
 )
 _IDIOM = re.compile(r"^\s*(" + "|".join(_IDIOMS) + r")(?![\w])")
 
@@ -38,7 +38,10 @@ def idiom_at(text: str) -> str | None:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
-_ARTICLES = frozenset({"the", "any", "les", "des", "aux", "pas", "sans", "rien", "aucun"})
+# Words before a refused material that name nothing: articles, "pas", "sans", "any"…
+_ARTICLES = lexicon.union("function_words", "definite_articles") | lexicon.union(
+    "material_phrases", "leading"
+)
 
 
 @lru_cache(maxsize=1)
