@@ -244,12 +244,6 @@ def _own_name(country: str, text: str) -> bool:
     return fold(text) in {fold(country_name(country, lg)) for lg in ("en", "fr")}
 
 
-def _a_country_by_name(text: str, lang: Locale) -> bool:
-    """Whether ``text`` is a country's own name in either language ("France", "Suisse")."""
-    found = resolve_country(text.strip(" .!?"), lang)
-    return found is not None and _own_name(found, text.strip(" .!?"))
-
-
 def _bare_place(text: str, lang: Locale) -> str | None:
     """A message that is only a place typed in lowercase ("marseille", "new york"), as an
     answer; or a country's name with one slip ("Frange" alone is a word, "frnace" is not)."""
@@ -310,7 +304,6 @@ def _listed_place(message: str, clause: Clause, lang: Locale) -> str | None:
 
 
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
-
 
 # "my ssn is [ssn]", "mon numéro de sécu est [ssn]", "my passport [passport]": the words
 # that name a piece of private data the privacy filter replaced say nothing about the
@@ -470,9 +463,7 @@ def _exchange_deadline(raw: str, today: dt.date, lang: Locale) -> dt.date | None
 
 _TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
 
-
 _NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
-
 
 # A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
 # third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
@@ -629,7 +620,8 @@ def _clause_place(
         # "Florence, 30 €": a capitalised first piece of a terse list is where a name goes,
         # as in ``_listed_place``; only a country's own name is a place there ("France,
         # 30 €"), and a town typed in lowercase still is ("lyon, 30 €")
-        short = _a_country_by_name(clause.text, lang)
+        found = resolve_country(clause.text.strip(" .!?"), lang)
+        short = found is not None and _own_name(found, clause.text.strip(" .!?"))
     if short and TASTE_VERB.match(fold(" ".join(clause.text.split()[1:3]))):
         short = False  # "Anna reads everything", "Lucy loves jazz": a sentence, no place
     spot = _without_named_tastes(clause)  # "fan de l'OM", "loves Italy": no destination
@@ -876,10 +868,7 @@ def _a_wish(before: str, segment: str) -> bool:
     return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
 
 
-_MINE = re.compile(
-    r"(?<![\w'])(?:c'est (?:moi|mon truc|pour moi)|that'?s (?:me|mine|for me|my thing)|"
-    r"it'?s (?:me|mine|my thing))(?![\w'])"
-)
+_MINE = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'mine')})(?![\w'])")
 
 
 def _own_parts(clauses: list[Clause]) -> list[Clause]:
@@ -1022,7 +1011,6 @@ def _taken_back(
 # A correction that adds rather than replaces: "actually she also likes tea".
 _ALSO = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'also')})(?![\w'])")
 
-
 _QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
 # Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
 # message's language only: English "son" is a child, not French "son").
@@ -1142,9 +1130,7 @@ def _said_as_place(word: str, before: str) -> bool:
 # orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
 _PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PLACES, 'before_names')})\s*$")
 
-
 _NAME_VERBS = union(_PEOPLE, "name_verbs")
-
 
 # "for" right before a relation says whom the gift is for, whoever else the message names:
 # "my friend just had a baby, something for the little one", "…, un cadeau pour le bébé".
@@ -1164,7 +1150,6 @@ _FOR_BEFORE = re.compile(
 
 # "for Father's Day", "for Mother's day-ish": an occasion, not whom the gift is for.
 _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
-
 
 _HELLO = union(_PEOPLE, "hellos")
 # A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
