@@ -12,26 +12,22 @@ import re
 
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union
+from giftgenius.language.lexicon import union, words
 from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.clauses import Clause
 
 
-def _words(kind: str) -> str:
-    return alternation(union("reading_ages", kind))
+def _words(kind: str, lang: str | None = None) -> str:
+    """The words of a kind, of one language when the pattern reads only that one."""
+    return alternation(words("reading_ages", kind, lang) if lang else union("reading_ages", kind))
 
 
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
+    # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"
     re.compile(
-        r"(?<![\w'])(?:turning|turns|turned|will turn|is turning|aged?|age of|"
-        r"she'?s|he'?s|she is|he is|they are|they'?re|she will be|he will be|will be|"
-        r"who is|who'?s|who will be|"
-        # a coming age: "she'll be 6 next month", "he's gonna be 8", "about to turn 9"
-        r"(?:she|he|they|who)'?ll be|(?:gonna|going to|about to|soon to) (?:be|turn))\s+"
-        r"(?:(?:almost|nearly|just|only|soon|already|now)\s+)?"
-        r"(\d{1,3})(?!\s*(?:[$€£%]|dollars?|euros?|bucks|pounds|days?|weeks?|months?|"
-        r"hours?|minutes?|mins?|miles|km|times|x|\d))"
+        rf"(?<![\w'])(?:{_words('cues', 'en')})\s+(?:(?:{_words('before_figure', 'en')})\s+)?"
+        rf"(\d{{1,3}})(?!\s*(?:[$€£%]|{_words('not_age_units', 'en')}|\d))"
     ),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
@@ -45,7 +41,7 @@ _AGE = [
         r"(?<![\w'])(?<!ca )(?<!cela )(?:(?:il|elle|qui|iel|ils|elles)\s+(?:a|ont|avait)|"
         r"aura|auront|aurait|vont avoir|va(?:\s+bientot)?\s+avoir|vien(?:t|nent) d'avoir|"
         r"va sur|vont sur|atteindra|fetera|feteront)\s+"
-        r"(?:(?:bientot|presque|deja|tout juste|juste|pile|enfin)\s+)?(?:ses\s+)?"
+        rf"(?:(?:{_words('before_figure', 'fr')})\s+)?(?:ses\s+)?"
         r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
     ),
     # an ordinal birthday: "for her 12th birthday", "his 7th bday", "pour son 10e anniversaire";
