@@ -3,7 +3,8 @@
 "your uncle Dave", "votre marraine", "my boss Karen", "la sœur de ma femme": the profile keeps
 the words the person used (``said``) and the name they gave, so the agent can talk about
 "your uncle Dave" later; the catalog needs one of its ``recipients`` values (``audience``) to
-rank products. The lexicon below maps kinship and role terms in both languages to that
+rank products. The relation lexicon (``lexicons/<lang>/relations.toml``) maps kinship and role
+terms in both languages to that
 audience and, where the word implies it, a gender.
 
 Audiences follow what suits the person, not the family tree: in-laws and step-parents take
@@ -23,161 +24,71 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from giftgenius.domain import Locale
+from giftgenius.language import lexicon as word_lists
 from giftgenius.language.folding import Token, fold, key, tokens
-from giftgenius.language.vocabulary import RECIPIENTS, canonical_tags
+from giftgenius.language.vocabulary import RECIPIENTS, Gender, canonical_tags, relation_words
 
-Gender = Literal["female", "male"]
+# The relation lexicon is data: ``lexicons/<lang>/relations.toml`` files each relation word
+# under its audience and gender (read by ``vocabulary.relation_words``, which the catalog's
+# ``canonical_recipient`` reads too), and holds the words around relations read below.
+# Words are compared folded, so one spelling of each will do for accents and hyphens.
 
-# "audience gender = term|term|…": the gender is f, m or - (the word does not say); an indented
-# line continues the terms above. Terms are compared folded, so one spelling of each will do
-# for accents and hyphens ("belle-mère" also reads "belle mere"). A term marked * is an
-# everyday word that names a relation only after a possessive ("ma blonde" in Québec is a
-# girlfriend, "une bière blonde" is not; "mon homme", not "un cadeau pour homme"); one marked
-# + only after a determiner ("un monsieur que j'aide", not "Bonjour monsieur").
-_EN = """
-mother f = mother|mom|mum|mommy|mummy|mama|momma|mother-in-law|mom-in-law|stepmother|stepmom|
-    step-mom|stepmum
-father m = father|dad|daddy|papa|pop|pops|father-in-law|stepfather|stepdad|step-dad
-anyone - = parents|parent|in-laws|in laws|step-parents|stepparents|folks
-sister f = sister|sis|stepsister|step-sister|half-sister|half sister|sister-in-law|twin sister
-brother m = brother|bro|stepbrother|step-brother|half-brother|half brother|brother-in-law|
-    twin brother
-anyone - = sibling|siblings
-child m = son|stepson|step-son|grandson|nephew|godson
-child f = daughter|stepdaughter|step-daughter|granddaughter|niece|goddaughter
-child - = child|kid|kiddo|baby|toddler|grandchild|grandkid|godchild|little one|newborn
-child m = boy|little boy
-child f = girl|little girl
-teen - = teen|teenager|adolescent|tween
-anyone m = son-in-law
-anyone f = daughter-in-law
-grandparent f = grandmother|grandma|granny|gran|nan|nana|nanna|grandmom|grandmama|
-    great-grandmother|great-grandma|granma
-grandparent m = grandfather|grandpa|grandad|granddad|gramps|grandpapa|great-grandfather|
-    great-grandpa|grampa
-grandparent - = grandparents|grandparent|great-grandparents
-anyone m = uncle|great-uncle|great uncle|godfather
-anyone f = aunt|auntie|aunty|great-aunt|great aunt|godmother
-anyone - = godparent|godparents
-friend - = cousin|cousins
-partner f = wife|missus|missis|fiancée|fiancee|girlfriend|gf
-partner m = husband|hubby|fiancé|fiance|boyfriend|bf
-partner - = partner|spouse|other half|significant other|better half|valentine|sweetheart|
-    darling|love
-friend - = friend|buddy|pal|mate|bestie|best friend|bff|best mate|childhood friend|old friend|
-    flatmate|flat mate|roommate|room mate|roomie|housemate|classmate|bandmate|penpal|pen pal
-neighbor - = neighbour|neighbor|next-door neighbour|next door neighbor
-colleague - = colleague|coworker|co-worker|workmate|teammate|team mate|intern|trainee|
-    apprentice|assistant|secretary|employee|direct report|client|customer|business partner|
-    associate
-boss - = boss|manager|line manager|supervisor|ceo|director|team lead|team leader|
-    head of department|manageress
-teacher - = teacher|tutor|coach|mentor|professor|lecturer|instructor|trainer|headteacher|
-    head teacher|principal|headmaster|headmistress|teaching assistant|schoolteacher|
-    nursery teacher|music teacher|piano teacher
-anyone - = nurse|doctor|dentist|vet|midwife|caregiver|carer|therapist|physio
-anyone - = babysitter|nanny|childminder|au pair
-anyone - = landlord|landlady|host|hostess|housekeeper|cleaner|postman|mailman|mail carrier|
-    doorman|concierge|hairdresser|barber|pastor|priest
-anyone - = ex|ex-wife|ex-husband|ex-girlfriend|ex-boyfriend
-anyone - = student|pupil|learner|mentee|protégé|protégée
-anyone m = +gentleman|+guy|+man|+bloke|+chap|+fella|+fellow|+young man
-anyone f = +lady|+woman|+gal|+young lady
-"""
 
-_FR = """
-mother f = mère|maman|belle-mère|marâtre|môman|mamounette|daronne|reum|moman|belle-doche
-father m = père|papa|beau-père|paternel|papounet|daron|reup|pôpa|paps|pater
-anyone - = parents|beaux-parents|parent|darons
-sister f = sœur|soeur|frangine|demi-sœur|demi-soeur|belle-sœur|belle-soeur|sœur jumelle|
-    sœurette|soeurette|reus|sista
-brother m = frère|frangin|demi-frère|beau-frère|frère jumeau|frérot|frr|frero|reuf|beauf|bro
-child m = fils|petit-fils|neveu|filleul|garçon|petit garçon|beau-fils
-child f = fille|petite-fille|nièce|filleule|fillette
-child - = enfant|enfants|gamin|gamine|gosse|bébé|petits-enfants|marmot|bambin|loulou|minot
-teen - = ado|adolescent|adolescente|ados
-anyone m = gendre
-anyone f = bru|belle-fille
-grandparent f = grand-mère|mamie|mamy|mémé|mamie gâteau|grand-maman|mamita|arrière-grand-mère|
-    bonne-maman|mémère|mamina
-grandparent m = grand-père|papi|papy|pépé|grand-papa|papet|arrière-grand-père|bon-papa|pépère
-grandparent - = grands-parents|grand-parent|aïeul
-anyone m = oncle|tonton|grand-oncle|parrain|mononcle|götti|getti
-anyone f = tante|tata|tatie|tantine|grand-tante|marraine|matante|gotte
-friend m = cousin|cousins
-friend f = cousine|cousines
-partner f = femme|épouse|compagne|copine|petite amie|petite copine|fiancée|chérie|meuf|nana|
-    amoureuse|bien-aimée|dulcinée|*blonde|*douce|*régulière
-partner m = mari|époux|compagnon|copain|petit ami|petit copain|fiancé|chéri|mec|jules|amoureux|
-    bien-aimé|chum|keum|*homme|zhom
-partner - = conjoint|conjointe|partenaire|moitié|douce moitié|valentin|valentine|amour
-friend m = ami|pote|meilleur ami|ami d'enfance|camarade|copain d'enfance|poto|meilleur chum|
-    chum d'enfance|pote d'enfance
-friend - = amie|meilleure amie|amie d'enfance|copine d'enfance|bff|bestie|coloc|colocataire|
-    colloc|correspondant|correspondante|camarade de classe|meilleure chum|copinette|
-    camarade de promo|pote de promo|potes|amis|amies|copains|copines|
-    copain de classe|copine de classe|copain d'école|copine d'école|pote de classe
-neighbor m = voisin
-neighbor f = voisine
-neighbor - = voisins|voisinage
-colleague - = collègue|collègues|collaborateur|collaboratrice|coéquipier|coéquipière|stagiaire|
-    alternant|alternante|apprenti|apprentie|assistant|assistante|secrétaire|employé|employée|
-    client|cliente|associé|associée|binôme
-boss m = patron|chef|n+1|supérieur|directeur|pdg|manager|responsable|chef d'équipe|boss
-boss f = patronne|cheffe|supérieure|directrice|manageuse
-teacher f = maîtresse|maitresse|institutrice|enseignante|professeure|éducatrice|
-    entraîneuse|monitrice|tutrice|atsem|mentore
-teacher m = maître|maitre|instituteur|instit|enseignant|professeur|éducateur|entraîneur|
-    moniteur|tuteur
-teacher - = prof|coach|mentor|profs
-anyone - = kiné|dentiste|médecin|docteur|véto|vétérinaire|aide à domicile|propriétaire|
-    proprio|concierge|baby-sitter|babysitter
-anyone f = infirmière|nounou|sage-femme|aide-soignante|logeuse|gardienne|factrice|
-    femme de ménage|coiffeuse|hôtesse
-anyone m = infirmier|aide-soignant|logeur|gardien|facteur|coiffeur|curé|pasteur|hôte
-anyone - = ex|ex-femme|ex-mari|ex-copine|ex-copain
-anyone m = +monsieur|+gars|+bonhomme|+jeune homme
-anyone f = +dame|+madame|+jeune femme|+demoiselle|+mademoiselle
-anyone - = élève|étudiant|étudiante|apprenant|apprenante
-"""
+def _kind(name: str) -> frozenset[str]:
+    """One kind of the relation lexicon, both languages, folded as tokens are."""
+    return frozenset(fold(word) for word in word_lists.union("relations", name))
+
+
+def _function_words(*kinds: str) -> frozenset[str]:
+    return word_lists.union("function_words", *kinds)
+
 
 # Words before a term that belong to how the person said it ("little sister", "grand frère").
-_QUALIFIERS = frozenset(
-    """
-    little big older elder younger baby kid twin teenage teenaged oldest eldest youngest
-    dear dearest favourite favorite beloved new old best lovely sweet future  petit petite
-    grand grande jeune cadet cadette aine ainee cher chere vieux vieille  nouveau nouvelle
-    futur future adore adoree meilleur meilleure
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-_TEEN_QUALIFIERS = frozenset({"teenage", "teenaged", "ado", "adolescent", "adolescente"})
-# An age decides between child and teen: "my 15-year-old nephew", "mon neveu de 8 ans".
-_AGE = re.compile(r"(?<!\d)(\d{1,2})[\s-]*(?:years?[\s-]*old|yrs?[\s-]*old|yo|y/o|ans)\b")
-_AGE_WORDS = frozenset({"year", "years", "old", "yo", "yr", "yrs"})
-_POSSESSIVES = frozenset(
-    """
-    my our your his her their mon ma mes ton ta tes son sa ses notre nos votre vos leur
-    leurs the a an le la les l un une
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-_OWNERS = _POSSESSIVES - {"the", "a", "an", "le", "la", "les", "l", "un", "une"}
-_DETERMINERS = _POSSESSIVES | {"ce", "cet", "cette", "this", "that"}
-_AFTER = {"*": _OWNERS, "+": _DETERMINERS}
-_NAMING = ("named", "called", "nomme", "nommee", "prenomme", "prenommee", "appele", "appelee")
+_QUALIFIERS = _kind("qualifiers")
+_TEEN_QUALIFIERS = _kind("teen_qualifiers")
+_OWNERS = _function_words("possessives")
+_ARTICLES = _function_words("definite_articles", "indefinite_articles")
+_POSSESSIVES = _OWNERS | _ARTICLES  # what may stand before a relation word
+_DETERMINERS = _POSSESSIVES | _function_words("demonstratives")
+_NAMING = _kind("naming")
 # Capitalised words that are not names ("For my boss", "Mon oncle", "I").
-_NOT_NAMES = frozenset(
-    """
-    i i'm im it its it's my our your his her their for to a an the and or but he she they
-    we you hi hello hey ok okay yes no please thanks so also just gift present  mon ma mes
-    ton ta tes son sa ses notre nos votre vos leur pour un une le la les et ou  mais il elle
-    on nous vous ils elles je tu bonjour salut oui non merci cadeau c'est  c est de du des a
-    au aux chez avec nobody
-    """.split()  # noqa: SIM905 - a word list reads better as text
+_NOT_NAMES = _kind("not_names") | _function_words(
+    "definite_articles",
+    "indefinite_articles",
+    "possessives",
+    "subject_pronouns",
+    "conjunctions",
+    "prepositions",
+)
+
+
+def _age_pattern() -> re.Pattern[str]:
+    """An age said with its unit ("15-year-old", "12 yrs old", "9 yo", "8 ans"), from the
+    ``ages`` lexicon: a language with words of "old" needs one after the unit."""
+    forms: list[str] = []
+    for lang in word_lists.LANGUAGES:
+        table = word_lists.table("ages", lang)
+        units = "|".join(re.escape(w) for w in sorted(table["years"], key=len, reverse=True))
+        old = "|".join(re.escape(w) for w in table["old"])
+        if units:
+            forms.append(rf"(?:{units})[\s-]*(?:{old})" if old else f"(?:{units})")
+        forms.extend(re.escape(w) for w in table["abbreviations"])
+    return re.compile(rf"(?<!\d)(\d{{1,2}})[\s-]*(?:{'|'.join(forms)})\b")
+
+
+# An age decides between child and teen: "my 15-year-old nephew", "mon neveu de 8 ans".
+_AGE = _age_pattern()
+# The words of an age said before the relation: English only ("12-year-old nephew"); French
+# says it after ("neveu de 8 ans").
+_AGE_WORDS = frozenset(
+    word
+    for kind in ("years", "old", "abbreviations")
+    for word in word_lists.words("ages", kind, "en")
+    if word.isalpha()
 )
 _SPACES = re.compile(r"\s+")
 _NAME_GAP = re.compile(r"[\s,:()'’-]*")  # "my uncle Dave", "my manager, Priya": no ";" or "."
@@ -213,32 +124,29 @@ class _Term:
     after: frozenset[str] | None = None  # a relation only right after one of these words
 
 
-def _parse_lexicon(table: str) -> dict[str, _Term]:
-    terms: dict[str, _Term] = {}
-    genders: dict[str, Gender | None] = {"f": "female", "m": "male", "-": None}
-    entries: list[tuple[str, str]] = []
-    for line in table.strip().splitlines():
-        if line.startswith(" "):
-            meaning, words = entries[-1]
-            entries[-1] = (meaning, words.rstrip("|") + "|" + line.strip())
-        else:
-            meaning, _, words = line.partition(" = ")
-            entries.append((meaning, words))
-    for meaning, words in entries:
-        audience, gender = meaning.split()
-        for word in words.split("|"):
-            term = _Term(audience, genders[gender], _AFTER.get(word[0]))
-            k = key(word.lstrip("*+"))
-            if terms.get(k, term) != term:
-                raise ValueError(f"The relation lexicon gives {word!r} two meanings.")
-            terms[k] = term
-    return terms
+def _terms(lang: Locale) -> dict[str, _Term]:
+    """Folded term → meaning for one language; a word read only after a possessive ("ma
+    blonde") or a determiner ("un monsieur") says so."""
+    kinds = word_lists.table("relations", lang)
+    after = {word: _OWNERS for word in kinds["only_after_possessive"]}
+    after.update({word: _DETERMINERS for word in kinds["only_after_determiner"]})
+    meanings = relation_words(lang)
+    stray = sorted(set(after) - set(meanings))
+    if stray:
+        raise word_lists.LexiconError(
+            f"lexicons/{lang}/relations.toml: {stray} are read only after a possessive or a "
+            "determiner but filed under no audience: file them under one."
+        )
+    return {
+        key(word): _Term(audience, gender, after.get(word))
+        for word, (audience, gender) in meanings.items()
+    }
 
 
 @lru_cache(maxsize=1)
 def lexicon() -> dict[Locale, dict[str, _Term]]:
-    """Folded term → meaning, per language (parsed once)."""
-    return {"en": _parse_lexicon(_EN), "fr": _parse_lexicon(_FR)}
+    """Folded term → meaning, per language (read once)."""
+    return {"en": _terms("en"), "fr": _terms("fr")}
 
 
 @dataclass(frozen=True)
@@ -446,21 +354,13 @@ def workplace_tags(relation: Relation) -> set[str]:
 
 # "an engineer on my team", "a designer at work", "une graphiste de mon équipe": the role is
 # a colleague's, whatever the noun (the lexicon cannot hold every job title).
-_WORKPLACE_WORDS = (
-    "team|office|work|job|company|firm|department|dept|workplace|accounting|accounts|finance|"
-    "hr|sales|marketing|legal|engineering|equipe|bureau|boulot|travail|boite|service|taf|"
-    "compta|comptabilite|entreprise|societe|agence|labo"
-)
+# Where people work names no taste: "collègue de bureau", "office mate" share no office supplies.
+_AT_WORK = _kind("workplaces")
 _WORKPLACE = re.compile(
     r"^\s*(?:on|in|at|from|of|de|du|d'|dans|au|a|chez)\s*(?:(?:my|our|the|his|her|mon|ma|notre|"
-    rf"la|le|l'|nos)\s*)?(?:{_WORKPLACE_WORDS})(?![\w])"
+    rf"la|le|l'|nos)\s*)?(?:{'|'.join(map(re.escape, sorted(_AT_WORK)))})(?![\w])"
 )
-# Where people work names no taste: "collègue de bureau", "office mate" share no office supplies.
-_AT_WORK = frozenset(_WORKPLACE_WORDS.split("|"))
-_ARTICLES = frozenset({"a", "an", "the", "un", "une", "le", "la", "l"})
-
-
-_FOR = frozenset({"for", "pour", "to", "a"})
+_FOR = _kind("gift_for")
 
 
 def _colleague(words: list[Token], text: str) -> Relation | None:
@@ -534,38 +434,9 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         return _fallback(words, text)
     head_index = _head(matches, words, text, locale)
     head = matches[head_index]
-    first, last = head.start, head.end - 1
-    n = head_index
-    while locale != "fr" and n > 0 and _joined(words, matches[n - 1], matches[n]):
-        n -= 1  # "my wife's sister", "my chef friend": the modifiers come first
-        first = matches[n].start
-    if locale == "fr" and head_index + 1 < len(matches):
-        # "la sœur de ma femme": the modifiers follow the head, joined by "de".
-        following = matches[head_index + 1]
-        between = {t.folded for t in words[head.end : following.start]}
-        if between and between <= _POSSESSIVES | {"de", "d", "du", "des"}:
-            last = following.end - 1
-    while first > 0 and (
-        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS
-        or words[first - 1].text.isdigit()
-        or (locale != "fr" and _taste(words[first - 1].folded))
-    ):
-        first -= 1  # "little sister", "12-year-old nephew", "chess coach"
-    if (
-        locale == "fr"
-        and last + 2 < len(words)
-        and words[last + 1].folded in ("de", "d")
-        and _taste(words[last + 2].folded)
-    ):
-        last += 2  # "prof de yoga", "élève de guitare"
-    audience, gender = head.term.audience, head.term.gender
-    if last + 1 < len(words) and words[last + 1].folded in _TEEN_QUALIFIERS:
-        last += 1  # "mon fils ado"
-    if any(words[i].folded in _TEEN_QUALIFIERS for i in range(first, last + 1)):
-        audience = "teen"
-    age = _AGE.search(text)
-    if age is not None and audience in ("child", "teen"):
-        audience = "teen" if 13 <= int(age[1]) <= 19 else "child" if int(age[1]) < 13 else "anyone"
+    first = _said_from(words, matches, head_index, locale)
+    last = _said_to(words, matches, head_index, locale)
+    audience = _audience(head.term.audience, words[first : last + 1], text)
     name = _name_after(words, text, last + 1) or _name_before(words, first, text)
     said = _said(words, text, first, last)
     if len(said) > _MAX_SAID:
@@ -574,5 +445,58 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         said=said[:_MAX_SAID],
         name=name,
         audience=audience,
-        gender=gender,
+        gender=head.term.gender,
     )
+
+
+def _said_from(words: list[Token], matches: list[_Match], head_index: int, locale: Locale) -> int:
+    """The first word of the relation as said: English modifiers come before the head ("my
+    wife's sister", "my chef friend"), as do qualifiers, an age and a taste ("little
+    sister", "12-year-old nephew", "chess coach")."""
+    first = matches[head_index].start
+    n = head_index
+    while locale != "fr" and n > 0 and _joined(words, matches[n - 1], matches[n]):
+        n -= 1
+        first = matches[n].start
+    while first > 0 and (
+        words[first - 1].folded in _QUALIFIERS | _AGE_WORDS
+        or words[first - 1].text.isdigit()
+        or (locale != "fr" and _taste(words[first - 1].folded))
+    ):
+        first -= 1
+    return first
+
+
+def _said_to(words: list[Token], matches: list[_Match], head_index: int, locale: Locale) -> int:
+    """The last word of the relation as said: French modifiers follow the head, joined by
+    "de" ("la sœur de ma femme"), as does a taste ("prof de yoga"); a teen qualifier in
+    either language ("mon fils ado")."""
+    head = matches[head_index]
+    last = head.end - 1
+    if locale == "fr" and head_index + 1 < len(matches):
+        following = matches[head_index + 1]
+        between = {t.folded for t in words[head.end : following.start]}
+        if between and between <= _POSSESSIVES | {"de", "d", "du", "des"}:
+            last = following.end - 1
+    if (
+        locale == "fr"
+        and last + 2 < len(words)
+        and words[last + 1].folded in ("de", "d")
+        and _taste(words[last + 2].folded)
+    ):
+        last += 2
+    if last + 1 < len(words) and words[last + 1].folded in _TEEN_QUALIFIERS:
+        last += 1
+    return last
+
+
+def _audience(audience: str, said: list[Token], text: str) -> str:
+    """The head's audience, unless the words said or an age make a child a teenager (or a
+    grown-up): "my teenage nephew", "mon neveu de 15 ans", "my 25-year-old son"."""
+    if any(word.folded in _TEEN_QUALIFIERS for word in said):
+        audience = "teen"
+    age = _AGE.search(text)
+    if age is not None and audience in ("child", "teen"):
+        years = int(age[1])
+        audience = "teen" if 13 <= years <= 19 else "child" if years < 13 else "anyone"
+    return audience

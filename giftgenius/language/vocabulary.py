@@ -155,6 +155,7 @@ RELATION_WORD_KINDS = frozenset(
         "nobody_in_particular",
         "not_names",
         "workplaces",
+        "gift_for",
     }
 )
 _GENDERS: dict[str, Gender | None] = {"": None, "_female": "female", "_male": "male"}
@@ -192,33 +193,6 @@ def relation_words(lang: str) -> dict[str, tuple[str, Gender | None]]:
     return found
 
 
-_RECIPIENT_TABLE: dict[str, str] = {
-    "colleague": "colleague|collègue|coworker|co-worker|workmate|collaborateur|collaboratrice|"
-    "coéquipier|coéquipière|teammate",
-    "friend": "friend|ami|amie|pote|copain d'enfance|bestie|best friend|meilleur ami|"
-    "meilleure amie|buddy|mate|pal",
-    "partner": "partner|girlfriend|boyfriend|wife|husband|spouse|fiancé|fiancée|fiance|copine|"
-    "copain|mari|femme|épouse|époux|conjoint|conjointe|compagne|compagnon|petite amie|"
-    "petit ami|chéri|chérie|moitié|other half|significant other|valentine",
-    "mother": "mother|mom|mum|mommy|mummy|mama|maman|mère|belle-mère|mother-in-law|stepmother",
-    "father": "father|dad|daddy|papa|père|beau-père|father-in-law|stepfather",
-    "sister": "sister|sis|sœur|soeur|belle-sœur|sister-in-law|frangine",
-    "brother": "brother|bro|frère|beau-frère|brother-in-law|frangin",
-    "child": "child|children|kid|kids|enfant|enfants|fils|fille|my son|our son|his son|her son|"
-    "their son|son fils|daughter|nephew|niece|neveu|nièce|baby|bébé|toddler|boy|girl|garçon|"
-    "petite fille|petit garçon|filleul|filleule|godson|goddaughter",
-    "teen": "teen|teenager|ado|ados|adolescent|adolescente|teenage|jeune",
-    "grandparent": "grandparent|grandparents|grandmother|grandfather|grandma|grandpa|granny|"
-    "grandad|granddad|grand-mère|grand-père|grands-parents|grand-parent|mamie|mamy|papy|papi|"
-    "pépé|mémé",
-    "boss": "boss|manager|patron|patronne|mon chef|ma cheffe|ma chef|supervisor|supérieur|"
-    "supérieure|directeur|directrice|ceo|team lead|n+1",
-    "teacher": "teacher|prof|professeur|professeure|maîtresse|maître|instituteur|institutrice|"
-    "enseignant|enseignante|tutor|coach|mentor",
-    "neighbor": "neighbor|neighbour|voisin|voisine|next door",
-    "anyone": "anyone|anybody|someone|somebody|quelqu'un|n'importe qui|whoever",
-}
-
 # Folding these would collide with common words of the other language ("thé" → "the").
 _AMBIGUOUS_FOLDS = frozenset({"the"})
 _WORD = re.compile(r"[^\W_]+")
@@ -248,9 +222,14 @@ def _singulars(word: str) -> list[str]:
 
 
 class _PhraseTable:
-    """Longest-first phrase lookup over folded, singularized tokens."""
+    """Longest-first phrase lookup over folded, singularized tokens.
 
-    def __init__(self, phrases: dict[str, tuple[str, ...]]) -> None:
+    Two phrases that read alike with different meanings are an error in the data, unless
+    ``first_wins``: the relation lexicon is two languages' (a "nana" is a grandmother in
+    English, a girlfriend in French), and the first said is read.
+    """
+
+    def __init__(self, phrases: dict[str, tuple[str, ...]], *, first_wins: bool = False) -> None:
         raw = {phrase: tokenize(phrase) for phrase in phrases}
         self._special: set[str] = set()  # accented words whose fold is ambiguous
         self._known: set[str] = set()
@@ -261,16 +240,22 @@ class _PhraseTable:
                 else:
                     self._known.add(fold(token))
         self.keys: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for phrase, tokens in raw.items():
-            key = tuple(self.lemma(token) for token in tokens)
-            previous = self.keys.get(key)
+        lemmatized = {phrase: tuple(self.lemma(token) for token in raw[phrase]) for phrase in raw}
+        if first_wins:  # a phrase as written before one read as another ("copains": copain)
+            order = sorted(raw, key=lambda p: lemmatized[p] != tuple(map(fold, raw[p])))
+            raw = {phrase: raw[phrase] for phrase in order}
+        for phrase in raw:
+            lemmas = lemmatized[phrase]
+            previous = self.keys.get(lemmas)
             if previous is not None and previous != phrases[phrase]:
+                if first_wins:
+                    continue
                 raise ValueError(
                     f"Vocabulary conflict: {phrase!r} means both {previous} and "
                     f"{phrases[phrase]}; give the phrase one meaning in its data file."
                 )
-            self.keys[key] = phrases[phrase]
-        self.longest = max(len(key) for key in self.keys)
+            self.keys[lemmas] = phrases[phrase]
+        self.longest = max(len(lemmas) for lemmas in self.keys)
 
     def lemma(self, token: str) -> str:
         """The known form of a word (singular if the singular is known), else its folded stem."""
@@ -347,9 +332,33 @@ def _tag_phrases(data: _VocabularyFile) -> dict[str, tuple[str, ...]]:
 
 
 def _recipient_phrases() -> dict[str, tuple[str, ...]]:
-    return {
-        phrase: (kind,) for kind, words in _RECIPIENT_TABLE.items() for phrase in words.split("|")
-    }
+    """What the catalog reads as an audience, from the one relation lexicon: every relation
+    word of either language (English first where a word means two things: "nana"), the
+    qualifiers that make a teenager, and the words for nobody in particular ("someone").
+
+    The catalog reads without knowing the language, so it leaves out the everyday words
+    that name a relation only after a possessive or a determiner ("blonde", "man"), and
+    reads a relation word that is another language's function word only after a possessive
+    of its own ("my son", while "son père" is French for his father).
+    """
+    function_words = lexicon.union("function_words", *lexicon.table("function_words", "en"))
+    phrases: dict[str, tuple[str, ...]] = {}
+    for lang in lexicon.LANGUAGES:
+        kinds = lexicon.table("relations", lang)
+        only_after = {*kinds["only_after_possessive"], *kinds["only_after_determiner"]}
+        for word, (audience, _) in relation_words(lang).items():
+            if word in only_after:
+                continue
+            if key(word) in function_words:
+                for owner in lexicon.words("function_words", "possessives", lang):
+                    phrases.setdefault(f"{owner} {word}", (audience,))
+            else:
+                phrases.setdefault(word, (audience,))
+        for word in kinds["teen_qualifiers"]:
+            phrases.setdefault(word, ("teen",))
+        for word in kinds["nobody_in_particular"]:
+            phrases.setdefault(word, ("anyone",))
+    return phrases
 
 
 def _build() -> _Vocabulary:
@@ -361,15 +370,20 @@ def _build() -> _Vocabulary:
         ingredients=frozenset(data.ingredients),
         holds={kind: frozenset(tags) for kind, tags in data.holds.items()},
         tags=_PhraseTable(_tag_phrases(data)),
-        recipients=_PhraseTable(_recipient_phrases()),
+        recipients=_PhraseTable(_recipient_phrases(), first_wins=True),
     )
+
+
+_TOPICS = ("relations", "function_words")  # the lexicons the recipient table is built from
 
 
 def _sources() -> list[Path]:
     """Every file the vocabulary is built from: its data, and the code that reads it."""
     from giftgenius.language import folding
 
-    return [Path(__file__), Path(folding.__file__), Path(lexicon.__file__), _DATA]
+    lexicons = Path(lexicon.__file__).parent / "lexicons"
+    words = [lexicons / lang / f"{topic}.toml" for lang in lexicon.LANGUAGES for topic in _TOPICS]
+    return [Path(__file__), Path(folding.__file__), Path(lexicon.__file__), _DATA, *words]
 
 
 def _load() -> _Vocabulary:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from giftgenius.catalog import canonical_recipient, canonical_tags, describe, load_products, search
-from giftgenius.language.vocabulary import _PhraseTable, analyze
+from giftgenius.language import lexicon
+from giftgenius.language.vocabulary import _PhraseTable, analyze, relation_words
 
 # (English, French) phrasings that must find exactly the same items.
 PAIRS = [
@@ -152,9 +153,47 @@ def test_recipients(text, expected):
     assert canonical_recipient(text) == expected
 
 
-def test_unknown_recipient_is_none():
-    assert canonical_recipient("the mailman's cousin's parrot") is None
+def test_a_text_naming_nobody_is_none():
+    assert canonical_recipient("a parrot that talks back") is None
+    assert canonical_recipient("une bière blonde") is None  # "ma blonde" only
     assert canonical_recipient("") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("the mailman's cousin's parrot", "anyone"),  # a relation that tells nothing of tastes
+        ("my uncle", "anyone"),
+        ("ma cousine", "friend"),
+        ("my son", "child"),
+        ("son père", "father"),  # French "son" is his, not a son
+        ("ma copine", "partner"),
+        ("ses copains", "partner"),  # as written first: "copain", not "copains"
+        ("someone who loves tea", "anyone"),
+        ("quelqu'un", "anyone"),
+        ("my teenage nephew", "teen"),
+    ],
+)
+def test_the_catalog_reads_the_relation_lexicon(text, expected):
+    assert canonical_recipient(text) == expected
+
+
+def test_every_relation_word_names_its_audience_to_the_catalog():
+    """One lexicon: what the relation reader files under an audience, the catalog reads as
+    that audience, save the words read only after a possessive or a determiner and these:"""
+    unlike = {
+        "son": None,  # read after a possessive ("my son"): French "son" is his
+        "nana": "grandparent",  # English first: a French "nana" is a girlfriend
+        "darons": "father",  # a plural is read as its singular ("daron")
+        "copains": "partner",
+        "copines": "partner",
+    }
+    for lang in lexicon.LANGUAGES:
+        kinds = lexicon.table("relations", lang)
+        only_after = {*kinds["only_after_possessive"], *kinds["only_after_determiner"]}
+        for word, (audience, _) in relation_words(lang).items():
+            if word not in only_after:
+                assert canonical_recipient(word) == unlike.get(word, audience), (lang, word)
 
 
 def test_describe_speaks_both_languages():
