@@ -75,7 +75,7 @@ from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
 
 _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
-_REPLIES = "reading_replies"
+_REPLIES, _DATES = "reading_replies", "reading_dates"
 
 
 def _words(topic: str, *kinds: str) -> str:
@@ -133,8 +133,8 @@ _LEAD_NO = re.compile(
 _E_EURO = re.compile(
     r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
     r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
-    r"(\d+)\s?(?:eu|e)(?=\s*(?:max\w*|tops|grand max|pas plus|environ|budget|[aà] peu pr[eè]s|"
-    r"ou moins|grosso modo|pour|par|[,;!?)]|\.(?!\d)|$))"
+    rf"(\d+)\s?(?:eu|e)(?=\s*(?:{_words(_MONEY, 'after_euros')}"
+    rf"|{_words(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = re.compile(
     rf"(?<![\w'])(?:{_words(_PLACES, 'cues')}|{_words(_PLACES, 'cue_stems')}\w*)(?![\w'])"
@@ -149,12 +149,9 @@ _NOT_PLACE = (  # "in March": a month, no town
     union(_PLACES, "not_places") | _ARTICLES | union("function_words", "indefinite_articles")
 ) | MONTH_NAMES
 _OCCASION_DATE = re.compile(
-    r"(?:anniv\w*|birthday|bday|fete|party|soiree|mariage|wedding|noel|christmas|depart|"
-    r"secret santa|pere noel secret|"
-    r"retirement|retraite|faut|need(?:ed|s)?|besoin|must have|want it|"
-    # a birthday said by the age: "turns 12 in ten days", "fête ses 40 ans le 14"
-    r"turns|is turning|turning|will turn|fete ses|fetera ses|aura \d+ ans)\b.*?"
-    r"(?:\b(?:c'est|is|it'?s|est|tombe|falls on|a lieu|takes place)\s+(?:this |ce )?"
+    # a birthday said by the age too: "turns 12 in ten days", "fête ses 40 ans le 14"
+    rf"(?:{_words(_DATES, 'occasions')}|{_words(_DATES, 'occasion_stems')}\w*|aura \d+ ans)\b.*?"
+    rf"(?:\b(?:{_words(_DATES, 'day_is')})\s+(?:this |ce )?"
     r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
