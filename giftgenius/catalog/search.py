@@ -393,7 +393,7 @@ def index_version() -> str:
     from giftgenius.language import folding, materials, vocabulary
 
     digest = hashlib.sha256()
-    for path in (__file__, vocabulary.__file__, folding.__file__, materials.__file__):
+    for path in (__file__, *vocabulary.sources(), folding.__file__, materials.__file__):
         digest.update(Path(path).read_bytes())
     digest.update(resources.files("giftgenius.catalog.data").joinpath("rates.json").read_bytes())
     return digest.hexdigest()

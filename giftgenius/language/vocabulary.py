@@ -9,9 +9,11 @@ ignored here; search.py matches them against titles and descriptions itself.
 The words are data, so a new synonym is a data change: ``data/vocabulary.toml`` holds every
 tag (display words in both languages, whether it is a kind of gift, its synonyms), the
 phrases that mean two tags, what products contain and which kinds hold which; it is
-validated when read (``VocabularyError`` names the file and what to fix). This module holds
-the reading rules, and keeps the tables it builds on disk under a key made of the data files'
-and its own bytes.
+validated when read (``VocabularyError`` names the file and what to fix). Recipient kinds
+come from the one relation lexicon, ``lexicons/<lang>/relations.toml``, which
+``language/relations.py`` reads too (``relation_words``). This module holds the reading
+rules, and keeps the tables it builds on disk under a key made of the bytes of the files
+they come from (``sources``).
 """
 
 from __future__ import annotations
@@ -377,8 +379,9 @@ def _build() -> _Vocabulary:
 _TOPICS = ("relations", "function_words")  # the lexicons the recipient table is built from
 
 
-def _sources() -> list[Path]:
-    """Every file the vocabulary is built from: its data, and the code that reads it."""
+def sources() -> list[Path]:
+    """Every file the vocabulary is built from: its data, and the code that reads it (what
+    a table derived from the vocabulary, such as the catalog's term index, depends on)."""
     from giftgenius.language import folding
 
     lexicons = Path(lexicon.__file__).parent / "lexicons"
@@ -396,7 +399,7 @@ def _load() -> _Vocabulary:
     """
     from giftgenius.diskcache import cached, fingerprint
 
-    return cached("vocabulary", fingerprint([], _sources()), _build)
+    return cached("vocabulary", fingerprint([], sources()), _build)
 
 
 _VOCABULARY = _load()

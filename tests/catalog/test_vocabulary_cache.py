@@ -63,3 +63,22 @@ def test_an_edited_data_file_is_read_again(
     assert "zorblax" in reread.synonyms["chess"]
     assert reread.tags.scan("a zorblax for him")[0] == [("chess",)]
     assert len(_files(cache)) == 2
+
+
+def test_the_catalog_index_follows_the_data_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database re-indexes its products when the vocabulary's data changes, as when its
+    code does: an added synonym is searchable in SQL too."""
+    from giftgenius.catalog.search import index_version
+
+    index_version.cache_clear()
+    shipped = index_version()
+    data = tmp_path / "vocabulary.toml"
+    data.write_text(vocabulary._DATA.read_text(encoding="utf-8") + "\n# edited\n", "utf-8")
+    monkeypatch.setattr(vocabulary, "_DATA", data)
+    index_version.cache_clear()
+    try:
+        assert index_version() != shipped
+    finally:
+        index_version.cache_clear()
