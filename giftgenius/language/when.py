@@ -27,37 +27,36 @@ from functools import lru_cache
 from typing import Any
 
 from giftgenius.domain import Locale
-from giftgenius.language.folding import fold
+from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, LexiconError, table, union, words
 
-# Cues, on folded text. "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
-_CUE_EN = (
-    r"by|before|until|till|til|no later than|not later than|latest by|at the latest by|"
-    r"within|in time for|deadline(?: is)?|due(?: by| on)?|"
-    r"(?:has|have|needs?|must|got|should|ought) (?:to )?(?:arrive|be there|get there|"
-    r"be delivered|be here|land)|arrives?|arriving|delivered|delivery(?: by| on)?|"
-    r"(?:need|want) (?:it|them|this|that)(?: delivered)?|gets? there|for"
-)
-_CUE_FR = (
-    r"avant|d'ici(?: a| au)?|pour|au plus tard|jusqu'(?:a|au)|sous|"
-    r"dans les|dans(?= la semaine)|courant(?= de la semaine| semaine)|"
-    r"(?:doit|doivent|faut qu'(?:il|elle|ils|elles|ca)|faut que (?:ca|ce soit|le cadeau)) "
-    r"(?:arriver|arrive|etre livre|etre la|soit la|soit livre)|"
-    r"arrive|arriver|livre|livree|livraison(?: pour| avant)?|date limite(?: est)?"
-)
-_CUE = re.compile(rf"(?<![\w'])(?:{_CUE_EN}|{_CUE_FR})(?![\w'])")
-_DAY_ONLY_CUES = frozenset({"for", "pour"})
+
+def _cue_words(kind: str) -> frozenset[str]:
+    """Deadline cues of one kind, in both languages (``lexicons/<lang>/deadline_cues.toml``)."""
+    return union("deadline_cues", kind)
+
+
+# "for"/"pour" only introduce a day, never a duration ("for 2 weeks").
+_DAY_ONLY_CUES = _cue_words("day_only")
 # Cues that leave the day itself out: "before Friday", "avant le 20" (but "by Friday",
 # "d'ici vendredi", "pour le 20" and "until Friday" include it).
-_STRICT = re.compile(r"(?<![\w'])(?:before|avant)$")
+_DAY_EXCLUDED_CUES = _cue_words("day_excluded")
+# Cues, on folded text: said before the date, or a word of obligation and an arrival ("has
+# to arrive"); "dans" and "courant" only before "la semaine". Longest first, so "due by
+# Friday" is read past "by".
+_CUE = re.compile(
+    r"(?<![\w'])(?:"
+    + alternation(_cue_words("before_a_date") | _DAY_ONLY_CUES | _DAY_EXCLUDED_CUES)
+    + rf"|{alternation(_cue_words('obliged'))} {alternation(_cue_words('arrival'))}"
+    + r"|dans(?= la semaine)|courant(?= de la semaine| semaine)"
+    + r")(?![\w'])"
+)
+_STRICT = re.compile(rf"(?<![\w'])(?:{alternation(_DAY_EXCLUDED_CUES)})$")
 # ...unless what follows is a stretch of days whose last day is meant: "before the end of
 # the month", "avant la fin du mois".
 _PERIOD = re.compile(r"\s*(?:the |la |le )?(?:end|fin)\b")
 # Cues that follow the date: "Friday at the latest", "vendredi au plus tard".
-_TRAILING_CUE = re.compile(
-    r"(?<![\w'])(?:at the latest|latest|tops|max|au plus tard|dernier delai|grand max|"
-    r"maximum|au maximum)\W*$"
-)
+_TRAILING_CUE = re.compile(rf"(?<![\w'])(?:{alternation(_cue_words('after_a_date'))})\W*$")
 
 # Leaving, on folded text: "I'll think about it", "je reviens demain".
 _LEAVING = re.compile(
@@ -286,7 +285,7 @@ def _date_after(cue: str, original: str, today: dt.date, locale: Locale) -> dt.d
     if month is not None:  # "for June" is as often a person; "by June" is a deadline
         if cue in _DAY_ONLY_CUES:
             return None
-        return _month(month[1], today, start=cue.strip() in ("before", "avant"))
+        return _month(month[1], today, start=cue.strip() in _DAY_EXCLUDED_CUES)
     day = _DAY_OF_MONTH.match(said)
     if day is not None and (day["article"] or day["suffix"]):  # "the 12th", "le 15"; not "2 people"
         return _day_of_month(today, int(day["day"]))

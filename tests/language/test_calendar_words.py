@@ -1,4 +1,4 @@
-"""Months, weekdays and holidays are read from the calendar lexicons of both languages."""
+"""Months, weekdays, holidays and deadline cues are read from the lexicons of both languages."""
 
 from __future__ import annotations
 
@@ -49,3 +49,20 @@ def test_weekdays_of_both_languages_are_days_not_names() -> None:
     assert when.names_a_day("Vendredi")
     assert when.names_a_day("Friday")
     assert not when.names_a_day("Frida")
+
+
+@pytest.mark.parametrize(
+    ("said", "due"),
+    [
+        ("it has to arrive by the 12th", dt.date(2026, 3, 12)),
+        ("needs to be there Friday", dt.date(2026, 3, 6)),
+        ("faut que ce soit livré vendredi", dt.date(2026, 3, 6)),
+        ("before the 12th", dt.date(2026, 3, 11)),
+        ("avant le 12", dt.date(2026, 3, 11)),
+        ("vendredi au plus tard", dt.date(2026, 3, 6)),
+        ("Friday tops", dt.date(2026, 3, 6)),
+        ("for 2 weeks", None),
+    ],
+)
+def test_deadline_cues_of_both_languages(said: str, due: dt.date | None) -> None:
+    assert when.parse_deadline(said, TODAY) == due
