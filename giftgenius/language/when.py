@@ -58,25 +58,12 @@ _PERIOD = re.compile(r"\s*(?:the |la |le )?(?:end|fin)\b")
 # Cues that follow the date: "Friday at the latest", "vendredi au plus tard".
 _TRAILING_CUE = re.compile(rf"(?<![\w'])(?:{alternation(_cue_words('after_a_date'))})\W*$")
 
-# Leaving, on folded text: "I'll think about it", "je reviens demain".
+# Leaving, on folded text: "I'll think about it", "je reviens demain" (the phrases of
+# ``lexicons/<lang>/leaving_cues.toml``), "back on Monday", "plus tard" but not "au plus tard".
 _LEAVING = re.compile(
     r"(?<![\w'])(?:"
-    r"think (?:about it|it over|about that)|sleep on it|let me think|(?:need|have) to think|"
-    r"have a think|i'?ll (?:be|come) back|i will (?:be|come) back|come back (?:later|tomorrow)|"
-    r"back (?:tomorrow|later|soon|tonight|in a bit|next week|on \w+day)|"
-    r"talk (?:to you )?(?:later|tomorrow|soon)|speak (?:later|tomorrow|soon)|"
-    r"get back to you|(?:gotta|got to|have to|need to|must) (?:go|run|leave)|i'?m off|"
-    r"bye|goodbye|see (?:you|ya)|catch you later|ttyl|brb|good ?night|"
-    r"(?:continue|pick (?:this|it) up|finish) (?:later|tomorrow)|another time|not now|"
-    r"maybe later|i'?ll let you know|"
-    r"je (?:vais |dois )?reflechi[rs]|laisse[- ]moi (?:y )?reflechir|"
-    r"(?:faut|il faut) que j'y reflechisse|je reviens|je reviendrai|je repasse(?:rai)?|"
-    r"on verra|on en reparle|on (?:continue|reprend) (?:demain|plus tard)|a plus|a\+|"
-    r"a demain|a bientot|a tout a l'heure|a toute|bonne nuit|bonne soiree|au revoir|"
-    r"(?:je dois|faut que j'y) (?:y aller|aille|partir|filer)|je file|"
-    r"je (?:te|vous) (?:redis|dirai|tiens au courant)|(?<!au )plus tard|pas maintenant|"
-    r"une autre fois"
-    r")(?![\w'])"
+    + alternation(union("leaving_cues", "phrases"))
+    + r"|back on \w+day|(?<!au )plus tard)(?![\w'])"
 )
 
 # Clauses: sentences, comma-separated parts (not "December 20, 2027", not ", at the latest").

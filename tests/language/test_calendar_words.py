@@ -66,3 +66,16 @@ def test_weekdays_of_both_languages_are_days_not_names() -> None:
 )
 def test_deadline_cues_of_both_languages(said: str, due: dt.date | None) -> None:
     assert when.parse_deadline(said, TODAY) == due
+
+
+def test_every_leaving_phrase_of_both_languages_is_read_as_leaving() -> None:
+    for lang in lexicon.LANGUAGES:
+        for phrase in lexicon.words("leaving_cues", "phrases", lang):
+            assert when.is_leaving(f"ok, {phrase}!"), phrase
+
+
+def test_leaving_read_by_the_code_itself() -> None:
+    assert when.is_leaving("back on Thursday")
+    assert when.is_leaving("je finirai plus tard")
+    assert not when.is_leaving("vendredi au plus tard")
+    assert when.parse_deadline("I'll be back tomorrow", TODAY) is None
