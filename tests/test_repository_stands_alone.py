@@ -41,3 +41,12 @@ def test_the_package_readme_covers_the_design() -> None:
         "**A model.**",
     ):
         assert topic in text, topic
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    """CI must run what a newcomer is told to run: the README's test command is the last
+    line of ``.ci/run``, character for character."""
+    readme = (ROOT / "README.md").read_text("utf-8").splitlines()
+    ci_last = (ROOT / ".ci" / "run").read_text("utf-8").rstrip("\n").splitlines()[-1]
+    assert ci_last.startswith("python3 -m venv .venv"), ci_last
+    assert ci_last in readme, "README.md must show .ci/run's test command as a line of its own"

