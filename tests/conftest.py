@@ -14,12 +14,15 @@ import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
 import sqlalchemy as sa
+
+if TYPE_CHECKING:
+    from giftgenius.evaluate.forking import ForkServers
 
 REDIS_URL = os.environ.get("GIFTGENIUS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -94,6 +97,28 @@ def seeded_home(seeded_db_file: Path) -> Path:
     home.mkdir(parents=True, exist_ok=True)
     (home / "giftgenius.db").write_bytes(seeded_db_file.read_bytes())
     return home
+
+
+@pytest.fixture(scope="session")
+def command_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServers]:
+    """Commands run as ``python -m giftgenius`` would, forked from one preloaded server.
+
+    A command started from nothing spends about half of its CPU importing the application
+    and building the tables every ``chat`` reads; the evaluator's fork server
+    (``giftgenius/cli/forkserver.py``, checked against fresh interpreters by
+    tests/dialogues/test_forkserver.py) pays that once per worker. Each command is still a
+    process of its own, with its own environment, standard input, exit code and signals
+    (a SIGKILL at a fault point kills that process alone), and nothing of it survives into
+    the next: the server never reads a setting or opens a store. ``run`` stands in for
+    ``subprocess.run``. Tests about a fresh interpreter itself (what a command imports, a
+    terminal) start one.
+    """
+    from giftgenius.evaluate.forking import ForkServers
+    from giftgenius.evaluate.player import clean_env
+
+    server = ForkServers(clean_env(str(tmp_path_factory.mktemp("command-server"))))
+    yield server
+    server.close()
 
 
 def _unavailable(what: str, why: object) -> None:

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 
+from giftgenius.evaluate.forking import ForkServers
 from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
 
@@ -41,23 +40,21 @@ def prod_env(
     return env
 
 
-def run_cli(env: dict[str, str], *argv: str, stdin: str = "", timeout: float = 120) -> Proc:
-    done = subprocess.run(
-        [sys.executable, "-m", "giftgenius", *argv],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=timeout,
+def run_cli(
+    server: ForkServers, env: dict[str, str], *argv: str, stdin: str = "", timeout: float = 120
+) -> Proc:
+    """``python -m giftgenius`` in a process of its own, forked from the session's server."""
+    done = server.run(
+        list(argv), stdin=stdin, env={**os.environ, **env}, cwd=os.getcwd(), timeout=timeout
     )
     assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
     return Proc(done.returncode, done.stdout, done.stderr)
 
 
 @pytest.fixture
-def cli_in(prod_env: dict[str, str]) -> Runner:
+def cli_in(prod_env: dict[str, str], command_server: ForkServers) -> Runner:
     def run(*argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Proc:
-        return run_cli({**prod_env, **(env or {})}, *argv, stdin=stdin)
+        return run_cli(command_server, {**prod_env, **(env or {})}, *argv, stdin=stdin)
 
     return run
 
