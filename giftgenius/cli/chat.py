@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from giftgenius import messages as catalogue
 from giftgenius.agent.reader import Opened
 from giftgenius.agent.runner import Agent
 from giftgenius.cli import recap
 from giftgenius.cli.lines import clean_line
 from giftgenius.cli.render import ChatUI
-from giftgenius.domain import Usage
+from giftgenius.domain import RunInfo, Usage
 from giftgenius.errors import (
     GiftGeniusError,
     ModelError,
@@ -19,15 +20,6 @@ from giftgenius.errors import (
     VersionConflict,
 )
 from giftgenius.tokens import price_per_million
-
-HELP = {
-    "en": "Commands: /state (where we are), /checkpoints (saved steps), /usage (tokens and "
-    "cost), /restart (abandon this search, start a new one), /quit (leave; progress is saved).",
-    "fr": "Commandes : /state (où on en est), /checkpoints (étapes enregistrées), /usage "
-    "(jetons et coût), /restart (abandonner cette recherche, en commencer une autre), /quit "
-    "(partir ; la progression est enregistrée).",
-}
-UNKNOWN = {"en": "Unknown command {command}. {help}", "fr": "Commande inconnue : {command}. {help}"}
 
 
 def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> int:
@@ -52,32 +44,7 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
             command = text.split()[0].lower()
             if command == "/quit":
                 break
-            if command == "/restart":
-                opened = agent.open(user_id, new=True)
-                run = opened.run
-                ui.notice(recap.restarted(locale))
-            elif command == "/state":
-                current = agent.inspect(user_id)
-                if current is not None:
-                    session = current.loaded.session
-                    ui.state(
-                        session.state,
-                        run_id=current.run.id,
-                        source=current.loaded.source,
-                        version=session.version,
-                    )
-            elif command == "/checkpoints":
-                with agent.db.read() as repos:
-                    ui.checkpoints(repos.checkpoints.list(user_id, run.id))
-            elif command == "/usage":
-                current = agent.inspect(user_id)
-                usage = current.loaded.session.usage if current else None
-                if usage is not None:
-                    ui.usage(usage, estimated_cost(agent.model.name, usage), agent.model.name)
-            elif command == "/help":
-                ui.info(HELP[locale])
-            else:
-                ui.error(UNKNOWN[locale].format(command=command, help=HELP[locale]))
+            run = _command(agent, command, user_id, run, ui, locale)
             continue
         try:
             with ui.working(locale):
@@ -103,6 +70,40 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
             budget_currency=budget.currency if budget else None,
         )
     return 0
+
+
+def _command(
+    agent: Agent, command: str, user_id: str, run: RunInfo, ui: ChatUI, locale: str
+) -> RunInfo:
+    """Carry out a chat command other than /quit; the run the chat goes on with (a new
+    one after /restart)."""
+    if command == "/restart":
+        run = agent.open(user_id, new=True).run
+        ui.notice(recap.restarted(locale))
+    elif command == "/state":
+        current = agent.inspect(user_id)
+        if current is not None:
+            session = current.loaded.session
+            ui.state(
+                session.state,
+                run_id=current.run.id,
+                source=current.loaded.source,
+                version=session.version,
+            )
+    elif command == "/checkpoints":
+        with agent.db.read() as repos:
+            ui.checkpoints(repos.checkpoints.list(user_id, run.id))
+    elif command == "/usage":
+        current = agent.inspect(user_id)
+        usage = current.loaded.session.usage if current else None
+        if usage is not None:
+            ui.usage(usage, estimated_cost(agent.model.name, usage), agent.model.name)
+    elif command == "/help":
+        ui.info(catalogue.text("chat", "help", locale))
+    else:
+        help_text = catalogue.text("chat", "help", locale)
+        ui.error(catalogue.say("chat", "unknown_command", locale, command=command, help=help_text))
+    return run
 
 
 def estimated_cost(model: str, usage: Usage) -> float | None:

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from rich.console import Console
 
+from giftgenius import messages as catalogue
 from giftgenius.privacy import strip_controls
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -36,12 +37,14 @@ class Line:
     note: str | None = None
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _count(key: str, n: int, locale: str) -> str:
+    """The catalogue's ``chat`` sentence ``key.one`` or ``key.other`` for ``n`` (never 0)."""
+    return catalogue.say("chat", f"{key}.{'one' if n == 1 else 'other'}", locale, n=n)
 
 
-def clean_line(raw: str) -> Line:
-    """``raw`` without its line ending, made safe to store, log and echo."""
+def clean_line(raw: str, locale: str = "en") -> Line:
+    """``raw`` without its line ending, made safe to store, log and echo; what was changed
+    is told in ``locale`` (English, before the conversation's language is known)."""
     text = raw.rstrip("\r\n")
     text, invalid = _SURROGATE_RE.subn("\ufffd", text)
     nuls = text.count("\x00")
@@ -49,19 +52,15 @@ def clean_line(raw: str) -> Line:
     stripped = strip_controls(text)
     changes = []
     if invalid:
-        changes.append(
-            _count(
-                invalid, "byte that is not valid UTF-8 was", "bytes that are not valid UTF-8 were"
-            )
-            + " replaced by �"
-        )
+        changes.append(_count("input.invalid", invalid, locale))
     if nuls:
-        changes.append(_count(nuls, "NUL byte was", "NUL bytes were") + " removed")
+        changes.append(_count("input.nul", nuls, locale))
     if stripped != text:
-        changes.append("terminal escape sequences and control characters were removed")
+        changes.append(catalogue.text("chat", "input.controls", locale))
     if not changes:
         return Line(stripped)
-    return Line(stripped, "In your message, " + "; ".join(changes) + ".")
+    joined = catalogue.text("chat", "input.sep", locale).join(changes)
+    return Line(stripped, catalogue.say("chat", "input.changed", locale, changes=joined))
 
 
 def piped_lines(stdin: TextIO) -> Iterator[str]:

@@ -12,97 +12,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from giftgenius import formats
+from giftgenius import messages as catalogue
 from giftgenius.agent.reader import Opened
 from giftgenius.domain import Step
 from giftgenius.protocol import CandidateView
 from giftgenius.replies import phrasing
 
-_TEXT: dict[str, dict[str, str]] = {
-    "back.for": {
-        "en": "Welcome back! You were looking for a gift {who}.",
-        "fr": "Bon retour ! Vous cherchiez un cadeau {who}.",
-    },
-    "back.for_with": {
-        "en": "Welcome back! You were looking for a gift {who} ({facts}).",
-        "fr": "Bon retour ! Vous cherchiez un cadeau {who} ({facts}).",
-    },
-    "back.with": {
-        "en": "Welcome back! You were looking for a gift ({facts}).",
-        "fr": "Bon retour ! Vous cherchiez un cadeau ({facts}).",
-    },
-    "back.empty": {
-        "en": "Welcome back! We had only just started.",
-        "fr": "Bon retour ! Nous venions tout juste de commencer.",
-    },
-    "ask.missing": {
-        "en": "To go on, tell me {parts}.",
-        "fr": "Pour continuer, dites-moi {parts}.",
-    },
-    "ask.search": {
-        "en": "Everything needed is there: send any message and I'll look for ideas.",
-        "fr": "J'ai tout ce qu'il faut : envoyez un message et je cherche des idées.",
-    },
-    "ask.nothing_passed": {
-        "en": "Last time no idea passed all your criteria; you could raise the budget or drop "
-        "a constraint (a dislike, the delivery country or the deadline).",
-        "fr": "La dernière fois, aucune idée ne respectait tous vos critères ; vous pourriez "
-        "augmenter le budget ou lever une contrainte (un refus, le pays de livraison ou la "
-        "date limite).",
-    },
-    "shortlist.one": {
-        "en": "Here is the idea you had:",
-        "fr": "Voici l'idée que vous aviez :",
-    },
-    "shortlist.other": {
-        "en": "Here are the {n} ideas you had:",
-        "fr": "Voici les {n} idées que vous aviez :",
-    },
-    "ask.confirm": {
-        "en": "You had picked “{title}” at {price}. Shall I confirm it? Say yes to record the "
-        "order draft, or pick another number.",
-        "fr": "Vous aviez choisi « {title} » à {price}. Je le confirme ? Dites oui pour "
-        "enregistrer le brouillon de commande, ou choisissez un autre numéro.",
-    },
-    "since": {"en": "Since you left: {note}.", "fr": "Depuis votre départ : {note}."},
-    "gone": {
-        "en": "{title} is no longer available ({reasons})",
-        "fr": "{title} n'est plus disponible ({reasons})",
-    },
-    "interrupted": {
-        "en": "Your last message “{text}” was interrupted before it was answered; send it "
-        "again to continue from there.",
-        "fr": "Votre dernier message « {text} » a été interrompu avant la réponse ; "
-        "renvoyez-le pour reprendre à partir de là.",
-    },
-    "finished": {
-        "en": "Your last gift search ended on {date} with “{title}” at {price}. There is "
-        "nothing to resume. To look for another gift, run: giftgenius chat --user {user}",
-        "fr": "Votre dernière recherche de cadeau s'est terminée le {date} avec « {title} » "
-        "à {price}. Il n'y a rien à reprendre. Pour chercher un autre cadeau, lancez : "
-        "giftgenius chat --user {user}",
-    },
-    "finished.no_gift": {
-        "en": "Your last gift search ended on {date}. There is nothing to resume. To look "
-        "for another gift, run: giftgenius chat --user {user}",
-        "fr": "Votre dernière recherche de cadeau s'est terminée le {date}. Il n'y a rien à "
-        "reprendre. Pour chercher un autre cadeau, lancez : giftgenius chat --user {user}",
-    },
-    "restarted": {
-        "en": "Started a new gift search: who is it for, what's your budget, and what do "
-        "they enjoy?",
-        "fr": "Nouvelle recherche de cadeau : pour qui est-il, quel est votre budget et "
-        "qu'aime la personne ?",
-    },
-}
-
 
 def say(key: str, locale: str, **values: Any) -> str:
-    return _TEXT[key]["fr" if locale == "fr" else "en"].format(**values)
+    """The catalogue's ``chat`` sentence ``key`` in the locale's language, filled in."""
+    return catalogue.say("chat", key, locale, **values)
 
 
 def count(key: str, n: int, locale: str) -> str:
-    lang = "fr" if locale == "fr" else "en"
-    return formats.plural(n, locale, _TEXT[f"{key}.one"][lang], _TEXT[f"{key}.other"][lang])
+    """The catalogue's ``chat`` sentence ``key.one`` or ``key.other``, as ``n`` says."""
+    one, other = (catalogue.text("chat", f"{key}.{form}", locale) for form in ("one", "other"))
+    return formats.plural(n, locale, one, other)
 
 
 def price(row: CandidateView, budget_currency: str | None, locale: str) -> str:

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from giftgenius import formats
+from giftgenius import messages as catalogue
 from giftgenius.catalog import describe
 from giftgenius.cli.recap import Recap, price, recap_text
 from giftgenius.domain import Checkpoint, SessionState, Usage
@@ -23,10 +24,8 @@ from giftgenius.privacy import strip_controls
 from giftgenius.protocol import CandidateView
 from giftgenius.replies import phrasing
 
-HEADERS = {
-    "en": ("#", "Gift", "Price", "Delivery", "Why it fits"),
-    "fr": ("#", "Cadeau", "Prix", "Livraison", "Pourquoi"),
-}
+_COLUMNS = ("number", "gift", "price", "delivery", "why")
+"""The shortlist table's columns: their headers are the catalogue's ``chat`` ``table.*``."""
 
 # A numbered list item ("1. **Title** — …", "2) Title"): where a reply lists the shortlist.
 _LIST_ITEM = re.compile(r"^\s*\d+[.)]\s")
@@ -117,7 +116,8 @@ class ChatUI:
     def table(
         self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None
     ) -> Table:
-        table = Table(*HEADERS.get(locale, HEADERS["en"]), show_lines=False)
+        headers = [catalogue.text("chat", f"table.{column}", locale) for column in _COLUMNS]
+        table = Table(*headers, show_lines=False)
         for number, row in enumerate(rows, 1):
             days = phrasing.delivery_days(row.delivery_days, locale)
             why = formats.join([describe(a, locale) for a in row.answers], locale) or row.why
@@ -132,7 +132,7 @@ class ChatUI:
 
     @contextmanager
     def working(self, locale: str) -> Iterator[None]:
-        label = "Thinking…" if locale == "en" else "Je réfléchis…"
+        label = catalogue.text("chat", "working", locale)
         status = self.err.status(label) if self.rich else nullcontext()
         with status:
             yield
@@ -142,7 +142,7 @@ class ChatUI:
 
     def checkpoints(self, checkpoints: Sequence[Checkpoint]) -> None:
         if not checkpoints:
-            self.info("No checkpoints yet.")
+            self.info(catalogue.text("chat", "checkpoints.none", "en"))
         for cp in checkpoints:
             self.info(
                 f"{cp.created_at:%Y-%m-%d %H:%M:%S} {cp.step:<22} v{cp.session_version} "

@@ -1,0 +1,186 @@
+"""Every sentence the person reads is in the message catalogue, never written in code.
+
+A sentence written in a module that speaks to the person exists in one language only and
+escapes the test that holds English and French to the same keys. So the modules that speak
+to the person are scanned for string literals that read like a sentence — three words or
+more — outside what is not said to the person: docstrings, logging calls, regular
+expressions (they read input), the tools' descriptions and hints for the model, and the
+errors a programmer reads. What is left over must be in the short allow-list below, with
+the reason it is not a sentence for the person.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import giftgenius
+
+PACKAGE = Path(giftgenius.__file__).parent
+
+# The modules that speak to the person.
+SPEAKING = sorted(
+    [
+        *(PACKAGE / "replies").glob("*.py"),
+        *(PACKAGE / "cli" / name for name in ("chat.py", "recap.py", "render.py", "lines.py")),
+        *(PACKAGE / "agent" / "tools").glob("*.py"),
+        PACKAGE / "agent" / "runner.py",
+        PACKAGE / "storage" / "leases.py",
+    ]
+)
+
+# (module, function or "", text) that look like a sentence and are none for the person.
+ALLOWED = {
+    # The catalog's stable reasons and the revalidation's notice, as the code writes them
+    # for the model; the person reads them through phrasing.reason and recap.since_you_left.
+    ("agent/tools/candidates.py", "refilter", "removed from the catalog"),
+    ("cli/recap.py", "since_you_left", " is no longer available: "),
+    # /state and /usage are diagnostic readouts (run ids, step names, token counts), for
+    # whoever runs the terminal to look inside a run; they stay in English like the
+    # maintenance commands.
+    ("cli/render.py", "render_usage", "last request:  prompt +  completion tokens"),
+    ("cli/render.py", "render_usage", "session:  requests,  prompt +  completion tokens"),
+    ("cli/render.py", "render_usage", "summaries:  calls,  prompt +  completion tokens"),
+    ("cli/render.py", "render_usage",
+     "context:  truncated requests,  summarizations,  refused as too long"),
+    ("cli/render.py", "render_usage", "unknown for this model"),
+    ("cli/render.py", "render_state", "run  · version  · from "),
+    ("cli/render.py", "checkpoints", "  v step= candidates="),
+    # A programming error: the lease's owner is the process's own id, never typed.
+    ("storage/leases.py", "hold_lease",
+     "A lease owner must be a non-empty string (e.g. a process/turn id)."),
+}  # fmt: skip
+
+_LETTER = re.compile(r"[^\W\d_]")
+_LOGGING = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+_LOGGERS = {"log", "logging", "logger"}
+_REGEX = {"compile", "match", "search", "sub", "fullmatch"}  # a pattern reads input
+_PROGRAMMER_ERRORS = {"TypeError", "ValueError", "AssertionError", "RuntimeError", "KeyError"}
+_FOR_THE_MODEL = {"description", "hint", "error"}  # a tool's text for the model, not the person
+
+
+def _is_sentence(text: str) -> bool:
+    """Three words or more: pieces between spaces with a letter (a key such as
+    "choice.not_ready" or "order_draft_id" is one word)."""
+    return sum(1 for piece in text.split() if _LETTER.search(piece)) >= 3
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+        # A string right after an assignment documents it ("attribute docstring").
+        if hasattr(node, "body") and isinstance(node.body, list):
+            for before, after in zip(node.body, node.body[1:], strict=False):
+                documented = isinstance(before, ast.Assign | ast.AnnAssign)
+                value = after.value if isinstance(after, ast.Expr) else None
+                if documented and isinstance(value, ast.Constant):
+                    found.add(id(value))
+    return found
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _unsaid(tree: ast.AST) -> set[int]:
+    """The nodes under something that is not said to the person."""
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST) -> None:
+        skipped.update(id(inner) for inner in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = _name(node.func)
+            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            module = owner.id if isinstance(owner, ast.Name) else ""
+            if (name in _LOGGING and module in _LOGGERS) or (module == "re" and name in _REGEX):
+                skip(node)
+            for keyword in node.keywords:
+                if keyword.arg in _FOR_THE_MODEL:
+                    skip(keyword.value)
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            if _name(node.exc.func) in _PROGRAMMER_ERRORS:
+                skip(node.exc)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value in _FOR_THE_MODEL:
+                    skip(value)
+    return skipped
+
+
+def _functions(tree: ast.AST) -> dict[int, str]:
+    """Each node's innermost enclosing function's name."""
+    owner: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for inner in ast.walk(node):
+                owner[id(inner)] = node.name  # inner functions are walked later and win
+    return owner
+
+
+def literals(path: Path) -> Iterator[tuple[str, str, int]]:
+    """(function, text, line) of each string literal said to the person that reads like a
+    sentence; an f-string reads as its literal parts joined."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    ignored = _docstrings(tree) | _unsaid(tree)
+    owner = _functions(tree)
+    parts_of_fstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts_of_fstrings.update(id(v) for v in node.values)
+    for node in ast.walk(tree):
+        if id(node) in ignored or id(node) in parts_of_fstrings:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if _is_sentence(text):
+            yield owner.get(id(node), ""), text, node.lineno
+
+
+@pytest.mark.parametrize("path", SPEAKING, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_sentence_for_the_person_is_written_in_code(path: Path) -> None:
+    module = str(path.relative_to(PACKAGE))
+    found = [
+        f"{module}:{line} {text!r}"
+        for function, text, line in literals(path)
+        if (module, function, text) not in ALLOWED
+    ]
+    assert not found, "say these through giftgenius.messages:\n" + "\n".join(found)
+
+
+def test_the_scan_finds_a_sentence_written_in_code(tmp_path: Path) -> None:
+    module = tmp_path / "speaks.py"
+    module.write_text(
+        '"""A docstring says why, and is not said."""\n'
+        "import logging\n"
+        "log = logging.getLogger(__name__)\n"
+        "def reply(locale):\n"
+        '    log.info("a logged line is not said either")\n'
+        '    return f"Here are {3} ideas for you" if locale else "ok"\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text, _ in literals(module)] == ["Here are  ideas for you"]
+
+
+def test_every_allowed_literal_is_still_there() -> None:
+    found = {
+        (str(path.relative_to(PACKAGE)), function, text)
+        for path in SPEAKING
+        for function, text, _ in literals(path)
+    }
+    assert found >= ALLOWED, ALLOWED - found
