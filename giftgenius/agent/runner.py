@@ -156,10 +156,9 @@ class Agent(RunReader):
         with self.db.read() as repos:
             run = repos.runs.get(run_id) if run_id else repos.runs.active_for(user_id)
         if run is None or run.user_id != user_id or run.status != RunStatus.active:
-            what = f"run {run_id}" if run_id else "unfinished run"
+            key, named = ("resume.run", {"run": run_id}) if run_id else ("resume.none", {})
             raise NothingToResume(
-                f"No {what} to resume for user {user_id!r}. "
-                f"Start one with: giftgenius chat --user {user_id}"
+                catalogue.say("errors", key, "en", quoted=repr(user_id), user=user_id, **named)
             )
         return self._opened(run, continued=True)
 
@@ -204,10 +203,9 @@ class Agent(RunReader):
     ) -> TurnResult:
         text = text.strip()
         if len(text) > self.settings.max_input_chars:
+            limit = self.settings.max_input_chars
             raise UsageError(
-                f"Your message is {len(text)} characters long; the limit is "
-                f"{self.settings.max_input_chars} (GIFTGENIUS_MAX_INPUT_CHARS). "
-                "It was not taken: please shorten it."
+                catalogue.say("errors", "too_long", "en", length=len(text), limit=limit)
             )
         timings = TurnTimings()
         start = time.perf_counter()
@@ -236,7 +234,9 @@ class Agent(RunReader):
         if run is None:  # this window's run was erased (forget) or pruned meanwhile
             raise RunClosed(_no_longer_stored(user_id))
         if run.user_id != user_id:
-            raise NothingToResume(f"Run {run_id} does not belong to user {user_id!r}.")
+            raise NothingToResume(
+                catalogue.say("errors", "resume.not_yours", "en", run=run_id, quoted=repr(user_id))
+            )
         if run.status == RunStatus.abandoned:
             raise RunClosed(_abandoned(user_id))
         return run, restore(run, live, self.db, uncommitted)
@@ -293,10 +293,7 @@ class Agent(RunReader):
                 repos.transcript.append([_entry(run.id, turn_id, user_msg)])
         except VersionConflict as exc:
             self._unless_gone(run, exc)
-            raise VersionConflict(
-                "Another window changed this conversation just as your message arrived, so "
-                "it was not taken. Send it again."
-            ) from exc
+            raise VersionConflict(catalogue.text("errors", "changed.on_arrival", "en")) from exc
         session.next_seq += 1
         log.info("turn accepted", extra={"event": "turn_accepted", "run_id": run.id})
         fault("before_model")
@@ -417,9 +414,7 @@ class Agent(RunReader):
         except VersionConflict as exc:
             self._unless_gone(run, exc)
             raise VersionConflict(
-                "Another window changed this conversation while your message was being "
-                "answered, so this answer was discarded. Your message is kept in the "
-                "transcript; send it again to apply it."
+                catalogue.text("errors", "changed.while_answering", "en")
             ) from exc
         fault("after_commit")
         log.info(
@@ -588,27 +583,15 @@ def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:
 
 
 def _abandoned(user_id: str) -> str:
-    return (
-        "This gift search was abandoned: another window started a new one (--new or "
-        "/restart), so your message was not answered here. Type /quit, then "
-        f"`giftgenius chat --user {user_id}` to continue the new search."
-    )
+    return catalogue.say("errors", "abandoned", "en", user=user_id)
 
 
 def _erased(user_id: str) -> str:
-    return (
-        f"Everything stored for user {user_id} was erased (giftgenius forget) while your "
-        "message was being answered, so nothing of it was kept. Type /quit; "
-        f"`giftgenius chat --user {user_id}` starts afresh."
-    )
+    return catalogue.say("errors", "erased", "en", user=user_id)
 
 
 def _no_longer_stored(user_id: str) -> str:
-    return (
-        f"This conversation is no longer stored: everything for user {user_id} was erased "
-        "(giftgenius forget), or retention removed it (giftgenius prune). Type /quit; "
-        f"`giftgenius chat --user {user_id}` starts afresh."
-    )
+    return catalogue.say("errors", "no_longer_stored", "en", user=user_id)
 
 
 def _scrubbed_arguments(raw: str) -> str:

@@ -676,7 +676,9 @@ def main(
     except GiftGeniusError as exc:
         return _report(exc, err)
     except KeyboardInterrupt:
-        err.print("Interrupted. Everything accepted so far is saved.", markup=False)
+        from giftgenius import messages
+
+        err.print(messages.text("errors", "interrupted", "en"), markup=False)
         return 130
 
 

@@ -27,15 +27,13 @@ from tenacity import (
     wait_exponential,
 )
 
+from giftgenius import messages as catalogue
 from giftgenius.errors import SessionBusy, StorageError, UsageError
 from giftgenius.storage.session_store import check_run_id
 
 log = logging.getLogger(__name__)
 
-BUSY_MESSAGE = (
-    "This conversation is busy in another window; your message was not taken — "
-    "try again in a moment."
-)
+BUSY_MESSAGE = catalogue.text("errors", "busy", "en")
 
 
 # A waiter that has not polled for this long left (its process died): it loses its place.
