@@ -27,34 +27,17 @@ from giftgenius.language.folding import fold
 from giftgenius.language.materials import MATERIALS, folded_words, mentions, words_for
 from giftgenius.language.vocabulary import analyze, lemmas
 
-# What a thing does or is like, in both languages (single words, accents folded on use):
-# features are not tags, and product records name them in English only.
-_FEATURES: dict[str, str] = {
-    "temperature": "temperature temperatures température températures thermometer thermomètre "
-    "thermostat thermal thermique probe sonde",
-    "time": "timer minuteur clock horloge stopwatch chronomètre chrono",
-    "weight": "scale weigh weighs weighing balance pèse peser poids",
-    "light": "light lights lamp lampe lumière lumineux lumineuse led lantern lanterne",
-    "sound": "speaker speakers enceinte audio sound haut-parleur",
-    "digital": "digital numérique electronic électronique connected connecté connectée smart "
-    "wi-fi wifi app",
-    "wireless": "wireless bluetooth",
-    "electric": "electric électrique rechargeable",
-    "manual": "manual manuel manuelle crank manivelle",
-    "handmade": "handmade artisanal artisanale hand-glazed handcrafted",
-    "waterproof": "waterproof étanche",
-    "portable": "portable compact pocket poche foldable pliable pliant",
-    "insulated": "insulated isotherme isolant",
-}
-# Features said in two words or more, in either language (folded).
-_FEATURE_PHRASES: dict[str, str] = {
-    "sans fil": "wireless",
-    "fait main": "handmade",
-    "fait a la main": "handmade",
-    "made by hand": "handmade",
-    "a piles": "electric",
-}
-FEATURES = tuple(_FEATURES)
+# What a thing does or is like, in both languages (``lexicons/<lang>/features.toml``, one
+# kind per feature): features are not tags, and product records name them in English only.
+FEATURES = tuple(lexicon.table("features", "en"))
+_FEATURE_NAMES = tuple(
+    (name, said)
+    for name in FEATURES
+    for lang in lexicon.LANGUAGES
+    for said in lexicon.words("features", name, lang)
+)
+# Features said in two words or more, in either language (folded): read as set phrases.
+_FEATURE_PHRASES = {said: name for name, said in _FEATURE_NAMES if " " in said}
 
 # Words that carry no description in either language: pointing, choosing, asking politely,
 # "if you have one" ("si vous en avez un"); read after the query's own stopwords. Every
@@ -86,7 +69,7 @@ _FILLER = (
 @lru_cache(maxsize=1)
 def _feature_index() -> dict[str, str]:
     """Every folded word of a feature → the feature."""
-    return {fold(word): name for name, words in _FEATURES.items() for word in words.split()}
+    return {fold(said): name for name, said in _FEATURE_NAMES if " " not in said}
 
 
 @lru_cache(maxsize=64)
