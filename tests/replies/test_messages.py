@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import string
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import giftgenius
 from giftgenius import messages as catalogue
 
 
@@ -42,3 +46,51 @@ def test_plural_keys_come_in_pairs() -> None:
 
 def test_an_unknown_locale_reads_english() -> None:
     assert catalogue.text("replies", "noted", "de") == catalogue.text("replies", "noted", "en")
+
+
+# The helpers that read one section: (module, how it is called) → section.
+_HELPERS = {
+    ("replies/texts.py", "say"): "replies",
+    ("replies/outcomes.py", "r.say"): "replies",
+    ("offline/policy.py", "r.say"): "replies",
+    ("replies/phrasing.py", "_say"): "profile",
+    ("cli/recap.py", "say"): "chat",
+}
+_READERS = {"catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text"}
+
+
+def _called(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{func.value.id}.{func.attr}"
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _keys_named_in_code() -> Iterator[tuple[str, int, str, str]]:
+    """(module, line, section, key) of each catalogue lookup written with literal names."""
+    package = Path(giftgenius.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        module = str(path.relative_to(package))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            called = _called(node.func)
+            names = [a.value if isinstance(a, ast.Constant) else None for a in node.args[:2]]
+            if called in _READERS and len(names) == 2 and None not in names:
+                yield module, node.lineno, str(names[0]), str(names[1])
+            section = _HELPERS.get((module, called))
+            if section and names and names[0] is not None:
+                yield module, node.lineno, section, str(names[0])
+
+
+def test_every_key_the_code_names_is_in_the_catalogue() -> None:
+    found = list(_keys_named_in_code())
+    assert len(found) > 50  # the scan sees the lookups
+    english = catalogue.messages("en")
+    unknown = [f for f in found if f[3] not in english.get(f[2], {})]
+    assert not unknown, unknown
+
+
+def test_the_sections_are_named_for_who_speaks() -> None:
+    assert set(catalogue.messages("en")) == {
+        "replies", "refusals", "turn", "profile", "chat", "errors"
+    }  # fmt: skip
