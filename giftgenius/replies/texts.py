@@ -1,4 +1,5 @@
-"""The sentences replies are made of, in English and French (markdown).
+"""Replies put together from the message catalogue's sentences, in English and French
+(markdown; ``giftgenius.messages``, section ``replies``).
 
 The agent presents a conclusive tool outcome with them (``replies.outcomes``) and the
 offline model writes every other reply with them, so both speak with one voice.
