@@ -388,13 +388,21 @@ TERM_MAX = 200  # longer "words" (a pasted URL) are never a query; the column ho
 @lru_cache(maxsize=1)
 def index_version() -> str:
     """sha256 of what the index is computed from besides the products (this module, the
-    vocabulary, the text folding, the currency table for ``price_base``): the database
-    re-indexes its products when it changes."""
+    vocabulary, the text folding, the stopwords and materials and their word lists, the
+    currency table for ``price_base``): the database re-indexes its products when it
+    changes."""
     from giftgenius.language import folding, materials, vocabulary
 
+    lexicons = Path(lexicon.__file__).parent / "lexicons"
+    words = [
+        lexicons / lang / f"{topic}.toml"
+        for lang in lexicon.LANGUAGES
+        for topic in ("function_words", "stopwords", "materials")
+    ]
+    sources = [Path(__file__), *vocabulary.sources(), Path(folding.__file__)]
     digest = hashlib.sha256()
-    for path in (__file__, *vocabulary.sources(), folding.__file__, materials.__file__):
-        digest.update(Path(path).read_bytes())
+    for path in [*sources, Path(materials.__file__), *words]:
+        digest.update(path.read_bytes())
     digest.update(resources.files("giftgenius.catalog.data").joinpath("rates.json").read_bytes())
     return digest.hexdigest()
 

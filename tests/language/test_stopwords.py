@@ -30,3 +30,28 @@ def test_a_description_keeps_only_what_names_the_gift() -> None:
     assert said.features == {"time"} and said.words == frozenset()
     said = describing.read_description("the one with the wooden handle please")
     assert said.materials == {"wood"} and "handle" in said.words and "please" not in said.words
+
+
+def test_the_catalog_index_is_keyed_by_the_word_lists_it_is_built_from(monkeypatch) -> None:
+    """Products are indexed by their significant words and materials: the database must
+    re-index them when a stopword or a material's word is added."""
+    from pathlib import Path
+
+    from giftgenius.catalog.search import index_version
+
+    read: list[Path] = []
+    original = Path.read_bytes
+
+    def recording(self: Path) -> bytes:
+        read.append(self)
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", recording)
+    index_version.cache_clear()
+    try:
+        index_version()
+    finally:
+        index_version.cache_clear()
+    for topic in ("function_words", "stopwords", "materials"):
+        for lang in lexicon.LANGUAGES:
+            assert (lang, f"{topic}.toml") in {(p.parent.name, p.name) for p in read}
