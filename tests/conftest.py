@@ -53,6 +53,32 @@ def _guarded_connect(self: socket.socket, address: object) -> object:
     return _real_connect(self, address)
 
 
+# The slow lane's longest tests, longest first. Under xdist's ``worksteal`` (pyproject's
+# addopts) each of the two workers starts on its half of the collection, and one that runs
+# out takes the tail of the other's queue, never the test under way nor the next one. So the
+# corpus, which plays its dialogues on both cores itself, opens the first half and the others
+# open the second: each starts at once, and the end of the lane is short tests on both.
+LONGEST_FIRST = (
+    "tests/dialogues/test_eval.py::test_corpus_passes_but_for_its_known_failures",
+    "tests/faults/test_fuzz_tool_calls.py::test_tool_dispatch_survives_any_payload",
+    "tests/faults/test_fuzz_tool_calls.py::test_run_cycle_survives_any_model",
+    "tests/faults/test_fuzz_user_lines.py::test_any_line_is_answered_or_refused_plainly",
+    "tests/agent/test_long_conversation.py::test_300_turns_stay_inside_the_budget_and_remember_the_early_dislike",
+)
+
+
+@pytest.hookimpl(trylast=True)  # after ``-m`` has deselected: the halves of what runs
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first in each half (see ``LONGEST_FIRST``); the rest keep their order."""
+    rank = {nodeid: place for place, nodeid in enumerate(LONGEST_FIRST)}
+    longest = sorted((i for i in items if i.nodeid in rank), key=lambda i: rank[i.nodeid])
+    if not longest:
+        return
+    rest = [item for item in items if item.nodeid not in rank]
+    cut = max(len(items) // 2 - 1, 0)
+    items[:] = [*longest[:1], *rest[:cut], *longest[1:], *rest[cut:]]
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_network() -> Iterator[None]:
     socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
