@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from giftgenius.errors import UsageError
 
 # Bump these when the stored shape changes (and add an upgrade step in
-# ``storage/checkpoint_codec.py``): 2 and 3 added the recipient's name and audience.
+# ``storage/checkpoints.py``): 2 and 3 added the recipient's name and audience.
 SESSION_SCHEMA_VERSION = 2
 CHECKPOINT_FORMAT_VERSION = 3
 
