@@ -345,7 +345,7 @@ class Cli:
 
         def say(speaker: str, line: str) -> None:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]
-            text.print(prefix + line, markup=False, highlight=False, soft_wrap=True)
+            text.print(prefix + line, markup=False, highlight=False)
 
         report = run_demo(
             demo,
@@ -726,10 +726,22 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
 
 
 def _console(file: TextIO) -> Console:
-    """A rich console, imported only once parsing is done: --help and --version need none."""
+    """A rich console, imported only once parsing is done: --help and --version need none.
+
+    On a terminal, text wraps at word boundaries to the terminal's width (otherwise the
+    terminal itself cuts lines mid-word); piped, lines are written whole, as they were said,
+    for the program that reads them.
+    """
     from rich.console import Console
 
-    return Console(file=file, soft_wrap=True)
+    return Console(file=file, soft_wrap=not _is_terminal(file))
+
+
+def _is_terminal(file: TextIO) -> bool:
+    try:
+        return file.isatty()
+    except (AttributeError, ValueError):  # a closed or file-like stream
+        return False
 
 
 def _report(exc: GiftGeniusError, err: Console) -> int:

@@ -83,7 +83,7 @@ class ChatUI:
         reply's own list is the shortlist."""
         text = strip_controls(text)
         if not self.rich:
-            self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+            self.out.print(text, markup=False, highlight=False)
             return
         split = split_list(text) if candidates else None
         before, after = split if split is not None else (text, "")
