@@ -95,23 +95,25 @@ class ChatUI:
             self.out.print(Markdown(after))
 
     def recap(self, recap: Recap) -> None:
-        """Welcome back: what was being looked for, the shortlist, the pending question."""
+        """Welcome back: what was being looked for, the shortlist, the pending question.
+
+        On stdout, like every reply: it is what ``resume`` has to say, not a diagnostic."""
         if not self.rich:
-            self.notice(recap_text(recap))
+            self.info(recap_text(recap))
             return
         for paragraph in recap.intro:
-            self.err.print(Markdown(strip_controls(paragraph)))
+            self.out.print(Markdown(strip_controls(paragraph)))
         if recap.shortlist:
-            self.err.print(self.table(recap.shortlist, recap.locale, recap.budget_currency))
+            self.out.print(self.table(recap.shortlist, recap.locale, recap.budget_currency))
         if recap.outro:
-            self.err.print(Markdown(strip_controls(recap.outro)))
+            self.out.print(Markdown(strip_controls(recap.outro)))
 
     def recap_finished(self, text: str) -> None:
-        """How a finished search ended (on stderr, like every recap)."""
+        """How a finished search ended (on stdout, like every recap)."""
         if self.rich:
-            self.err.print(Markdown(strip_controls(text)))
+            self.out.print(Markdown(strip_controls(text)))
         else:
-            self.notice(text)
+            self.info(text)
 
     def table(
         self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None

@@ -63,9 +63,9 @@ def test_quit_midway_then_resume_in_a_new_process(proc, script) -> None:
     assert before["state"]["candidate_ids"]
     resumed = proc("resume", "--user", "u1", stdin="/state\n")
     assert resumed.code == 0, resumed.err
-    assert "Bon retour ! Vous cherchiez un cadeau pour votre collègue" in resumed.err
-    assert "Lequel vous plaît ?" in resumed.err  # the shortlist again, then the question
-    assert "1. **" in resumed.err
+    assert "Bon retour ! Vous cherchiez un cadeau pour votre collègue" in resumed.out
+    assert "Lequel vous plaît ?" in resumed.out  # the shortlist again, then the question
+    assert "1. **" in resumed.out
     after = proc("state", "--user", "u1", "--json").json()
     assert after["run_id"] == before["run_id"]
     assert after["state"]["step"] == before["state"]["step"]
@@ -79,10 +79,10 @@ def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli, script) -> N
     )
     cli("chat", "--user", "u2", stdin="gift for my sister, budget 40 euros\n")
     again = cli("chat", "--user", "u2", stdin="")
-    assert "Welcome back! You were looking for a gift for your sister" in again.err
+    assert "Welcome back! You were looking for a gift for your sister" in again.out
     run_before = cli("state", "--user", "u2", "--json").json()["run_id"]
     fresh = cli("chat", "--user", "u2", "--new", stdin="")
-    assert "Welcome back" not in fresh.err
+    assert "Welcome back" not in fresh.out
     state = cli("state", "--user", "u2", "--json").json()
     assert state["run_id"] != run_before and state["state"]["step"] == "collecting_profile"
 

@@ -17,12 +17,12 @@ EN_SETUP = "A gift for my brother, 45 dollars, he loves board games\n"
 def test_coming_back_mid_profile_asks_the_pending_question(cli) -> None:
     cli("chat", "--user", "r1", stdin="Je cherche un cadeau pour ma sœur\n")
     back = cli("chat", "--user", "r1", stdin="")
-    assert "Bon retour ! Vous cherchiez un cadeau pour votre sœur." in back.err
-    assert "Pour continuer, dites-moi votre budget et une ou deux choses" in back.err
+    assert "Bon retour ! Vous cherchiez un cadeau pour votre sœur." in back.out
+    assert "Pour continuer, dites-moi votre budget et une ou deux choses" in back.out
     cli("chat", "--user", "r2", stdin="A gift for my sister\n")
     back = cli("resume", "--user", "r2", stdin="")
-    assert "Welcome back! You were looking for a gift for your sister." in back.err
-    assert "To go on, tell me your budget and one or two things they enjoy." in back.err
+    assert "Welcome back! You were looking for a gift for your sister." in back.out
+    assert "To go on, tell me your budget and one or two things they enjoy." in back.out
 
 
 @pytest.mark.parametrize(
@@ -40,16 +40,16 @@ def test_coming_back_to_a_shortlist_shows_it_again(cli, user, setup, expected) -
     back = cli("resume", "--user", user, stdin="")
     assert back.code == 0
     for text in expected:
-        assert text in back.err
-    assert "1. **" in back.err and "2. **" in back.err
-    assert "restored from" not in back.err and "step finalizing" not in back.err
+        assert text in back.out
+    assert "1. **" in back.out and "2. **" in back.out
+    assert "restored from" not in back.out and "step finalizing" not in back.out
 
 
 def test_coming_back_to_a_chosen_gift_asks_for_the_confirmation(cli) -> None:
     cli("chat", "--user", "r5", stdin=FR_SETUP + "Je prends le premier\n")
     back = cli("resume", "--user", "r5", stdin="")
-    assert "Vous aviez choisi « " in back.err and "Je le confirme ?" in back.err
-    assert "idées que vous aviez :" in back.err and "1. **" in back.err  # to pick another
+    assert "Vous aviez choisi « " in back.out and "Je le confirme ?" in back.out
+    assert "idées que vous aviez :" in back.out and "1. **" in back.out  # to pick another
 
 
 @pytest.mark.parametrize(
@@ -69,9 +69,9 @@ def test_resume_after_a_finished_search_says_how_it_ended(cli, user, setup, conf
     resumed = cli("resume", "--user", user)
     assert resumed.code == 3  # scripts still see "nothing to resume"
     for text in words:
-        assert text in resumed.err
+        assert text in resumed.out
     locale = state["state"]["locale"]
-    assert date(dt.datetime.now(dt.UTC).date(), locale) in resumed.err
+    assert date(dt.datetime.now(dt.UTC).date(), locale) in resumed.out
     assert "error:" not in resumed.err
     run_id = state["run_id"]
     assert cli("resume", "--user", user, "--run", run_id).code == 3
@@ -85,3 +85,10 @@ def test_restart_is_announced_in_the_conversations_language(cli) -> None:
 def test_unknown_commands_are_answered_in_the_conversations_language(cli) -> None:
     ran = cli("chat", "--user", "r9", stdin="Un cadeau pour ma mère\n/bogus\n")
     assert "Commande inconnue : /bogus." in ran.err and "/restart" in ran.err
+
+
+def test_the_recap_is_resumes_result_on_stdout_not_a_diagnostic(cli) -> None:
+    cli("chat", "--user", "r10", stdin=EN_SETUP)
+    back = cli("resume", "--user", "r10", stdin="")
+    assert "Welcome back!" in back.out and "Which one would you like?" in back.out
+    assert "Welcome back" not in back.err and "Which one" not in back.err
