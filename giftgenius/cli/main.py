@@ -340,11 +340,14 @@ class Cli:
             demo = get_demo(self.args.name)
         else:
             raise UsageError("Name a demo (see `giftgenius demo --list`) or pass --file.")
+        from giftgenius.cli.render import plain
+
         text = self.err if self.args.json else self.out
         self.announce_model()
 
         def say(speaker: str, line: str) -> None:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]
+            line = line if text.is_terminal else plain(line)  # piped: plain text
             text.print(prefix + line, markup=False, highlight=False)
 
         report = run_demo(

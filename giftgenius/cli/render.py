@@ -27,6 +27,10 @@ from giftgenius.replies import phrasing
 _COLUMNS = ("number", "gift", "price", "delivery", "why")
 """The shortlist table's columns: their headers are the catalogue's ``chat`` ``table.*``."""
 
+_MARKERS = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*|`([^`\n]+)`")
+"""Markdown's bold and code spans, which a reply or a recap may hold: piped, the text
+reads as it is, without the markers a terminal would have rendered."""
+
 # A numbered list item ("1. **Title** — …", "2) Title"): where a reply lists the shortlist.
 _LIST_ITEM = re.compile(r"^\s*\d+[.)]\s")
 
@@ -43,6 +47,11 @@ def split_list(text: str) -> tuple[str, str] | None:
     before = "\n".join(lines[: numbered[0]]).strip()
     after = "\n".join(lines[numbered[-1] + 1 :]).strip()
     return before, after
+
+
+def plain(text: str) -> str:
+    """``text`` without its Markdown markers (``**bold**``, `` `code` ``), words kept."""
+    return _MARKERS.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 class ChatUI:
@@ -62,6 +71,11 @@ class ChatUI:
 
     def info(self, text: str) -> None:
         self.out.print(strip_controls(text), markup=False, highlight=False)
+
+    def result(self, text: str) -> None:
+        """Text that may hold Markdown, as lines on stdout: as written on a terminal, the
+        markers removed when stdout is a pipe or a file (plain text for scripts)."""
+        self.info(text if self.out.is_terminal else plain(text))
 
     def error(self, text: str) -> None:
         text = strip_controls(text)
@@ -83,7 +97,7 @@ class ChatUI:
         reply's own list is the shortlist."""
         text = strip_controls(text)
         if not self.rich:
-            self.out.print(text, markup=False, highlight=False)
+            self.result(text)
             return
         split = split_list(text) if candidates else None
         before, after = split if split is not None else (text, "")
@@ -99,7 +113,7 @@ class ChatUI:
 
         On stdout, like every reply: it is what ``resume`` has to say, not a diagnostic."""
         if not self.rich:
-            self.info(recap_text(recap))
+            self.result(recap_text(recap))
             return
         for paragraph in recap.intro:
             self.out.print(Markdown(strip_controls(paragraph)))
@@ -113,7 +127,7 @@ class ChatUI:
         if self.rich:
             self.out.print(Markdown(strip_controls(text)))
         else:
-            self.info(text)
+            self.result(text)
 
     def table(
         self, rows: Sequence[CandidateView], locale: str, budget_currency: str | None

@@ -4,7 +4,7 @@ import io
 
 from rich.console import Console
 
-from giftgenius.cli.render import ChatUI, split_list
+from giftgenius.cli.render import ChatUI, plain, split_list
 from giftgenius.protocol import CandidateView
 
 
@@ -58,7 +58,19 @@ def test_the_table_speaks_french() -> None:
 def test_piped_output_keeps_the_replys_own_list_and_no_table() -> None:
     plain, buf = _ui(rich=False)
     plain.reply(REPLY, [ROW], locale="en", budget_currency="USD")
-    assert buf.getvalue() == REPLY + "\n"
+    assert buf.getvalue() == REPLY.replace("**", "") + "\n"  # plain text: no Markdown
+
+
+def test_a_terminal_fed_piped_input_keeps_the_replys_markdown() -> None:
+    console = Console(file=io.StringIO(), width=120, force_terminal=True, color_system=None)
+    ChatUI(console, console, rich=False).reply(REPLY, [ROW], locale="en")
+    assert "1. **Roastery Rivals**" in console.file.getvalue()
+
+
+def test_plain_drops_bold_and_code_markers_only() -> None:
+    assert plain("1. **Socks** — run `giftgenius chat`, 2 * 3 **") == (
+        "1. Socks — run giftgenius chat, 2 * 3 **"
+    )
 
 
 def test_a_reply_without_a_list_gets_the_table_after_it() -> None:
