@@ -725,10 +725,14 @@ postcode and city that may follow: it is where someone's mail goes, like a stree
 French "BP 42" only with its postcode and city ("BP 42, 75001 Paris"), since "BP 2024" is
 the oil company's year and "BP 120" a blood pressure."""
 
-_ADDRESS_WORD_FIRST_RE = re.compile(rf"\b(?=[{_UPPER}pb])(?:{_DE_ADDRESS}|{_PO_BOX})(?![\w\-])")
+_ADDRESS_WORD_FIRST_RE = re.compile(
+    rf"\b(?=[{_UPPER}pb])(?:{_DE_ADDRESS}|{_PO_BOX})(?![\w\-]|[.,]\d)"
+)
 """The addresses that start with a word: German-speaking streets, post-office boxes. Each
 starts with a capital or with "p" or "b" (a lower-case "po box"), which the lookahead checks
-first, so most words are passed over at once."""
+first, so most words are passed over at once. A number that goes on as a decimal
+("Hauptstraße 49.90") is a price, not a house number: taking its head would leave a tail
+that a second scrub reads as a phone."""
 
 
 def _addresses(text: str) -> str:
