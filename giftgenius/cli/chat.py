@@ -32,6 +32,8 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
         ui.recap(recap.welcome_back(opened))
     run = opened.run
     locale = opened.loaded.session.state.locale
+    if ui.rich:  # a person at the prompt: say once how to find the commands and leave
+        ui.notice(catalogue.text("chat", "greeting", locale))
     told = set(opened.notices)
     for raw in lines:
         line = clean_line(raw)

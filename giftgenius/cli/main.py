@@ -50,41 +50,85 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `{self.prog} --help`).")
 
 
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help says its default, unless it has none worth showing (a flag that
+    is off, a value left unset) or the help already says it in its own words."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        unset = action.default is None or action.default is False
+        if unset or action.default is argparse.SUPPRESS or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
+_USER = "the user id (letters, digits, _ . -; up to 64)"
+_JSON = "print one JSON document on stdout instead of text"
+_YES = "do not ask for confirmation (for scripts)"
+
+
+def _command(sub: Any, name: str, common: argparse.ArgumentParser, about: str, **kw: Any) -> Any:
+    """A subcommand whose ``--help`` opens with what it does (argparse shows its ``help``
+    only in the parent's list)."""
+    kw.setdefault("description", about[:1].upper() + about[1:] + ".")
+    return sub.add_parser(name, parents=[common], help=about, formatter_class=_Formatter, **kw)
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--home", default=argparse.SUPPRESS, help="data directory")
-    common.add_argument("--database-url", default=argparse.SUPPRESS)
-    common.add_argument("--redis-url", default=argparse.SUPPRESS)
-    common.add_argument("--model", default=argparse.SUPPRESS, help="offline | openai:MODEL")
+    common.add_argument(
+        "--home", default=argparse.SUPPRESS, help="data directory (default: GIFTGENIUS_HOME)"
+    )
+    common.add_argument(
+        "--database-url",
+        default=argparse.SUPPRESS,
+        help="SQLAlchemy URL (default: GIFTGENIUS_DATABASE_URL, else SQLite in the home)",
+    )
+    common.add_argument(
+        "--redis-url",
+        default=argparse.SUPPRESS,
+        help="session store (default: GIFTGENIUS_REDIS_URL, else a file in the home)",
+    )
+    common.add_argument(
+        "--model",
+        default=argparse.SUPPRESS,
+        help="offline | openai:MODEL (default: GIFTGENIUS_MODEL, else offline)",
+    )
 
-    parser = _Parser(prog="giftgenius", parents=[common], description="A gift-choosing agent.")
+    parser = _Parser(
+        prog="giftgenius",
+        parents=[common],
+        formatter_class=_Formatter,
+        description="A gift-choosing agent. Start with: giftgenius chat --user NAME "
+        "(type /help in the chat).",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    chat = sub.add_parser("chat", parents=[common], help="talk to GiftGenius")
-    chat.add_argument("--user", required=True)
+    chat = _command(sub, "chat", common, "talk to GiftGenius (type /help in the chat)")
+    chat.add_argument("--user", required=True, help=_USER)
     chat.add_argument("--new", action="store_true", help="abandon the unfinished run first")
 
-    resume = sub.add_parser("resume", parents=[common], help="continue an unfinished run")
-    resume.add_argument("--user", required=True)
-    resume.add_argument("--run", dest="run_id")
+    resume = _command(sub, "resume", common, "continue an unfinished run")
+    resume.add_argument("--user", required=True, help=_USER)
+    resume.add_argument("--run", dest="run_id", help="this run id (default: the latest)")
 
-    demo = sub.add_parser("demo", parents=[common], help="play a scripted conversation")
-    demo.add_argument("name", nargs="?")
-    demo.add_argument("--list", action="store_true")
+    demo = _command(sub, "demo", common, "play a scripted conversation")
+    demo.add_argument("name", nargs="?", help="the demo to play (see --list)")
+    demo.add_argument("--list", action="store_true", help="list the demos and stop")
     demo.add_argument("--file", type=Path, help="play a demo from a JSON file")
-    demo.add_argument("--json", action="store_true")
+    demo.add_argument("--json", action="store_true", help=_JSON)
 
-    cps = sub.add_parser("checkpoints", parents=[common], help="list a user's checkpoints")
-    cps.add_argument("--user", required=True)
-    cps.add_argument("--run", dest="run_id")
-    cps.add_argument("--json", action="store_true")
+    cps = _command(sub, "checkpoints", common, "list a user's checkpoints")
+    cps.add_argument("--user", required=True, help=_USER)
+    cps.add_argument("--run", dest="run_id", help="only this run's (default: every run)")
+    cps.add_argument("--json", action="store_true", help=_JSON)
 
-    state = sub.add_parser("state", parents=[common], help="the current state of a user's run")
-    state.add_argument("--user", required=True)
-    state.add_argument("--json", action="store_true")
+    state = _command(sub, "state", common, "the current state of a user's run")
+    state.add_argument("--user", required=True, help=_USER)
+    state.add_argument("--json", action="store_true", help=_JSON)
 
-    prune = sub.add_parser("prune", parents=[common], help="delete old checkpoints")
+    prune = _command(sub, "prune", common, "delete old checkpoints")
     prune.add_argument(
         "--older-than", type=_duration, help="e.g. 90d (default: GIFTGENIUS_RETENTION_DAYS)"
     )
@@ -92,74 +136,88 @@ def _parser() -> argparse.ArgumentParser:
         "--keep-last",
         type=whole(0, MAX_KEEP_LAST, what="number of checkpoints"),
         default=None,
-        help="keep at least this many of each run's newest checkpoints",
+        help="keep at least this many of each run's newest checkpoints (default: none kept)",
     )
 
-    forget = sub.add_parser("forget", parents=[common], help="erase a user everywhere")
-    forget.add_argument("--user", required=True)
-    forget.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    forget = _command(sub, "forget", common, "erase a user everywhere")
+    forget.add_argument("--user", required=True, help=_USER)
+    forget.add_argument("--yes", action="store_true", help=_YES)
 
-    catalog = sub.add_parser("catalog", parents=[common], help="look at the catalog")
-    csub = catalog.add_subparsers(dest="catalog_command", required=True)
-    show = csub.add_parser("show", parents=[common])
-    show.add_argument("gift_id")
-    show.add_argument("--json", action="store_true")
-    find = csub.add_parser("search", parents=[common])
-    find.add_argument("words", nargs="+")
-    find.add_argument("--json", action="store_true")
-    load = csub.add_parser(
-        "import",
-        parents=[common],
-        help="add or update products from a JSON-lines or CSV file (by id)",
+    catalog = _command(sub, "catalog", common, "look at the catalog")
+    csub = catalog.add_subparsers(dest="catalog_command", required=True, metavar="COMMAND")
+    show = _command(csub, "show", common, "one gift, all it says")
+    show.add_argument("gift_id", help="the gift's id (e.g. g-0269)")
+    show.add_argument("--json", action="store_true", help=_JSON)
+    find = _command(csub, "search", common, "the gifts that best match some words")
+    find.add_argument("words", nargs="+", help="what to look for")
+    find.add_argument("--json", action="store_true", help=_JSON)
+    load = _command(
+        csub, "import", common, "add or update products from a JSON-lines or CSV file (by id)"
     )
-    load.add_argument("file", type=Path)
+    load.add_argument("file", type=Path, help="a .jsonl or .csv file of products")
     load.add_argument(
         "--replace", action="store_true", help="make the catalog exactly the file's products"
     )
-    generate = csub.add_parser(
-        "generate", parents=[common], help="write a synthetic catalog, for benchmarks"
+    generate = _command(csub, "generate", common, "write a synthetic catalog, for benchmarks")
+    generate.add_argument(
+        "--products", type=_product_count, required=True, help="how many products"
     )
-    generate.add_argument("--products", type=_product_count, required=True)
-    generate.add_argument("--seed", type=int, default=0)
+    generate.add_argument("--seed", type=int, default=0, help="the same seed, the same catalog")
     generate.add_argument(
         "--yes", action="store_true", help="replace another catalog without asking"
     )
 
-    db = sub.add_parser("db", parents=[common], help="schema migrations")
-    dsub = db.add_subparsers(dest="db_command", required=True)
-    up = dsub.add_parser("upgrade", parents=[common])
-    up.add_argument("revision", nargs="?", default="head")
-    down = dsub.add_parser("downgrade", parents=[common])
-    down.add_argument("revision", nargs="?", default="-1")
-    dsub.add_parser("current", parents=[common])
+    db = _command(sub, "db", common, "schema migrations")
+    dsub = db.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
+    up = _command(dsub, "upgrade", common, "migrate the schema up")
+    up.add_argument("revision", nargs="?", default="head", help="the revision to reach")
+    down = _command(dsub, "downgrade", common, "migrate the schema down")
+    down.add_argument(
+        "revision", nargs="?", default="-1", help="the revision to reach (-1: one step down)"
+    )
+    _command(dsub, "current", common, "print the schema's revision")
 
-    bench = sub.add_parser("bench", parents=[common], help="print benchmark figures")
-    bench.add_argument("what", choices=["context", "state", "search", "turn", "load"])
-    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    bench = _command(
+        sub,
+        "bench",
+        common,
+        "print benchmark figures",
+        description="Print benchmark figures: context (what budgeted context and summaries "
+        "save), state (session state size over a long conversation), search (catalog search "
+        "time), turn (where one turn's time goes), load (many sessions over several "
+        "processes). Each takes its own options: giftgenius bench WHAT --help.",
+        usage="giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]",
+    )
+    bench.add_argument(
+        "what", choices=["context", "state", "search", "turn", "load"], help="which benchmark"
+    )
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
-    model = sub.add_parser("model", parents=[common], help="the offline model as a server")
-    msub = model.add_subparsers(dest="model_command", required=True)
-    serve = msub.add_parser(
+    model = _command(sub, "model", common, "the offline model as a server")
+    msub = model.add_subparsers(dest="model_command", required=True, metavar="COMMAND")
+    serve = _command(
+        msub,
         "serve",
-        parents=[common],
-        help="serve the offline model over HTTP as an OpenAI-compatible endpoint",
+        common,
+        "serve the offline model over HTTP as an OpenAI-compatible endpoint",
         description="Serve the offline model on /v1/chat/completions (streamed or not, with "
         "tools and usage) and /v1/models, until Ctrl-C or SIGTERM. Point any OpenAI client at "
         "it: OPENAI_BASE_URL=http://HOST:PORT/v1 GIFTGENIUS_MODEL=openai:offline.",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1 (this machine)")
+    serve.add_argument("--host", default="127.0.0.1", help="address (default: this machine)")
     serve.add_argument(
         "--port",
         type=whole(0, 65535, what="port number"),
         default=8000,
-        help="default: 8000; 0: any free port",
+        help="port to listen on (0: any free port)",
     )
     serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
-    ev = sub.add_parser(
+    ev = _command(
+        sub,
         "eval",
-        parents=[common],
-        help="play the dialogue corpus and judge it",
+        common,
+        "play the dialogue corpus and judge it",
         description="Play the dialogue corpus through the command line and judge each chosen "
         "gift. The runs talk to the offline model unless --model names another: openai:NAME "
         "(the endpoint OPENAI_BASE_URL points to, with OPENAI_API_KEY if it needs one) or "
@@ -169,11 +227,11 @@ def _parser() -> argparse.ArgumentParser:
         "model with no known price, such as one served locally).",
     )
     ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
-    ev.add_argument("--json", action="store_true")
+    ev.add_argument("--json", action="store_true", help=_JSON)
     ev.add_argument(
         "--replays", type=whole(0), default=1, help="seeded replays per dialogue (0 or more)"
     )
-    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--seed", type=int, default=0, help="seed of the first replay")
     ev.add_argument("--jobs", type=whole(1), default=None, help="default: the CPU count")
     ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
     ev.add_argument(
@@ -666,7 +724,11 @@ def main(
 ) -> int:
     stdin = stdin or sys.stdin
     try:
-        args = _parser().parse_args(argv)
+        parser = _parser()
+        args = parser.parse_args(argv)
+        if args.command is None:  # bare `giftgenius`: what it can do, not an error
+            parser.print_help(stdout or sys.stdout)
+            return 0
         _refuse_undecodable(args)
     except SystemExit as exc:  # --help and --version print and exit 0
         return int(exc.code or 0)
