@@ -138,6 +138,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="keep at least this many of each run's newest checkpoints (default: none kept)",
     )
+    prune.add_argument("--yes", action="store_true", help=_YES)
 
     forget = _command(sub, "forget", common, "erase a user everywhere")
     forget.add_argument("--user", required=True, help=_USER)
@@ -171,10 +172,11 @@ def _parser() -> argparse.ArgumentParser:
     dsub = db.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
     up = _command(dsub, "upgrade", common, "migrate the schema up")
     up.add_argument("revision", nargs="?", default="head", help="the revision to reach")
-    down = _command(dsub, "downgrade", common, "migrate the schema down")
+    down = _command(dsub, "downgrade", common, "migrate the schema down (asks first)")
     down.add_argument(
         "revision", nargs="?", default="-1", help="the revision to reach (-1: one step down)"
     )
+    down.add_argument("--yes", action="store_true", help=_YES)
     _command(dsub, "current", common, "print the schema's revision")
 
     bench = _command(
@@ -247,6 +249,16 @@ def _parser() -> argparse.ArgumentParser:
         "--model replay:DIR)",
     )
     return parser
+
+
+def _age(age: timedelta) -> str:
+    """``age`` as ``prune`` was given it, in its largest whole unit ("90 days")."""
+    seconds = int(age.total_seconds())
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0 and seconds:
+            n = seconds // size
+            return f"{n} {unit}" + ("" if n == 1 else "s")
+    return f"{seconds} second" + ("" if seconds == 1 else "s")
 
 
 def _product_count(text: str) -> int:
@@ -513,14 +525,22 @@ class Cli:
         return 0
 
     def prune(self) -> int:
+        """Delete old checkpoints; in a terminal, only once the person says yes (``--yes``
+        skips the question, as for ``forget``)."""
         from giftgenius.domain import utcnow
 
+        age = self.args.older_than
+        if age is None:
+            age = timedelta(days=self.settings.retention_days)
+        keep = self.args.keep_last
+        kept = "" if not keep else f", keeping each run's {keep} newest"
+        question = f"Delete every checkpoint older than {_age(age)}{kept}? This cannot be undone."
+        if not self._agreed(question):
+            self.err.print("Nothing was deleted.", markup=False)
+            return 1
         agent = self.reader()
         try:
             with agent.db.write() as repos:
-                age = self.args.older_than
-                if age is None:
-                    age = timedelta(days=self.settings.retention_days)
                 removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
         finally:
             agent.close()
@@ -544,7 +564,12 @@ class Cli:
             if not known and not runs:
                 self.out.print(f"Nothing is stored for user {user}.", markup=False)
                 return 0
-            if self.stdin.isatty() and not self.args.yes and not self._confirm_forget(user, runs):
+            question = (
+                f"Erase everything stored for user {user} ({len(runs)} gift searches, their "
+                "transcripts, checkpoints, saved profiles and order drafts)? This cannot be "
+                "undone."
+            )
+            if not self._agreed(question):
                 self.err.print("Nothing was erased.", markup=False)
                 return 1
             counts = agent.forget(user)
@@ -554,14 +579,15 @@ class Cli:
         self.out.print(f"Forgot user {user}: {detail}.", markup=False)
         return 0
 
-    def _confirm_forget(self, user: str, runs: Sequence[object]) -> bool:
+    def _agreed(self, question: str) -> bool:
+        """Whether a destructive command may go on: ``--yes``, or not a terminal (piped or
+        scripted, nobody could answer), or the person said yes to ``question`` (no is the
+        default, and so is end of input)."""
+        if self.args.yes or not self.stdin.isatty():
+            return True
         from rich.prompt import Confirm
 
         stream = None if self.stdin is sys.stdin else self.stdin
-        question = (
-            f"Erase everything stored for user {user} ({len(runs)} gift searches, their "
-            "transcripts, checkpoints, saved profiles and order drafts)? This cannot be undone."
-        )
         try:
             return Confirm.ask(question, console=self.err, default=False, stream=stream)
         except EOFError:
@@ -643,6 +669,13 @@ class Cli:
         if self.args.db_command == "upgrade":
             migrate.upgrade(url, self.args.revision)
         elif self.args.db_command == "downgrade":
+            question = (
+                f"Migrate the schema down from {migrate.current(url) or 'empty'} to "
+                f"{self.args.revision}? Tables and columns the downgrade drops lose their data."
+            )
+            if not self._agreed(question):
+                self.err.print("The schema was not changed.", markup=False)
+                return 1
             migrate.downgrade(url, self.args.revision)
         self.out.print(f"Schema revision: {migrate.current(url) or 'empty'}", markup=False)
         return 0
