@@ -174,7 +174,7 @@ def test_resume_rebuilds_an_expired_session_from_its_checkpoint(prod_env, cli_in
     assert doc["source"] == "checkpoint"
     assert doc["state"] == json.loads(before.out)["state"]
     resumed = cli_in("resume", "--user", "ttl", stdin="/state\n")
-    assert "Welcome back! You were looking for a gift for your friend" in resumed.err
+    assert "Welcome back! You were looking for a gift for your friend" in resumed.out
     assert "from checkpoint" in resumed.out  # /state names where the state came from
 
 

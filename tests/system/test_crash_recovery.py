@@ -69,10 +69,10 @@ def test_confirming_turn_killed_then_resumed(fault: str, cli_in, database) -> No
     resumed = cli_in("resume", "--user", user, stdin=CONFIRM + "\n", env=FAST_LEASE)
     if step == "done":  # the commit landed before the kill: nothing left to resume
         assert resumed.code == 3
-        assert "ended on" in resumed.err or "terminée le" in resumed.err
+        assert "ended on" in resumed.out or "terminée le" in resumed.out
     else:
         assert resumed.code == 0, resumed.err
-        assert "Welcome back!" in resumed.err or "Bon retour !" in resumed.err
+        assert "Welcome back!" in resumed.out or "Bon retour !" in resumed.out
     step, orders, _, said = _counts(database, user)
     assert step == "done" and orders == 1  # never duplicated
     assert said.count(CONFIRM) in (1, 2)  # once per time the user sent it
@@ -110,8 +110,8 @@ def test_sigterm_or_ctrl_c_mid_turn_releases_the_run_at_once(sig: str, cli_in, d
         "resume", "--user", user, stdin="the first one\n", env={"GIFTGENIUS_LEASE_WAIT": "0"}
     )
     assert resumed.code == 0, resumed.err
-    assert "interrupted before it was answered" in resumed.err
-    assert "busy" not in resumed.err
+    assert "interrupted before it was answered" in resumed.out
+    assert "busy" not in resumed.out + resumed.err
     with database.read() as repos:
         run = repos.runs.latest_for(user)
         said = [e.content for e in repos.transcript.for_run(run.id) if e.role == "user"]
