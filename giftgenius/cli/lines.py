@@ -20,6 +20,7 @@ from typing import TextIO
 from rich.console import Console
 
 from giftgenius import messages as catalogue
+from giftgenius.cli.history import History
 from giftgenius.privacy import strip_controls
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -27,6 +28,9 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 locale does the same), and what a UTF-8 encoder then refuses."""
 
 PROMPT = "[bold cyan]you>[/] "
+
+_SGR = re.compile(r"(\x1b\[[0-9;]*m)")
+"""A colour code in the prompt, which readline must be told takes no column."""
 
 
 @dataclass(frozen=True)
@@ -78,23 +82,41 @@ def piped_lines(stdin: TextIO) -> Iterator[str]:
         yield raw.decode("utf-8", "surrogateescape")
 
 
-def terminal_lines(console: Console, stdin: TextIO) -> Iterator[str]:
+def terminal_lines(
+    console: Console, stdin: TextIO, history: History | None = None
+) -> Iterator[str]:
     """Lines typed at the prompt until end of input (Ctrl-D).
 
-    The process's own stdin is read with ``input()`` (line editing works); any other stream
-    is read from directly. A stream in strict UTF-8 mode raises on a bad byte: the bytes it
-    was decoding (a terminal hands over one line at a time; a pasted block may hold several)
-    are recovered from the error and cleaned like piped ones.
+    The process's own stdin is read with ``input()``: with ``history`` (``readline``) the
+    arrow keys edit the line and recall earlier ones, and the prompt is handed to
+    ``input()`` so that readline knows where the line starts. Any other stream is read from
+    directly. A stream in strict UTF-8 mode raises on a bad byte: the bytes it was decoding
+    (a terminal hands over one line at a time; a pasted block may hold several) are
+    recovered from the error and cleaned like piped ones.
     """
     stream = None if stdin is sys.stdin else stdin
-    while True:
-        try:
-            line = console.input(PROMPT, stream=stream)
-        except EOFError:
-            return
-        except UnicodeDecodeError as exc:
-            yield from bytes(exc.object).decode("utf-8", "surrogateescape").splitlines()
-            continue
-        if stream is not None and not line:
-            return  # readline() returns "" only at end of input
-        yield line
+    editing = stream is None and history is not None and history.readline is not None
+    try:
+        while True:
+            try:
+                line = input(_prompt(console)) if editing else console.input(PROMPT, stream=stream)
+            except EOFError:
+                return
+            except UnicodeDecodeError as exc:
+                yield from bytes(exc.object).decode("utf-8", "surrogateescape").splitlines()
+                continue
+            if stream is not None and not line:
+                return  # readline() returns "" only at end of input
+            if history is not None:
+                history.add(line)
+            yield line
+    finally:
+        if history is not None:
+            history.save()
+
+
+def _prompt(console: Console) -> str:
+    """``PROMPT`` as the console would print it, its colour codes marked for readline."""
+    with console.capture() as captured:
+        console.print(PROMPT, end="")
+    return _SGR.sub("\x01\\1\x02", captured.get())

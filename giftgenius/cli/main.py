@@ -343,12 +343,18 @@ class Cli:
         self.out.print(strip_controls(text), markup=False, highlight=False)
 
     def lines(self) -> Iterator[str]:
-        """What the user types: prompted in a terminal, one message per line when piped."""
+        """What the user types: prompted in a terminal (with line editing and the user's
+        history when it is this process's own), one message per line when piped."""
         from giftgenius.cli.lines import piped_lines, terminal_lines
 
-        if self.stdin.isatty():
+        if not self.stdin.isatty():
+            return piped_lines(self.stdin)
+        if self.stdin is not sys.stdin:
             return terminal_lines(self.out, self.stdin)
-        return piped_lines(self.stdin)
+        from giftgenius.cli.history import History, history_path
+
+        history = History(history_path(self.settings.home, self.args.user))
+        return terminal_lines(self.out, self.stdin, history)
 
     def ui(self) -> ChatUI:
         from giftgenius.cli.render import ChatUI
