@@ -100,13 +100,15 @@ def terminal_lines(
         while True:
             try:
                 line = input(_prompt(console)) if editing else console.input(PROMPT, stream=stream)
-            except EOFError:
+            except EOFError:  # Ctrl-D: end the prompt's line, as the shell's own prompt does
+                console.line()
                 return
             except UnicodeDecodeError as exc:
                 yield from bytes(exc.object).decode("utf-8", "surrogateescape").splitlines()
                 continue
-            if stream is not None and not line:
-                return  # readline() returns "" only at end of input
+            if stream is not None and not line:  # readline() returns "" only at end of input
+                console.line()
+                return
             if history is not None:
                 history.add(line)
             yield line

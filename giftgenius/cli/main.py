@@ -256,9 +256,27 @@ def _age(age: timedelta) -> str:
     seconds = int(age.total_seconds())
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
         if seconds % size == 0 and seconds:
-            n = seconds // size
-            return f"{n} {unit}" + ("" if n == 1 else "s")
-    return f"{seconds} second" + ("" if seconds == 1 else "s")
+            return _count(seconds // size, f"{{n}} {unit}", f"{{n}} {unit}s")
+    return _count(seconds, "{n} second", "{n} seconds")
+
+
+def _count(n: int, one: str, other: str) -> str:
+    """``one`` or ``other`` (each with ``{n}``) as English's plural rule says for ``n``:
+    the maintenance commands speak English, "1 checkpoint" but "0 checkpoints"."""
+    from giftgenius.formats import plural
+
+    return plural(n, "en", one, other)
+
+
+_ERASED = {
+    "transcript": ("{n} transcript message", "{n} transcript messages"),
+    "checkpoints": ("{n} checkpoint", "{n} checkpoints"),
+    "order_drafts": ("{n} order draft", "{n} order drafts"),
+    "recipient_profiles": ("{n} saved profile", "{n} saved profiles"),
+    "runs": ("{n} gift search", "{n} gift searches"),
+    "users": ("{n} user", "{n} users"),
+}
+"""What ``forget`` erased, per table, as a person counts it."""
 
 
 def _product_count(text: str) -> int:
@@ -550,7 +568,9 @@ class Cli:
                 removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
         finally:
             agent.close()
-        self.out.print(f"Pruned {removed} checkpoints.", markup=False)
+        self.out.print(
+            _count(removed, "Pruned {n} checkpoint.", "Pruned {n} checkpoints."), markup=False
+        )
         return 0
 
     def forget(self) -> int:
@@ -571,7 +591,8 @@ class Cli:
                 self.out.print(f"Nothing is stored for user {user}.", markup=False)
                 return 0
             question = (
-                f"Erase everything stored for user {user} ({len(runs)} gift searches, their "
+                f"Erase everything stored for user {user} "
+                f"({_count(len(runs), '{n} gift search', '{n} gift searches')}, with the "
                 "transcripts, checkpoints, saved profiles and order drafts)? This cannot be "
                 "undone."
             )
@@ -581,7 +602,10 @@ class Cli:
             counts = agent.forget(user)
         finally:
             agent.close()
-        detail = ", ".join(f"{n} {table}" for table, n in counts.items())
+        detail = ", ".join(
+            _count(n, *_ERASED.get(table, (f"{{n}} {table}", f"{{n}} {table}")))
+            for table, n in counts.items()
+        )
         self.out.print(f"Forgot user {user}: {detail}.", markup=False)
         return 0
 
@@ -662,7 +686,8 @@ class Cli:
             "price: " + ", ".join(f"{v:.2f} {k}" for k, v in prices.items()),
             f"tags: {', '.join(p.tags)}",
             f"for: {', '.join(p.recipients)}  ages: {p.min_age or 0}–{p.max_age or '∞'}",
-            f"ships to: {', '.join(p.ships_to)}  delivery: {p.delivery_days} days  "
+            f"ships to: {', '.join(p.ships_to)}  "
+            f"delivery: {_count(p.delivery_days, '{n} day', '{n} days')}  "
             f"in stock: {'yes' if p.in_stock else 'no'}",
         ]
         self.print_plain("\n".join(lines))
