@@ -28,12 +28,13 @@ def run_chat(agent: Agent, opened: Opened, lines: Iterable[str], ui: ChatUI) -> 
     ``lines`` are raw: each is cleaned here (``clean_line``), before anything else sees it.
     """
     user_id = opened.run.user_id
-    if opened.continued and opened.loaded.source != "new":  # an empty run needs no recap
+    recapped = opened.continued and opened.loaded.source != "new"  # an empty run needs none
+    if recapped:
         ui.recap(recap.welcome_back(opened))
     run = opened.run
     locale = opened.loaded.session.state.locale
     if ui.rich:  # a person at the prompt: say once how to find the commands and leave
-        ui.notice(catalogue.text("chat", "greeting", locale))
+        ui.notice(catalogue.text("chat", "hint" if recapped else "greeting", locale))
     told = set(opened.notices)
     for raw in lines:
         line = clean_line(raw)

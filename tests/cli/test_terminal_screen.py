@@ -78,5 +78,9 @@ def test_a_terminal_shows_the_shortlist_once_then_again_on_coming_back() -> None
 
     back = _screen(["resume", "--user", "tty1"], [])
     assert "Bon retour ! Vous cherchiez un cadeau pour votre sœur" in back
+    # A new chat opens with a greeting and the way to the commands; coming back, after the
+    # recap, only the way to the commands: the person already said what they look for.
+    assert "/help" in screen and "/help" in back
+    assert "Parlez-moi du cadeau" not in back and "Tell me about the gift" not in back
     assert "idées que vous aviez" in back and "┃ # ┃ Cadeau" in back
     assert all(back.count(title) == 1 for title in titles)
