@@ -269,12 +269,20 @@ def _made(arguments: str, candidate_ids: list[str]) -> str:
 # -- the properties -----------------------------------------------------------------------------
 
 
+_QUOTED: set[str] = set()
+"""The victim's ids the attacker itself has sent, in any example so far. The world is one
+database for the module's examples, so an id an earlier call quoted (say, as the label of a
+profile it saved) may rightly come back in a later example's result: it is the attacker's
+own text, not the victim's row."""
+
+
 def _no_cross_user_read(result_text: str, sent: str, victim: Victim) -> None:
     for secret in VICTIM_SECRETS:
         assert secret not in result_text, result_text[:500]
+    _QUOTED.update(victim_id for victim_id in victim.ids if victim_id in sent)
     for victim_id in victim.ids:
-        if victim_id in result_text:  # only quoted back from the call itself
-            assert victim_id in sent, result_text[:500]
+        if victim_id in result_text:  # only quoted back from what the attacker sent
+            assert victim_id in _QUOTED, result_text[:500]
 
 
 def _valid_state(state: SessionState, catalog_ids: set[str]) -> None:
