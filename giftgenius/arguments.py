@@ -45,3 +45,12 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
         return value
 
     return read
+
+
+def command_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    """A command's parser whose help a person reads: the first paragraph of the module's
+    docstring as plain text (no reST markup), and every option's default after its help."""
+    summary = " ".join((doc or "").split("\n\n")[0].replace("``", "").split())
+    return argparse.ArgumentParser(
+        prog=prog, description=summary, formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )

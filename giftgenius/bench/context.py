@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.summary import maybe_summarize
 from giftgenius.agent.tools import tool_specs
+from giftgenius.arguments import command_parser
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
 from giftgenius.protocol import MESSAGES_HEADER
@@ -231,8 +232,13 @@ def _prompt_budget(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="giftgenius bench context", description=__doc__)
-    parser.add_argument("--turns", type=_turn_counts, default=list(DEFAULT_TURNS))
+    parser = command_parser("giftgenius bench context", __doc__)
+    parser.add_argument(
+        "--turns",
+        type=_turn_counts,
+        default=list(DEFAULT_TURNS),
+        help="milestones: conversation lengths, comma-separated",
+    )
     parser.add_argument(
         "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help="prompt tokens per request"
     )

@@ -14,7 +14,6 @@ removes its scratch stores (exit code 130).
 
 from __future__ import annotations
 
-import argparse
 import json
 import uuid
 from collections import Counter
@@ -24,7 +23,7 @@ from dataclasses import asdict, dataclass
 from rich.console import Console
 
 from giftgenius.agent.runner import Agent
-from giftgenius.arguments import whole
+from giftgenius.arguments import command_parser, whole
 from giftgenius.bench.catalogs import progress_bar
 from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
@@ -141,9 +140,19 @@ def count_transcript(agent: Agent, played: list[Played]) -> tuple[int, int, int]
 
 
 def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
-    p = argparse.ArgumentParser(prog="giftgenius bench load", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sessions", type=whole(1, 100_000, what="count of sessions"), default=200)
-    p.add_argument("--processes", type=whole(1, 256, what="count of processes"), default=4)
+    p = command_parser("giftgenius bench load", __doc__)
+    p.add_argument(
+        "--sessions",
+        type=whole(1, 100_000, what="count of sessions"),
+        default=200,
+        help="conversations played, spread over the processes",
+    )
+    p.add_argument(
+        "--processes",
+        type=whole(1, 256, what="count of processes"),
+        default=4,
+        help="worker processes playing them at once",
+    )
     p.add_argument(
         "--turns",
         type=whole(1, 1_000_000, what="count of turns"),
@@ -156,11 +165,16 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
         default=1000,
         help="synthetic products",
     )
-    p.add_argument("--seed", type=whole(0, 2**32 - 1, what="seed number"), default=0)
+    p.add_argument(
+        "--seed",
+        type=whole(0, 2**32 - 1, what="seed number"),
+        default=0,
+        help="seed of the conversations played",
+    )
     p.add_argument(
         "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
     args = p.parse_args(list(argv))
     if min(args.sessions, args.processes, args.turns, args.catalog) < 1:
         p.error("--sessions, --processes, --turns and --catalog must be positive")

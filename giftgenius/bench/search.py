@@ -11,7 +11,6 @@ A command that prints figures, not a timed test.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import statistics
@@ -19,7 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from giftgenius.arguments import whole
+from giftgenius.arguments import command_parser, whole
 from giftgenius.catalog import (
     FilterSpec,
     ProductList,
@@ -60,7 +59,7 @@ def _one(source: CatalogSource, profile: Any, today: dt.date) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="giftgenius bench search", description=__doc__)
+    parser = command_parser("giftgenius bench search", __doc__)
     parser.add_argument(
         "--repeat",
         type=whole(1, 100_000, what="count of rounds"),
@@ -68,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="rounds over the profiles",
     )
     parser.add_argument("--whole-catalog", action="store_true", help="the old way, to compare")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     db = Database.from_settings(load_settings())
     db.ensure_catalog()

@@ -8,7 +8,6 @@ runs on embedded stores in a temporary folder, never on the configured ones.
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
+from giftgenius.arguments import command_parser
 from giftgenius.settings import load_settings
 
 OPENING = [
@@ -81,9 +81,11 @@ def figures(agent: Agent, run_id: str, turn: int, reply: str, elapsed: float) ->
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="giftgenius bench state")
-    parser.add_argument("--turns", default="10,50,100,300")
-    parser.add_argument("--window", type=int, default=4000)
+    parser = command_parser("giftgenius bench state", __doc__)
+    parser.add_argument(
+        "--turns", default="10,50,100,300", help="milestones: conversation lengths, comma-separated"
+    )
+    parser.add_argument("--window", type=int, default=4000, help="prompt tokens per request")
     args = parser.parse_args(argv)
     milestones = sorted(int(t) for t in args.turns.split(","))
     with tempfile.TemporaryDirectory() as home:

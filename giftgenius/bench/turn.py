@@ -34,7 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-from giftgenius.arguments import seconds, whole
+from giftgenius.arguments import command_parser, seconds, whole
 from giftgenius.bench.catalogs import Written, progress_bar
 from giftgenius.bench.players import (
     Played,
@@ -93,7 +93,7 @@ def _counts(flag: str, minimum: int, maximum: int = 10_000_000) -> Callable[[str
 
 
 def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p = command_parser(prog, __doc__)
     for flag, default, what in (
         ("--turns", DEFAULT_TURNS, "milestones: conversation lengths at which turns are timed"),
         ("--catalog", DEFAULT_CATALOGS, "catalog sizes, in synthetic products"),

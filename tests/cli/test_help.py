@@ -60,3 +60,20 @@ def test_an_interactive_chat_greets_with_the_help_hint_once() -> None:
 def test_a_piped_chat_is_not_greeted(cli) -> None:
     ran = cli("chat", "--user", "hello2", stdin="")
     assert "/help" not in ran.out + ran.err
+
+
+@pytest.mark.parametrize("which", ["context", "state", "search", "turn", "load"])
+def test_each_benchmark_explains_every_option_in_plain_text(capsys, which) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", which, "--help"])
+    assert exited.value.code == 0
+    shown = capsys.readouterr().out
+    assert "``" not in shown
+    options = [line.split()[0] for line in shown.splitlines() if line.startswith("  --")]
+    assert options and all(f"{option} " in shown for option in options)
+    # every option says something: a bare "--flag VALUE" line is followed by its help
+    lines = shown.splitlines()
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if line.startswith("  --") and len(line.split()) <= 2:
+            assert after.startswith(" " * 8) and not after.strip().startswith("-"), line
+    assert shown.count("(default:") >= len(options) - 1
