@@ -1,9 +1,9 @@
 """Currency words people write → ISO codes: the one table every reader of amounts uses.
 
 The catalog's amount normaliser (``language/amounts.py``, which adds babel's names of every
-currency on top), the offline model's budget reader (``offline/money.py``) and the upgrade of
-old checkpoints (``storage/checkpoint_codec.py``) all read this table, so "quid", "piasses"
-or "us$" mean the same thing everywhere. The words of each language are data
+currency on top), the offline model's readers (``offline/interests.py``, ``spelling.py``) and
+the upgrade of old checkpoints (``storage/checkpoints.py``) all read this table, so "quid",
+"piasses" or "us$" mean the same thing everywhere. The words of each language are data
 (``lexicons/<lang>/currency_words.toml``, one kind per currency); the symbols and ISO codes,
 the same in every language, and the rules are here.
 
