@@ -5,6 +5,8 @@ The CLI maps the tree to exit codes (see ``exit_code``); nothing below it prints
 
 from __future__ import annotations
 
+from giftgenius import messages
+
 
 class GiftGeniusError(Exception):
     """Base of every error the application raises on purpose."""
@@ -62,71 +64,42 @@ class SessionBusy(StorageError):
     """Another process holds the session lease (it is mid-turn on this run)."""
 
 
-# A tool error's English message, for the model: what went wrong and what to do about it.
-# Each has a stable code; the tool result carries the code and its parameters too, so a
-# reply can say it in the person's own language (the offline model's ``refusals`` does, for
-# every code here). Parameters are JSON values: dates as ISO strings, lists of strings.
-TOOL_ERRORS: dict[str, str] = {
-    "currency.no_rate": "Unknown currency '{currency}'; use one of {choices}.",
-    "currency.unknown": "'{word}' is not a currency I know: pass the budget's ISO 4217 code, "
-    "one of {choices}.",
-    "currency.unsupported": "A budget cannot be held in {currency}: the catalog converts only "
-    "{choices}. Ask the user which of these to use, or convert the amount into one of them.",
-    "recipient.empty": "recipient is empty: pass who the gift is for in the user's words, "
-    "e.g. 'my uncle'.",
-    "country.unknown": "'{place}' is not a place whose country I can tell. Ask the user which "
-    "country the gift should be delivered to, then pass its name or its ISO 3166-1 code "
-    "(e.g. 'FR').",
-    "deadline.past": "The deadline {deadline} is already past (today is {today}).",
-    "budget.max_required": "budget_max is required the first time a budget is given.",
-    "budget.min_above_max": "budget_min ({minimum} {currency}) is above budget_max "
-    "({maximum} {currency}).",
-    "profile.nothing_to_save": "Nothing to save yet: record who the gift is for first.",
-    "label.empty": "That label is nothing once spaces and control characters are removed: "
-    "save the profile under a plain word, such as 'sister' or 'boss'.",
-    "label.too_long": "That label is longer than {limit} characters once personal details in "
-    "it are replaced by placeholders: use a short word, such as 'sister' or 'boss'.",
-    "label.unknown": "No saved profile is labelled '{label}'. Saved labels: {labels}.",
-    "search.incomplete": "Cannot search yet: still missing {missing}.",
-    "search.wrong_step": "search_candidates is not available at step '{step}'.",
-    "choice.not_ready": "Nothing to choose from yet (step '{step}'): the shortlist comes "
-    "once the profile is complete (update_profile).",
-    "choice.nothing_described": "'{described}' names no kind, material, feature or title "
-    "words: ask the user which gift they mean, or use select_gift with an id.",
-    "choice.none_selected": "No gift is selected yet: call select_gift after the user picks one.",
-    "gift.unknown": "No gift has id '{gift_id}'. Use an id from the candidate list.",
-    "gift.not_candidate": "'{gift_id}' is not one of this run's candidates ({candidates}). "
-    "Use one of those ids.",
-    "gift.removed": "'{gift_id}' was removed from the catalog; pick another candidate.",
-    "gift.fails_filters": "'{title}' no longer passes the filters: {reasons}.",
-    "run.finished": "This gift search is finished (the order draft is recorded). "
-    "Tell the user they can type /restart to start a new one.",
-    "step.illegal": "Cannot go from step '{current}' to '{target}'. Allowed next steps: {allowed}.",
-}
-
 ErrorParam = str | int | float | list[str]
 
 
 class ToolError(GiftGeniusError):
-    """A tool call was invalid; the message goes back to the model, never to a stack trace.
+    """A tool call the domain refuses; it goes back to the model, never to a stack trace.
 
-    ``code`` names one of ``TOOL_ERRORS`` (an unknown code is a programming error and fails
-    at once); ``params`` fill its English message and travel with it, unformatted, so the
-    person's language and number/date formats are chosen where the reply is written.
+    ``code`` is a key of the message catalogue's ``refusals`` section, whose one sentence per
+    language tells the person what went wrong and what to do (an unknown code is a
+    programming error and fails at once). ``params`` travel with it unformatted (JSON values:
+    dates as ISO strings, lists of strings), so the model can mend its call from them and the
+    sentence is filled in the person's language and formats where the result is made
+    (``agent/tools/registry.py``). The exception's own text is the English sentence, for logs.
     """
 
     def __init__(self, code: str, **params: ErrorParam) -> None:
+        if code not in messages.keys("refusals"):
+            raise KeyError(f"no sentence for tool error {code!r} in messages/<lang>.toml")
         self.code = code
         self.params = params
-        shown = {k: _english(k, v) for k, v in params.items()}
-        super().__init__(TOOL_ERRORS[code].format(**shown))
+        shown = {k: _plain(k, v) for k, v in params.items()}
+        super().__init__(messages.text("refusals", code, "en").format_map(_Blank(shown)))
 
     def result(self) -> dict[str, object]:
-        """The tool result the model sees: the message, plus the code and its parameters."""
+        """The tool result: the sentence, plus the code and its parameters."""
         return {"ok": False, "error": str(self), "code": self.code, "params": self.params}
 
 
-def _english(name: str, value: ErrorParam) -> str:
+class _Blank(dict[str, str]):
+    """Fills a sentence's placeholders, a missing one with nothing (a log line is no place
+    to fail)."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _plain(name: str, value: ErrorParam) -> str:
     if isinstance(value, list):
         return ("; " if name == "reasons" else ", ").join(value) or "none"
     return str(value)

@@ -6,8 +6,8 @@ summary layout. The offline engine reads exactly this, as a real model reads the
   the model as a tool error.
 - Every tool result is a JSON object: ``{"ok": true, ..., "state": <StateView>}`` or
   ``{"ok": false, "error": "<what went wrong and what to do>"}``; a refusal by a tool adds
-  ``"code"`` (one of ``giftgenius.errors.TOOL_ERRORS``) and ``"params"`` (its JSON values), so
-  a reply can tell the person in their own language without relaying the model's English.
+  ``"code"`` (a key of the message catalogue's ``refusals``) and ``"params"`` (its JSON
+  values), and its ``error`` is that code's sentence in the person's language.
 - The compact state block is ``STATE_BLOCK_PREFIX + <StateView JSON>`` on one line, at the
   head of the newest user message, a blank line before the person's words
   (``with_state`` / ``split_state``), so the model always sees the authoritative state

@@ -1,13 +1,12 @@
 """A refused tool call, told to the person in their own language.
 
-A tool error's ``error`` text is English written for the model ("call select_gift first");
-relaying it would put English inside a French reply and instructions meant for the model in
-front of the person. The result also carries a stable ``code`` and its ``params`` (see
-``giftgenius.errors.TOOL_ERRORS``): each code has a sentence in the message catalogue
-(``giftgenius/messages/<lang>.toml``, section ``refusals``) in English and French, its
-dates and numbers formatted for the locale. A result without a known code (an argument the
-model got wrong, a code added without a sentence) gets a plain sentence in the person's
-language, never the model's English.
+Each tool error (``giftgenius.errors.ToolError``) has a stable ``code`` and its ``params``;
+the code's one sentence per language is in the message catalogue
+(``giftgenius/messages/<lang>.toml``, section ``refusals``), filled here with its dates and
+numbers in the locale's format. The tool registry puts that sentence in the result the model
+reads, so a model that relays it speaks the person's language; the offline model and the
+agent say it the same way. A result without a known code (an argument the model got wrong,
+which only the model needs to read) gets a plain sentence in the person's language.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from giftgenius.replies import phrasing
 
 _OFFERED = frozenset({"choices", "candidates", "allowed"})  # lists to pick one from
 
-# The codes this module can say; a test holds it to TOOL_ERRORS.
+# The codes a ToolError may carry.
 CODES = catalogue.keys("refusals") - {"generic", "none"}
 
 

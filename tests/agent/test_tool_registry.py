@@ -109,3 +109,20 @@ def test_a_value_the_domain_refuses_inside_a_tool_is_a_refused_call(make_ctx) ->
     assert result["ok"] is False
     assert result["error"].startswith("shrink_budget could not use these arguments: amount:")
     assert ctx.state == before  # rolled back like any refused call
+
+
+@pytest.mark.parametrize(
+    ("locale", "sentence"),
+    [("en", "No gift is chosen yet"), ("fr", "Aucun cadeau n'est encore choisi")],
+)
+def test_a_refused_call_reads_as_the_persons_sentence_in_their_language(
+    make_ctx, locale: str, sentence: str
+) -> None:
+    """A refusal has one sentence per language: the model reads the one the person would,
+    so relaying it never puts English in a French conversation; code and params ride along
+    for the model to mend its call."""
+    ctx = make_ctx()
+    ctx.state.locale = locale
+    result = TOOLS.execute(ctx, "confirm_choice", "{}")
+    assert result["ok"] is False and result["code"] == "choice.none_selected"
+    assert str(result["error"]).startswith(sentence), result["error"]

@@ -42,8 +42,10 @@ def test_forward_path_is_legal_and_checkpoints_in_order() -> None:
     ],
 )
 def test_skipping_or_leaving_done_is_refused(current: Step, target: Step) -> None:
-    with pytest.raises(WorkflowError, match="Allowed next steps"):
+    with pytest.raises(WorkflowError) as refused:
         check_transition(current, target)
+    assert refused.value.code == "step.illegal"
+    assert refused.value.params["allowed"] == [str(step) for step in sorted(LEGAL[current])]
 
 
 def test_going_back_to_refilter_writes_no_candidates_checkpoint() -> None:

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from giftgenius.agent.tools.call_context import TurnContext
 from giftgenius.agent.tools.strict_schema import strict_schema
 from giftgenius.errors import ToolError
+from giftgenius.replies import refusals
 
 ToolResult = dict[str, Any]
 # The paragraph that starts the maintainers' part of a tool's docstring (never sent).
@@ -183,7 +184,9 @@ class Registry(Mapping[str, Tool]):
                     "error": f"{name} could not use these arguments: {_problems(exc)}. "
                     "Send shorter or plainer values.",
                 }
-            return exc.result()
+            result = exc.result()
+            result["error"] = refusals.render(result, ctx.state.locale)  # the person's words
+            return result
 
 
 def _problems(exc: ValidationError) -> str:
