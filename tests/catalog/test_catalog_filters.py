@@ -72,8 +72,9 @@ def test_conversion_table(rates):
 
 
 def test_unknown_currency_and_bad_tables_are_refused(rates):
-    with pytest.raises(ToolError, match="Unknown currency 'JPY'"):
+    with pytest.raises(ToolError) as refused:
         rates.convert(1, "JPY", "USD")
+    assert refused.value.code == "currency.no_rate" and refused.value.params["currency"] == "JPY"
     with pytest.raises(ValidationError):
         Rates(as_of=TODAY, per_usd={"USD": 1.1, "EUR": 0.9})
     with pytest.raises(ValidationError):
