@@ -84,12 +84,7 @@ def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[st
                 f"{gid} costs {_money(price, rules.currency)}, under the "
                 f"{_bound(rules.min_price, rules.currency)} the person wanted to spend at least"
             )
-    if rules.country is not None:
-        ships = [str(c).upper() for c in record["ships_to"]]
-        if "*" not in ships and rules.country not in ships:
-            failures.append(
-                f"{gid} does not ship to {rules.country} (it ships to {', '.join(ships)})"
-            )
+    failures += _place_failures(record, rules)
     if rules.exclude:
         text = words(" ".join([record["title"], record["description"], *record["tags"]]))
         banned = [w for w in rules.exclude if mentions(text, w)]
@@ -111,6 +106,25 @@ def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[st
         )
     failures += _age_failures(record, rules)
     return failures
+
+
+def suggestion_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
+    """What a gift on the shortlist breaks of the recipient themself: where they live and
+    their age. Budget, tastes and deadline are the person's to trade while choosing, but no
+    idea may be one the recipient could not receive or is too young or too old for."""
+    return [
+        f"suggested {fail}"
+        for fail in _place_failures(record, rules) + _age_failures(record, rules)
+    ]
+
+
+def _place_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
+    if rules.country is None:
+        return []
+    ships = [str(c).upper() for c in record["ships_to"]]
+    if "*" in ships or rules.country in ships:
+        return []
+    return [f"{record['id']} does not ship to {rules.country} (it ships to {', '.join(ships)})"]
 
 
 def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:

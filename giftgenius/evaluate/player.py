@@ -4,7 +4,8 @@ Each run gets a fresh ``GIFTGENIUS_HOME`` on embedded defaults (SQLite, offline 
 one ``python -m giftgenius`` process per part, with the part's lines on stdin: exactly what
 a person piping a conversation would do. The verdict comes from one ``state`` (which run is
 current, which gift it chose, and whether its ``final_choice_made`` checkpoint was written)
-and the gift's own ``catalog show`` record.
+and the gift's own ``catalog show`` record; every idea on the last shortlist is held to the
+recipient's place and age too (``judge.suggestion_failures``).
 
 The model is the offline one unless the evaluation names another (``ModelSetting``: its
 ``GIFTGENIUS_MODEL`` and endpoint settings go into every process's environment). Every run
@@ -34,7 +35,7 @@ from typing import Any
 
 from giftgenius.evaluate.corpus import Script
 from giftgenius.evaluate.forking import ForkServers
-from giftgenius.evaluate.judge import judge
+from giftgenius.evaluate.judge import judge, suggestion_failures
 from giftgenius.llm.recording import count_calls
 from giftgenius.settings import DATABASE_FILE
 
@@ -351,5 +352,7 @@ def _play(
         result.reason = "reached final_choice_made but the state names no selected gift"
         return
     failures = judge(records.get(cli, str(gift)), script.constraints, today)
+    for shown in inner.get("candidate_ids") or []:  # the last shortlist, every idea on it
+        failures += suggestion_failures(records.get(cli, str(shown)), script.constraints)
     result.passed = not failures
     result.reason = "; ".join(failures)

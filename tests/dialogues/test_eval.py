@@ -23,7 +23,7 @@ from giftgenius.evaluate.corpus import (
     fill,
     load_corpus,
 )
-from giftgenius.evaluate.judge import deadline_date, judge
+from giftgenius.evaluate.judge import deadline_date, judge, suggestion_failures
 from giftgenius.evaluate.pools import amount_pool, base, draw, in_words, pool
 from giftgenius.evaluate.runner import evaluate, scripts, summary_lines
 
@@ -282,3 +282,20 @@ def test_corpus_passes_but_for_its_known_failures(capsys: pytest.CaptureFixture[
     assert fixed == [], "these now pass: remove them from tests/dialogues/known_failures.txt"
     # The agent presents settled outcomes itself: about one model call a typed line.
     assert report.totals()["calls_per_line"] <= 1.3, report.totals()
+
+
+def test_every_suggestion_is_held_to_the_recipients_place_and_age() -> None:
+    """Budget, tastes and deadline are the chosen gift's to meet; no idea on the list may
+    break where the recipient lives or how old they are."""
+    fitting = record()
+    assert suggestion_failures(fitting, rules(min_age=30)) == []
+    abroad = record(ships_to=["US"])
+    assert suggestion_failures(abroad, rules()) == [
+        "suggested g-9001 does not ship to IE (it ships to US)"
+    ]
+    childish = record(min_age=3, max_age=6)
+    assert suggestion_failures(childish, rules(min_age=40)) == [
+        "suggested g-9001 is for ages 3–6, but the recipient is 40"
+    ]
+    dear = record(price=900.0, prices={"GBP": 700.0})
+    assert suggestion_failures(dear, rules()) == []  # over budget: the person's to trade
