@@ -74,14 +74,7 @@ def run_workers(
     outcomes: list[Outcome] = []
     finished = False
     try:
-        ready = 0
-        while ready < len(jobs):
-            kind, payload = _next(messages, workers, START_TIMEOUT)
-            if kind == "ready":
-                ready += 1
-            elif kind == "done":  # failed before it could start
-                outcomes.append(payload)
-                ready += 1
+        outcomes += _await_ready(messages, workers)
         started = time.monotonic()
         go.set()
         while len(outcomes) < len(jobs):
@@ -95,6 +88,20 @@ def run_workers(
         _end(workers, stop, [go], finished=finished)
     ended = max((o.ended for o in outcomes if o.ended), default=started)
     return outcomes, max(ended - started, 1e-9)
+
+
+def _await_ready(messages: Any, workers: list[Any]) -> list[Outcome]:
+    """Wait until every worker is ready to start or failed before it could; the outcomes of
+    those that failed."""
+    failed: list[Outcome] = []
+    ready = 0
+    while ready + len(failed) < len(workers):
+        kind, payload = _next(messages, workers, START_TIMEOUT)
+        if kind == "ready":
+            ready += 1
+        elif kind == "done":  # failed before it could start
+            failed.append(payload)
+    return failed
 
 
 def _next(messages: Any, workers: list[Any], timeout: float | None) -> tuple[str, Any]:
@@ -209,13 +216,8 @@ def run_rounds(
     measured = Rounds()
     finished = False
     try:
-        ready = 0
-        while ready < len(jobs):
-            kind, payload = _next(messages, workers, START_TIMEOUT)
-            if kind == "ready":
-                ready += 1
-            elif kind == "done":  # failed before it could start
-                raise GiftGeniusError(f"A benchmark worker could not start: {payload.failures}")
+        for failed in _await_ready(messages, workers):
+            raise GiftGeniusError(f"A benchmark worker could not start: {failed.failures}")
         done = 0  # goodbyes: a worker's may come before another's last round
 
         def receive(outcomes: list[Outcome]) -> None:
