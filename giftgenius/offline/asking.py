@@ -117,14 +117,17 @@ def read_question(
         return None
     pattern = _patterns()
     asks = frozenset(a for a in ASPECTS if pattern[a].search(folded))
-    positions = _positions(folded, listed)
+    named = _title_words(titles or [])
+    positions = _positions(folded, listed, named)
     every = not positions and pattern["all_items"].search(folded) is not None
     both = not positions and not every and pattern["both_items"].search(folded) is not None
     if not (positions or every or both):
-        positions = _by_title(raw, titles or [], answers or [])
+        positions = _by_title(_blank_asking(raw, folded), titles or [], answers or [])
     if not (positions or every or both or asks or pattern["topics"].search(folded)):
         return None
     by_date = parse_deadline(raw, today, locale)
+    if by_date is not None and by_date <= today:
+        by_date = None  # "which one arrives first?" names no day; nothing arrives today
     if by_date is not None:
         asks |= {"arrival"}
     return Question(asks or frozenset({"describe"}), positions, every, both, by_date)
@@ -144,9 +147,9 @@ def _asks(folded: str) -> bool:
     return bool(telling or opened or ends_asking or pattern["inversions"].search(folded))
 
 
-def _positions(folded: str, listed: int) -> tuple[int, ...]:
+def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ...]:
     """The places in the list the message names, in the order said: numbers, ordinals, and
-    a few at one end ("the first two", "les 3 derniers")."""
+    a few at one end ("the first two", "les 3 derniers"). ``named``: the titles' words."""
     found: list[tuple[int, int]] = []
     for end, sign in (("first_few", 1), ("last_few", -1)):
         for m in _patterns()[end].finditer(folded):
@@ -155,7 +158,7 @@ def _positions(folded: str, listed: int) -> tuple[int, ...]:
             few = range(1, n + 1) if sign > 0 else range(listed - n + 1, listed + 1)
             found += [(m.start(), p) for p in few]
             folded = folded[: m.start()] + " " * len(m[0]) + folded[m.end() :]
-    found += _numbers(folded) + _ordinals(folded, listed)
+    found += _numbers(folded) + _ordinals(folded, listed, named)
     places = [p for _, p in sorted(found) if 1 <= p <= listed]
     return tuple(dict.fromkeys(places))
 
@@ -200,11 +203,13 @@ def _date_cues() -> frozenset[str]:
     return frozenset(c for c in cues if " " not in c)
 
 
-def _ordinals(folded: str, listed: int) -> list[tuple[int, int]]:
+def _ordinals(folded: str, listed: int, named: frozenset[str]) -> list[tuple[int, int]]:
     """Ordinals that point into the list ("the first and the second", "le premier"), not
-    ones that say when ("which one arrives first?")."""
+    ones that say when ("which one arrives first?") or qualify a noun of a title or another
+    thing they count ("the first aid kit", "her first time")."""
     found = []
     lead, nouns = union(_TOPIC, "item_lead"), union(_TOPIC, "item_nouns")
+    qualified = named | union("offline_choices", "counted_things")
     words = list(re.finditer(r"[a-z#°'-]+", folded))
     for i, word in enumerate(words):
         place = intents.ORDINALS.get(word[0])
@@ -212,9 +217,28 @@ def _ordinals(folded: str, listed: int) -> list[tuple[int, int]]:
             continue
         before = words[i - 1][0] if i else ""
         after = words[i + 1][0] if i + 1 < len(words) else ""
+        if after in qualified and after not in nouns:
+            continue
         if before in lead or after in nouns:
             found.append((word.start(), place if place > 0 else listed + 1 + place))
     return found
+
+
+def _blank_asking(raw: str, folded: str) -> str:
+    """The message with its asking words blanked, so that only the gift's own words are
+    left to meet the titles ("how long does delivery take?" is not the "Long Trails" kit)."""
+    kept = list(raw)
+    for kind in (*ASPECTS, "topics", "telling", "wh_words", "requests"):
+        for m in _patterns()[kind].finditer(folded):
+            kept[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(kept)
+
+
+def _title_words(titles: list[str]) -> frozenset[str]:
+    """The words of the titles that can follow an ordinal inside a title ("First Aid")."""
+    common = union("offline_choices", "common") | union(_TOPIC, "item_lead")
+    words = {w for t in titles for w in re.findall(r"[a-z]+", fold(t))}
+    return frozenset(w for w in words if len(w) >= 3 and w not in common)
 
 
 def _by_title(raw: str, titles: list[str], answers: list[list[str]]) -> tuple[int, ...]:
@@ -240,10 +264,16 @@ def gift_ids(question: Question, ids: list[str], meant: list[str]) -> list[str]:
     if question.both:
         return meant if len(meant) == 2 else ids[:2]
     named = [ids[p - 1] for p in question.positions if 1 <= p <= len(ids)]
-    if named and "difference" in question.asks and len(named) == 1:
-        earlier = [i for i in meant if i not in named][:1]
-        return [*earlier, *named] if earlier else list(ids)
+    if "difference" in question.asks and len(named) < 2:
+        # "how is it different from the third?"; "which is better for a beginner?"
+        earlier = [i for i in meant if i not in named]
+        return [*earlier[:1], *named] if named and earlier else named or _several(meant, ids)
     return named or meant or list(ids)
+
+
+def _several(meant: list[str], ids: list[str]) -> list[str]:
+    """The gifts a comparison is between: those meant before, if several, else all."""
+    return meant if len(meant) > 1 else list(ids)
 
 
 def meant_before(messages: list[dict[str, Any]], last_user: int, ids: list[str]) -> list[str]:
