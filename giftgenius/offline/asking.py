@@ -7,15 +7,17 @@ deadline: the offline model calls ``get_gift_details`` with the gifts meant, and
 from its result (``replies.answers``), as a real model is told to.
 
 The one rule for what is a question (``read_question``): the message has a question's form
-— a question word opening one of its clauses, a question word anywhere in a message that
-ends with "?", a French inverted verb ("arrive-t-il"), or an ask to be told ("tell me
-more", "dis-m'en plus") — it is about the listed gifts (it names some, or asks about an
-arrival, a price, a difference, an age or what a gift is), and it asks for nothing to be
-done. A "?" alone is no question ("the second one?" picks it). A polite request is done as
-said, "?" or not: "can I have the second one?" picks it, "could you show cheaper ones?" or
-"can you make it under 40?" change the search; only a request to be told ("can you tell me
-more about #3?", "tu peux me décrire le 2 ?") is a question. A message with a choosing word
-("I'll take", "je le prends") chooses.
+— a question word or phrase opening one of its clauses ("what", "is it", "c'est quoi"), a
+question word anywhere or a verb opening it in a message that ends with "?" ("it arrives
+when?", "is that ok?"), a French inverted verb ("arrive-t-il"), or an ask to be told
+("tell me more", "dis-m'en plus") — it is about the listed gifts (it names some, or asks
+about an arrival, a price, a difference, an age or what a gift is), and it asks for
+nothing to be done. A "?" alone is no question ("the second one?" picks it), nor is an
+imperative ("do it"). A polite request is done as said, "?" or not: "can I have the
+second one?" picks it, "could you show cheaper ones?" or "can you make it under 40?"
+change the search; only a request to be told ("can you tell me more about #3?", "tu peux
+me décrire le 2 ?") is a question. A message with a choosing word ("I'll take", "je le
+prends") chooses.
 
 Every word read here is in ``lexicons/<lang>/questions.toml``.
 """
@@ -74,6 +76,10 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found["opener"] = re.compile(
         rf"^(?:(?:{alternation(union(_TOPIC, 'fillers'))})[\s,!.]+)*"
         rf"(?:{alternation(union(_TOPIC, 'openers'))})(?![\w'])"
+    )
+    found["auxiliary"] = re.compile(
+        rf"^(?:(?:{alternation(union(_TOPIC, 'fillers'))})[\s,!.]+)*"
+        rf"(?:{alternation(union(_TOPIC, 'auxiliaries'))})(?![\w'])"
     )
     found["inversions"] = re.compile(
         rf"[a-z](?:{alternation(union(_TOPIC, 'inversions'))})(?![\w'])"
@@ -143,8 +149,10 @@ def _asks(folded: str) -> bool:
         return False
     clauses = [c.strip() for c in _CLAUSE.split(folded) if c.strip()]
     opened = any(pattern["opener"].match(c) for c in clauses)
-    ends_asking = folded.rstrip().endswith("?") and pattern["wh_words"].search(folded)
-    return bool(telling or opened or ends_asking or pattern["inversions"].search(folded))
+    asked = folded.rstrip().endswith("?") and (
+        pattern["wh_words"].search(folded) or any(pattern["auxiliary"].match(c) for c in clauses)
+    )
+    return bool(telling or opened or asked or pattern["inversions"].search(folded))
 
 
 def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ...]:

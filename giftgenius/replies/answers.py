@@ -11,6 +11,7 @@ which is the cheapest and which arrives first. The tool did the arithmetic; this
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from giftgenius import formats
@@ -40,15 +41,25 @@ def answer(result: dict[str, Any], asks: Iterable[str], locale: str) -> str:
     gifts = [g for g in result.get("gifts") or [] if isinstance(g, dict)]
     budget = ((result.get("state") or {}).get("profile") or {}).get("budget") or {}
     currency = budget.get("currency")
-    by = result.get("by_date") or result.get("deadline")
-    whole = bool(wanted & {"describe", "difference"}) or not wanted
+    by = _By(result.get("by_date"), result.get("deadline"))
+    # "what's the difference?" is answered whole; "which one arrives first?" by arrivals
+    narrow = wanted & {"arrival", "price", "ages"}
+    whole = "describe" in wanted or not narrow
     parts = [
         _whole(g, by, currency, locale) if whole else _narrow(g, wanted, by, currency, locale)
         for g in gifts
     ]
     if len(gifts) > 1:
-        parts.append(_compared(result, gifts, wanted, locale))
+        parts.append(_compared(result, gifts, wanted if not whole else set(), locale))
     return "\n\n".join(p for p in parts if p)
+
+
+@dataclass(frozen=True)
+class _By:
+    """The day arrivals are measured against: one asked about, else the deadline."""
+
+    asked: str | None
+    deadline: str | None
 
 
 def _name(gift: dict[str, Any], locale: str) -> str:
@@ -68,7 +79,7 @@ def _price(gift: dict[str, Any], currency: str | None, locale: str) -> str:
     )
 
 
-def _whole(gift: dict[str, Any], by: str | None, currency: str | None, locale: str) -> str:
+def _whole(gift: dict[str, Any], by: _By, currency: str | None, locale: str) -> str:
     """Everything about one gift: what it is, price, arrival, what it matches, ages."""
     sentences = [
         _say("about", locale, name=_name(gift, locale), description=gift.get("description", "")),
@@ -82,7 +93,7 @@ def _whole(gift: dict[str, Any], by: str | None, currency: str | None, locale: s
 
 
 def _narrow(
-    gift: dict[str, Any], wanted: set[str], by: str | None, currency: str | None, locale: str
+    gift: dict[str, Any], wanted: set[str], by: _By, currency: str | None, locale: str
 ) -> str:
     """Only what was asked about one gift: its arrival, its price, its ages."""
     name = _name(gift, locale)
@@ -98,17 +109,18 @@ def _narrow(
     return " ".join(sentences)
 
 
-def _arrival(gift: dict[str, Any], by: str | None, locale: str, *, short: bool) -> str:
-    """The day it arrives; yes or no when a date was asked about or a deadline is set."""
+def _arrival(gift: dict[str, Any], by: _By, locale: str, *, short: bool) -> str:
+    """The day it arrives: yes or no to a date asked about, in time or not for the
+    deadline, or only the day."""
     date = formats.date(str(gift.get("arrives_on")), locale)
     name = _name(gift, locale)
-    in_time = gift.get("in_time_for_date")
-    if in_time is None:
-        in_time = gift.get("in_time_for_deadline")
-    if by and in_time is not None:
-        key = "in_time" if in_time else "too_late"
-        key += ".short" if short else ""
-        return _say(key, locale, name=name, date=date, by=formats.date(by, locale))
+    asked, deadline = gift.get("in_time_for_date"), gift.get("in_time_for_deadline")
+    if by.asked and asked is not None:
+        key = ("in_time" if asked else "too_late") + (".short" if short else "")
+        return _say(key, locale, name=name, date=date, by=formats.date(by.asked, locale))
+    if by.deadline and deadline is not None:
+        key = ("in_time" if deadline else "too_late") + (".short" if short else ".deadline")
+        return _say(key, locale, name=name, date=date, by=formats.date(by.deadline, locale))
     days = phrasing.delivery_days(int(gift.get("delivery_days", 0)), locale)
     return _say("arrives.short" if short else "arrives", locale, name=name, date=date, days=days)
 
@@ -127,11 +139,12 @@ def _ages(gift: dict[str, Any], name: str, locale: str) -> str:
 def _compared(
     result: dict[str, Any], gifts: list[dict[str, Any]], wanted: set[str], locale: str
 ) -> str:
-    """Which is the cheapest and which arrives first, when several were asked about."""
+    """Which is the cheapest and which arrives first, when several were asked about (only
+    the one of the two asked, when the question asked about one: ``wanted``)."""
     sentences = []
-    if wanted & {"describe", "difference", "price"} or not wanted:
+    if "price" in wanted or not wanted:
         sentences.append(_lowest(result.get("cheapest"), len(gifts), "cheapest", locale))
-    if wanted & {"describe", "difference", "arrival"} or not wanted:
+    if "arrival" in wanted or not wanted:
         sentences.append(_lowest(result.get("soonest"), len(gifts), "soonest", locale))
     return " ".join(s for s in sentences if s)
 
