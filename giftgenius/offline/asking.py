@@ -123,12 +123,7 @@ def read_question(
         return None
     pattern = _patterns()
     asks = frozenset(a for a in ASPECTS if pattern[a].search(folded))
-    named = _title_words(titles or [])
-    positions = _positions(folded, listed, named)
-    every = not positions and pattern["all_items"].search(folded) is not None
-    both = not positions and not every and pattern["both_items"].search(folded) is not None
-    if not (positions or every or both):
-        positions = _by_title(_blank_asking(raw, folded), titles or [], answers or [])
+    positions, every, both = _targets(raw, folded, listed, titles or [], answers or [])
     if not (positions or every or both or asks or pattern["topics"].search(folded)):
         return None
     by_date = parse_deadline(raw, today, locale)
@@ -137,6 +132,22 @@ def read_question(
     if by_date is not None:
         asks |= {"arrival"}
     return Question(asks or frozenset({"describe"}), positions, every, both, by_date)
+
+
+def _targets(
+    raw: str, folded: str, listed: int, titles: list[str], answers: list[list[str]]
+) -> tuple[tuple[int, ...], bool, bool]:
+    """The places the message names, else whether it means all the list, else two, else
+    the one gift whose title it names."""
+    pattern = _patterns()
+    positions = _positions(folded, listed, _title_words(titles))
+    if positions:
+        return positions, False, False
+    if pattern["all_items"].search(folded):
+        return (), True, False
+    if pattern["both_items"].search(folded):
+        return (), False, True
+    return _by_title(_blank_asking(raw, folded), titles, answers), False, False
 
 
 def _asks(folded: str) -> bool:
