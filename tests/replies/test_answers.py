@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius.replies.answers import answer, then
+from giftgenius.replies.outcomes import Outcome, present
 
 
 def _gift(number: int, **extra: Any) -> dict[str, Any]:
@@ -76,3 +77,14 @@ def test_prices_and_ages_alone() -> None:
 def test_what_comes_after_the_answer() -> None:
     assert "number" in then(None, "en")
     assert "Gift 2" in then("Gift 2", "en") and "confirm" in then("Gift 2", "en")
+
+
+def test_a_round_with_a_question_goes_back_to_the_model_even_with_a_pick() -> None:
+    state = {"step": "finalizing", "missing": [], "candidate_ids": ["g-0001"]}
+    state["selected_gift_id"] = "g-0001"
+    gift = {"id": "g-0001", "title": "Gift 1", "price": 10.0, "currency": "EUR"}
+    picked = Outcome("select_gift", {"gift_id": "g-0001"}, {"ok": True, "selected": gift})
+    asked = Outcome("get_gift_details", {"gift_ids": ["g-0001"]}, _result(_gift(1)))
+    assert present([picked], state, "en", latest=1) is not None  # a pick alone is shown
+    assert present([picked, asked], state, "en", latest=2) is None  # the model answers
+    assert present([asked, picked], state, "en", latest=2) is None
