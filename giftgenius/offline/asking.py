@@ -63,8 +63,10 @@ class Question:
 
 
 def _phrases(*kinds: str) -> re.Pattern[str]:
-    """Any phrase of these kinds, in either language, as whole words."""
-    return re.compile(rf"(?<![\w'-])(?:{alternation(union(_TOPIC, *kinds))})(?![\w'])")
+    """Any phrase of these kinds, in either language, as whole words; an elided French
+    word runs into the next ("qu'est-ce qu'il": "qu'est-ce qu'" and "il")."""
+    words = alternation(union(_TOPIC, *kinds))
+    return re.compile(rf"(?<![\w-])(?:{words})(?:(?<=')|(?![\w']))")
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +75,8 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found = {kind: _phrases(kind) for kind in (*ASPECTS, "topics", "telling", "requests")}
     found |= {kind: _phrases(kind) for kind in ("choosing", "changes", "all_items", "both_items")}
     found["wh_words"] = _phrases("wh_words")
+    found["verbs"] = _phrases("verbs")
+    found["leads"] = _phrases("openers", "auxiliaries", "fillers")
     found["opener"] = re.compile(
         rf"^(?:(?:{alternation(union(_TOPIC, 'fillers'))})[\s,!.]+)*"
         rf"(?:{alternation(union(_TOPIC, 'openers'))})(?![\w'])"
@@ -123,14 +127,14 @@ def read_question(
         return None
     pattern = _patterns()
     asks = frozenset(a for a in ASPECTS if pattern[a].search(folded))
-    positions, every, both = _targets(raw, folded, listed, titles or [], answers or [])
-    if not (positions or every or both or asks or pattern["topics"].search(folded)):
-        return None
     by_date = parse_deadline(raw, today, locale)
     if by_date is not None and by_date <= today:
         by_date = None  # "which one arrives first?" names no day; nothing arrives today
     if by_date is not None:
         asks |= {"arrival"}
+    positions, every, both = _targets(raw, folded, listed, titles or [], answers or [])
+    if not (positions or every or both or asks or pattern["topics"].search(folded)):
+        return None
     return Question(asks or frozenset({"describe"}), positions, every, both, by_date)
 
 
@@ -161,7 +165,9 @@ def _asks(folded: str) -> bool:
     clauses = [c.strip() for c in _CLAUSE.split(folded) if c.strip()]
     opened = any(pattern["opener"].match(c) for c in clauses)
     asked = folded.rstrip().endswith("?") and (
-        pattern["wh_words"].search(folded) or any(pattern["auxiliary"].match(c) for c in clauses)
+        pattern["wh_words"].search(folded)
+        or pattern["verbs"].search(folded)
+        or any(pattern["auxiliary"].match(c) for c in clauses)
     )
     return bool(telling or opened or asked or pattern["inversions"].search(folded))
 
@@ -247,8 +253,11 @@ def _blank_asking(raw: str, folded: str) -> str:
     """The message with its asking words blanked, so that only the gift's own words are
     left to meet the titles ("how long does delivery take?" is not the "Long Trails" kit)."""
     kept = list(raw)
-    for kind in (*ASPECTS, "topics", "telling", "wh_words", "requests"):
+    for kind in (*ASPECTS, "topics", "telling", "wh_words", "requests", "leads"):
         for m in _patterns()[kind].finditer(folded):
+            kept[m.start() : m.end()] = " " * (m.end() - m.start())
+    for m in re.finditer(r"[^\W\d_]+", folded):
+        if len(m[0]) < 4:  # "are" is no slip of "Care": short words say too little
             kept[m.start() : m.end()] = " " * (m.end() - m.start())
     return "".join(kept)
 

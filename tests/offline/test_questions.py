@@ -49,6 +49,14 @@ ENGLISH = [
     ("does it come with a case?", {"describe"}, ()),
     ("hold on, how long does delivery take?", {"arrival"}, ()),
     ("is it the cheapest?", {"price"}, ()),
+    ("How long would the 2nd one take to get here?", {"arrival"}, (2,)),
+    ("Can you compare the first two?", {"difference"}, (1, 2)),
+    ("What's the Alps guide like?", {"describe"}, (2,)),
+    ("Is #3 suitable for a beginner?", {"describe"}, (3,)),
+    ("Any difference between 4 and 5?", {"difference"}, (4, 5)),
+    ("the second one is better?", {"difference"}, (2,)),
+    ("What are they made of?", {"describe"}, ()),  # "are" is no slip of "Care"
+    ("isn't it too big?", {"describe"}, ()),
 ]
 FRENCH = [
     ("c'est quoi la différence entre le 1 et le 2 ?", {"difference"}, (1, 2)),
@@ -62,6 +70,13 @@ FRENCH = [
     ("est-ce que ça convient à un enfant de 8 ans ?", {"ages"}, ()),
     ("et les jumelles, elles arrivent quand ?", {"arrival"}, ()),
     ("le sac à dos est-il étanche ?", {"describe"}, ()),
+    ("Le 2, il fait quelle taille ?", {"describe"}, (2,)),
+    ("Vous pouvez m'en dire plus sur le 4 ?", {"describe"}, (4,)),
+    ("Ça coûte combien en euros, le dernier ?", {"price"}, (6,)),
+    ("C'est adapté pour un enfant de 6 ans, le 3 ?", {"ages"}, (3,)),
+    ("le poster est encadré ?", {"describe"}, (5,)),
+    ("qu'est-ce qu'il y a dans la trousse de secours ?", {"describe"}, ()),
+    ("Lequel conseillez-vous pour un débutant ?", {"difference"}, ()),
 ]
 
 
@@ -86,6 +101,7 @@ def test_french_questions_about_the_list(text: str, asks: set[str], places: tupl
         ("will it arrive before December 20?", "en", dt.date(2026, 12, 19), ()),
         ("will the binoculars get here by the 10th?", "en", dt.date(2026, 12, 10), (4,)),
         ("are both in time for Christmas?", "en", dt.date(2026, 12, 24), ()),
+        ("Est-ce qu'il sera là pour Noël ?", "fr", dt.date(2026, 12, 24), ()),
         ("arrive-t-il avant le 20 décembre ?", "fr", dt.date(2026, 12, 19), ()),
         ("est-ce que le troisième arrivera avant le 15 ?", "fr", dt.date(2026, 12, 14), (3,)),
     ],
