@@ -88,7 +88,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found["inversions"] = re.compile(
         rf"[a-z](?:{alternation(union(_TOPIC, 'inversions'))})(?![\w'])"
     )
-    few = alternation(union(_TOPIC, "counts"))
+    few = alternation(_counts())
     found["first_few"] = re.compile(
         rf"(?<![\w'])(?:(?:{alternation(union(_TOPIC, 'first_few'))})\s+(?P<a>{few})"
         rf"|(?P<b>{few})\s+(?:{alternation(union(_TOPIC, 'first_few'))}))(?![\w'])"
@@ -100,7 +100,12 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return found
 
 
-_COUNT = {"two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4}
+@lru_cache(maxsize=1)
+def _counts() -> dict[str, int]:
+    """How many a word of "the first two", "les trois derniers" counts."""
+    return {w: n for n in (2, 3, 4) for w in union(_TOPIC, f"count_{n}")}
+
+
 _CLAUSE = re.compile(r"[,;:.!?()]+")
 _NUMBER = re.compile(
     r"(?<![\w$€£.,/:'-])(\d{1,2})(?:st|nd|rd|th|er|ere|eme|e)?(?![\w%€$£/:-]|[.,]\d)"
@@ -179,7 +184,7 @@ def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ..
     for end, sign in (("first_few", 1), ("last_few", -1)):
         for m in _patterns()[end].finditer(folded):
             said = m["a"] or m["b"]
-            n = _COUNT.get(said) or int(said)
+            n = _counts()[said]
             few = range(1, n + 1) if sign > 0 else range(listed - n + 1, listed + 1)
             found += [(m.start(), p) for p in few]
             folded = folded[: m.start()] + " " * len(m[0]) + folded[m.end() :]
@@ -213,7 +218,7 @@ def _counts_something(before: list[str], after: list[str], next_chars: str) -> b
     return bool(lead) and lead[-1] in _date_cues()
 
 
-_ARTICLES = frozenset({"the", "le", "la", "l'"})
+_ARTICLES = union("function_words", "definite_articles")
 
 
 @lru_cache(maxsize=1)
