@@ -21,7 +21,7 @@ after it picks the step within that turn. A summary request answers with the scr
         {"user": "is the first one dishwasher-safe?",
          "steps": [
             {"tool_calls": [{"name": "get_gift_details",
-                             "arguments": {"gift_id": {"$state": "/candidate_ids/0"}}}]},
+                             "arguments": {"gift_ids": [{"$state": "/candidate_ids/0"}]}}]},
             {"reply": "Yes, it is."}]}],
      "summary": "The user looks for a gift for their father."}
 

@@ -17,11 +17,12 @@ from giftgenius.domain import Locale
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import fold
 from giftgenius.language.relations import resolve_relation
+from giftgenius.offline.asking import DETAILS_TOOL, Question, gift_ids, meant_before, read_question
 from giftgenius.offline.intents import Choice
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
 from giftgenius.protocol import split_state
-from giftgenius.replies import refusals
+from giftgenius.replies import answers, refusals
 from giftgenius.replies import texts as r
 from giftgenius.replies.outcomes import Outcome, found, latest_state
 from giftgenius.replies.outcomes import main as outcomes_main
@@ -52,6 +53,8 @@ class Turn:
     ext: Extraction
     tools: set[str]
     currency: str = "USD"  # the budget's currency when the person names none
+    question: Question | None = None  # a question about the gifts on show (``asking``)
+    meant: list[str] = field(default_factory=list)  # the gifts discussed last, or selected
 
     def called(self, name: str) -> int:
         return sum(1 for res in self.results if res.name == name)
@@ -98,7 +101,27 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         locale=locale,
         choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
-    return Turn(user_text, state, start_state, results, seen, locale, ext, tools, dollar)
+    turn = Turn(user_text, state, start_state, results, seen, locale, ext, tools, dollar)
+    if start_state.get("step") in ("finalizing", "done") and ids:
+        _read_question(turn, messages, last_user, shown)
+    return turn
+
+
+def _read_question(
+    turn: Turn, messages: list[dict[str, Any]], last_user: int, shown: list[dict[str, Any]]
+) -> None:
+    """A question about the gifts on show (``asking``), and the gifts meant before it."""
+    ids = [str(i) for i in turn.start_state.get("candidate_ids") or []]
+    turn.question = read_question(
+        turn.user_text,
+        today=_today(turn.state),
+        locale=turn.locale,
+        listed=len(ids),
+        titles=[str(c.get("title", "")) for c in shown],
+        answers=[[str(a) for a in c.get("answers") or []] for c in shown],
+    )
+    selected = turn.start_state.get("selected_gift_id")
+    turn.meant = meant_before(messages, last_user, ids) or ([selected] if selected else [])
 
 
 def _scan(
@@ -193,6 +216,8 @@ def _calls(*calls: tuple[str, dict[str, Any]] | None) -> Decision | None:
 
 def _first_call(turn: Turn) -> Decision | None:
     ext = turn.ext
+    if turn.question is not None:  # answered from the tool's facts; nothing changes
+        return _ask(turn, turn.question)
     if turn.step == "done":  # after the choice only keeping the profile is left to do
         return _pending(turn)
     if ext.load or _probe(turn):
@@ -209,6 +234,16 @@ def _first_call(turn: Turn) -> Decision | None:
         # applies the first change (``_relax``) instead of asking for more facts.
         return _call("search_candidates")
     return None
+
+
+def _ask(turn: Turn, question: Question) -> Decision:
+    """The call that answers a question about the gifts on show, with the gifts it means
+    and the date it asks about (never a new deadline)."""
+    ids = [str(i) for i in turn.start_state.get("candidate_ids") or []]
+    by_date = question.by_date.isoformat() if question.by_date else None
+    return _call(
+        DETAILS_TOOL, {"gift_ids": gift_ids(question, ids, turn.meant), "by_date": by_date}
+    )
 
 
 def _probe(turn: Turn) -> bool:
@@ -354,6 +389,8 @@ def _next_call(turn: Turn) -> Decision | None:
     last = turn.results[-1]
     if not last.ok:
         return _recover(turn, last)
+    if last.name == DETAILS_TOOL:
+        return None  # the answer is the reply (``compose_reply``)
     if last.name == "list_recipient_profiles":
         label = _match_label(turn, last.result.get("profiles") or [])
         if label:  # with what else the message says of the recipient, in the same message
@@ -499,6 +536,9 @@ def compose_reply(turn: Turn) -> str:
     (``replies.outcomes``), then what only words read from the message add."""
     loc = turn.locale
     outcomes = turn.results
+    asked = _answered(turn)
+    if asked is not None:
+        return asked
     parts = [_no_profile(turn), *outcomes_notes(outcomes, loc)]
     if outcomes and not outcomes[-1].ok:
         parts.append(refusals.render(outcomes[-1].result, loc))
@@ -507,6 +547,21 @@ def compose_reply(turn: Turn) -> str:
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
     return "\n\n".join(p for p in parts if p)
+
+
+def _answered(turn: Turn) -> str | None:
+    """The answer to a question about the gifts on show, then what the person can do next;
+    None when no question was answered this turn."""
+    details = next((o for o in turn.results if o.name == DETAILS_TOOL and o.ok), None)
+    if details is None or turn.question is None:
+        return None
+    text = answers.answer(details.result, turn.question.asks, turn.locale)
+    if turn.step == "done":
+        return text
+    selected = turn.state.get("selected_gift_id")
+    titles = {str(c.get("id")): str(c.get("title", "")) for c in turn.seen_candidates}
+    title = titles.get(str(selected)) if selected else None
+    return text + "\n\n" + answers.then(title or None, turn.locale)
 
 
 def _no_profile(turn: Turn) -> str:
@@ -552,6 +607,8 @@ def _lead(turn: Turn, *, updating: bool, selecting: bool) -> str:
     with a tool call, the agent shows it before the outcome it presents."""
     loc = turn.locale
     parts: list[str] = []
+    if turn.question is not None:
+        return ""  # a question changes nothing, and its words pick nothing
     if turn.ext.approximate is not None and updating:
         budget = (turn.state.get("profile") or {}).get("budget") or {}
         currency = turn.ext.facts.get("currency") or budget.get("currency") or turn.currency

@@ -21,6 +21,10 @@ from typing import Any
 from giftgenius.replies import refusals
 from giftgenius.replies import texts as r
 
+# The tool that answers a question about the listed gifts: its result is facts for the
+# model to answer with, never an outcome the agent presents.
+ANSWERED_BY_THE_MODEL = "get_gift_details"
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -59,6 +63,8 @@ def present(
     None when the model has more to say or do."""
     if not outcomes or latest < 1 or not all(o.ok for o in outcomes[-latest:]):
         return None
+    if any(o.name == ANSWERED_BY_THE_MODEL for o in outcomes[-latest:]):
+        return None  # a question was asked: the model answers it, with whatever else it did
     settled = main(outcomes, state, locale)
     if settled is None or not settled[1]:
         return None

@@ -86,7 +86,7 @@ def test_the_model_is_asked_again_when_its_words_are_needed(talk) -> None:
     agent, run, model = talk
     model.moves = [call("update_profile", **PROFILE)]
     agent.turn(run.id, "presented", "for my sister, tea, 60 euros")
-    details = lambda r: call("get_gift_details", gift_id=latest_state(r)["candidate_ids"][0])  # noqa: E731
+    details = lambda r: call("get_gift_details", gift_ids=latest_state(r)["candidate_ids"][:1])  # noqa: E731
     model.moves = [details, reply("It ships in two days.")]
     result = agent.turn(run.id, "presented", "when does the first one ship?")
     assert len(model.requests) == 3 and result.reply == "It ships in two days."

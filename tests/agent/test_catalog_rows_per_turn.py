@@ -59,7 +59,7 @@ def agent(tmp_path: Path, script) -> Iterator[Agent]:
     script.profile("make it 35 euros", "These pass.", budget_max=35)
     script.turn(
         "tell me about the first",
-        script.call("get_gift_details", gift_id={"$state": "/candidate_ids/0"}),
+        script.call("get_gift_details", gift_ids=[{"$state": "/candidate_ids/0"}]),
         script.reply("Here are its details."),
     )
     script.pick("the first one")

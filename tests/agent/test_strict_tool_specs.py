@@ -56,7 +56,12 @@ def test_the_description_is_the_model_part_of_the_docstring(name: str) -> None:
 
 def _required_values(args: type[ToolArgs]) -> dict[str, Any]:
     """A valid value for each required argument (the same for every test)."""
-    values = {"gift_id": "g-0001", "label": "sister", "described": "the moka pot"}
+    values = {
+        "gift_id": "g-0001",
+        "gift_ids": ["g-0001"],
+        "label": "sister",
+        "described": "the moka pot",
+    }
     return {n: values[n] for n, f in args.model_fields.items() if f.is_required()}
 
 

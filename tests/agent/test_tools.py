@@ -101,7 +101,8 @@ def test_invented_or_foreign_gift_ids_are_refused(make_ctx) -> None:
     outsider = next(i for i in ctx.state.search_pool if i not in ctx.state.candidate_ids)
     assert call(ctx, "select_gift", gift_id=outsider)["ok"] is False
     assert call(ctx, "confirm_choice")["ok"] is False  # nothing selected
-    assert call(ctx, "get_gift_details", gift_id="nope")["code"] == "gift.unknown"
+    asked = call(ctx, "get_gift_details", gift_ids=[ctx.state.candidate_ids[0], outsider])
+    assert asked["ok"] is False and asked["code"] == "gift.not_candidate"
 
 
 def test_search_needs_a_complete_profile_and_filtering_is_no_model_tool(make_ctx) -> None:

@@ -55,6 +55,7 @@ _HELPERS = {
     ("offline/policy.py", "r.say"): "replies",
     ("replies/phrasing.py", "_say"): "profile",
     ("cli/recap.py", "say"): "chat",
+    ("replies/answers.py", "_say"): "answers",
 }
 _READERS = {"catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text"}
 
@@ -92,5 +93,5 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 
 def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
-        "replies", "refusals", "turn", "profile", "chat", "errors"
+        "replies", "refusals", "turn", "profile", "chat", "errors", "answers"
     }  # fmt: skip

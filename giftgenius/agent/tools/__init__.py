@@ -16,10 +16,10 @@ from giftgenius.agent.tools.call_context import StagedChange, TurnContext, agent
 from giftgenius.agent.tools.candidates import (
     GiftIdArgs,
     SearchCandidatesArgs,
-    get_gift_details,
     search_candidates,
 )
 from giftgenius.agent.tools.choice import confirm_choice, select_described_gift, select_gift
+from giftgenius.agent.tools.details import GiftQuestionArgs, get_gift_details
 from giftgenius.agent.tools.profile import UpdateProfileArgs, update_profile
 from giftgenius.agent.tools.registry import NoArgs, Registry, Tool, ToolArgs, ToolResult, tool
 from giftgenius.agent.tools.saved_profiles import (
@@ -55,6 +55,7 @@ def execute(ctx: TurnContext, name: str, raw_arguments: str) -> ToolResult:
 __all__ = [
     "TOOLS",
     "GiftIdArgs",
+    "GiftQuestionArgs",
     "NoArgs",
     "ProfileLabelArgs",
     "Registry",

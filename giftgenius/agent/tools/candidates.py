@@ -12,7 +12,6 @@ from giftgenius.catalog import (
     Product,
     answers,
     check,
-    price_in,
     search_pool,
     shortlist,
     unserved,
@@ -156,23 +155,3 @@ def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:
         for reason in reasons:
             counts[reason] = counts.get(reason, 0) + 1
     return counts
-
-
-@tool
-def get_gift_details(ctx: TurnContext, args: GiftIdArgs) -> dict[str, Any]:
-    """One gift's full details (description, price, delivery), to answer a question about
-    it or compare two (one call each). Changes and selects nothing.
-
-    Result: `gift`.
-
-    Maintainers: any catalog id is allowed (it only reads); choosing is limited to the
-    candidates.
-    """
-    product = ctx.product(args.gift_id)
-    if product is None:
-        raise ToolError("gift.unknown", gift_id=args.gift_id)
-    details = product.model_dump(mode="json")
-    budget = ctx.state.profile.budget
-    if budget is not None:
-        details["price_in_budget_currency"] = price_in(product, budget.currency, ctx.rates)
-    return ok(ctx, gift=details)
