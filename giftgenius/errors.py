@@ -81,6 +81,9 @@ TOOL_ERRORS: dict[str, str] = {
     "budget.max_required": "budget_max is required the first time a budget is given.",
     "budget.min_above_max": "budget_min ({minimum} {currency}) is above budget_max "
     "({maximum} {currency}).",
+    "budget.not_positive": "budget_max must be above zero ({amount} {currency} was given); "
+    "nothing of this call was recorded. Ask the user for a positive amount, and send the "
+    "call's other facts again without the budget.",
     "profile.nothing_to_save": "Nothing to save yet: record who the gift is for first.",
     "label.empty": "That label is nothing once spaces and control characters are removed: "
     "save the profile under a plain word, such as 'sister' or 'boss'.",

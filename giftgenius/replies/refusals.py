@@ -20,8 +20,18 @@ from giftgenius.replies import phrasing
 
 _OFFERED = frozenset({"choices", "candidates", "allowed"})  # lists to pick one from
 
+# Refusals live in ``refusals``; the money readers' own in ``money`` as ``refusal.<code>``.
 # The codes this module can say; a test holds it to TOOL_ERRORS.
-CODES = catalogue.keys("refusals") - {"generic", "none"}
+CODES = catalogue.keys("refusals") - {"generic", "none"} | {
+    key.removeprefix("refusal.") for key in catalogue.keys("money") if key.startswith("refusal.")
+}
+
+
+def _sentence(code: str, lang: str) -> str:
+    """The catalogue's sentence for a refusal code, from whichever section holds it."""
+    if code in catalogue.keys("refusals"):
+        return catalogue.text("refusals", code, lang)
+    return catalogue.text("money", f"refusal.{code}", lang)
 
 
 def render(result: dict[str, Any], locale: str) -> str:
@@ -33,9 +43,10 @@ def render(result: dict[str, Any], locale: str) -> str:
     if code not in CODES or not isinstance(params, dict):
         return generic
     try:
-        currency = str(params.get("currency") or "") if "minimum" in params else ""
+        amounts = "minimum" in params or "amount" in params
+        currency = str(params.get("currency") or "") if amounts else ""
         values = {name: _value(name, value, lang, currency) for name, value in params.items()}
-        return catalogue.text("refusals", code, lang).format(**values)
+        return _sentence(code, lang).format(**values)
     except (KeyError, ValueError, TypeError, IndexError):  # a parameter missing or malformed
         return generic
 
