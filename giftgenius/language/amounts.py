@@ -52,6 +52,7 @@ class Amount(BaseModel):
     added: bool = Field(
         False, description="'another fiver', '5 euros de plus': on top of the budget known"
     )
+    named: bool = Field(False, description="'a tenner': a sum said by its name, no figure")
     currency_assumed: bool = Field(
         False, description="No currency was said: the default was used; confirm it"
     )
@@ -194,6 +195,16 @@ _NOT_MONEY_AFTER = re.compile(
     r"persons?|personnes?|kids?|enfants?|players?|joueurs?|cm|mm|m|km|kg|g|ml|l|%|percent|"
     r"pour ?cent|h|hours?|heures?|min|minutes?|o'clock|pm|am|th|st|nd|rd|x)(?![\w])"
 )
+# Things counted after a figure ("about 20 guests", "environ 12 roses"), past a word that
+# puts it on top ("10 more minutes"); people counted before it ("on sera environ 20").
+_MORE_LEAD = re.compile(rf"^\s*(?:{alternation(union('money_words', 'more_after'))})(?=\s)")
+_COUNTED_AFTER = re.compile(
+    rf"^\s*(?:{alternation(union('money_words', 'counted_things'))})(?![\w'])"
+)
+_COUNTING_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{alternation(union('money_words', 'counting_before'))})\s+"
+    rf"(?:(?:{_ABOUT_BEFORE})\s+)?(?:an?\s+|une?\s+)?$"
+)
 _RANGE_BETWEEN = re.compile(rf"^{_RANGE_JOIN}$")
 _LEAD = re.compile(rf"(?<![\w'])(?:{_RANGE_LEAD})$")
 
@@ -209,7 +220,7 @@ def _kind(before: str, after: str) -> Kind | None:
     if best is not None:
         return best[1]
     for kind, (_, cue_after) in _CUES.items():
-        if cue_after.search(after[:20]):
+        if cue_after.search(after[:30]):
             return kind
     return None
 
@@ -230,9 +241,21 @@ def _mentions(folded: str) -> list[_Mention]:
         word = m["pre"] or m["post"]
         if _SIGNED.search(folded[: m.start()]):
             continue  # "-20 euros" is no budget to take as 20 (``refused_amount``)
-        if value is not None and (word or not _NOT_MONEY_AFTER.match(folded[m.end() :])):
+        if value is not None and (word or not _counts(folded[: m.start()], folded[m.end() :])):
             found.append(_Mention(m, value, word))
     return found
+
+
+def _counts(before: str, after: str) -> bool:
+    """Whether a figure said without a currency counts things or people: a unit after it
+    ("10 days", "about 20 guests", "10 more minutes") or a counting phrase before it ("on
+    sera une vingtaine")."""
+    after = _MORE_LEAD.sub("", after, count=1)
+    return bool(
+        _NOT_MONEY_AFTER.match(after)
+        or _COUNTED_AFTER.match(after)
+        or _COUNTING_BEFORE.search(before[-40:])
+    )
 
 
 # A minus sign right before a figure, not the dash of a range ("20-40").
@@ -277,6 +300,7 @@ def _single(
         kind=kind or "at_most",
         approximate=kind == "about",
         added=added,
+        named=m.start() in named,
         currency=code or default,
         currency_assumed=code is None,
     )

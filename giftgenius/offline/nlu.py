@@ -744,6 +744,8 @@ def _budget(
             facts.pop("budget_min", None)
         if not amount.currency_assumed:
             currency = amount.currency
+        elif amount.named and british:
+            currency = "GBP"  # "a tenner" said in Britain is ten pounds
         msg.out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
