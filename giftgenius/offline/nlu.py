@@ -733,15 +733,7 @@ def _budget(
             _bare_budget(clause, facts)
         if amount is None:
             continue
-        facts["budget_max"] = float(amount.amount)
-        if amount.added and known.get("amount"):  # "another fiver on top": the cap goes up
-            facts["budget_max"] += float(known["amount"])
-        if amount.minimum is not None and amount.kind in ("between", "at_least"):
-            facts["budget_min"] = float(amount.minimum)
-        elif amount.added and known.get("min_amount") is not None:
-            facts["budget_min"] = float(known["min_amount"])
-        else:
-            facts.pop("budget_min", None)
+        _record_amount(amount, known, facts)
         if not amount.currency_assumed:
             currency = amount.currency
         elif amount.named and british:
@@ -749,6 +741,21 @@ def _budget(
         msg.out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
+
+
+def _record_amount(amount: Amount, known: dict[str, Any], facts: dict[str, Any]) -> None:
+    """The budget facts of one amount: a new single amount replaces a range known ("make it
+    70"); a sum on top ("another fiver") raises the cap known, in its currency, floor kept."""
+    facts["budget_max"] = float(amount.amount)
+    added = amount.added and bool(known.get("amount"))
+    if added and (amount.currency_assumed or amount.currency == known.get("currency")):
+        facts["budget_max"] += float(known["amount"])
+    if amount.minimum is not None and amount.kind in ("between", "at_least"):
+        facts["budget_min"] = float(amount.minimum)
+    elif added and known.get("min_amount") is not None:
+        facts["budget_min"] = float(known["min_amount"])
+    else:
+        facts.pop("budget_min", None)
 
 
 def _dated(clause: Clause, msg: _Message) -> bool:

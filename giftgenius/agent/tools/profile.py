@@ -43,9 +43,13 @@ class UpdateProfileArgs(ToolArgs):
     # No bound in the schema: a "-20" or a "0" the person typed is passed as said, and the
     # tool refuses it with a sentence in their language (a schema error would not say why).
     budget_max: float | None = Field(
-        None, description="Most to spend, e.g. 50, as said (the tool refuses 0 or less)."
+        None,
+        description="Most to spend, e.g. 50, as said (the tool refuses 0 or less); a sum "
+        "said on top ('another fiver') is added to the current one.",
     )
-    budget_min: float | None = Field(None, ge=0, description="Least to spend, if said.")
+    budget_min: float | None = Field(
+        None, ge=0, description="Least to spend, if said; a new single amount drops it."
+    )
     currency: str | None = Field(
         None,
         min_length=1,
