@@ -40,16 +40,13 @@ class UpdateProfileArgs(ToolArgs):
         "Dave', 'votre marraine', 'Karen, my boss'.",
     )
     age: int | None = Field(None, ge=0, le=120, description="Age in years.")
-    # No bound in the schema: a "-20" or a "0" the person typed is passed as said, and the
-    # tool refuses it with a sentence in their language (a schema error would not say why).
+    # The schema says "above zero" as before, but validation leaves it to the tool: a model
+    # that passes a "-20" or a "0" the person typed gets a refusal that says why, in the
+    # person's language, rather than a schema error (``budget.not_positive``).
     budget_max: float | None = Field(
-        None,
-        description="Most to spend, e.g. 50, as said (the tool refuses 0 or less); a sum "
-        "said on top ('another fiver') is added to the current one.",
+        None, description="Most to spend, e.g. 50.", json_schema_extra={"exclusiveMinimum": 0}
     )
-    budget_min: float | None = Field(
-        None, ge=0, description="Least to spend, if said; a new single amount drops it."
-    )
+    budget_min: float | None = Field(None, ge=0, description="Least to spend, if said.")
     currency: str | None = Field(
         None,
         min_length=1,
