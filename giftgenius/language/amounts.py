@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from giftgenius.domain import Locale
 from giftgenius.language.currency import CURRENCY_WORDS, resolve
 from giftgenius.language.folding import alternation, fold
+from giftgenius.language.lexicon import LANGUAGES, table, union
 
 Kind = Literal["at_most", "about", "between", "at_least"]
 
@@ -48,6 +49,10 @@ class Amount(BaseModel):
     )
     minimum: Decimal | None = Field(None, ge=0, description="A range's bottom, 'at least N'")
     approximate: bool = Field(False, description="'about 30': say so when using it")
+    added: bool = Field(
+        False, description="'another fiver', '5 euros de plus': on top of the budget known"
+    )
+    named: bool = Field(False, description="'a tenner': a sum said by its name, no figure")
     currency_assumed: bool = Field(
         False, description="No currency was said: the default was used; confirm it"
     )
@@ -80,6 +85,16 @@ _MAX_BEFORE = (
 _MAX_AFTER = (
     r"tops|max(?:imum)?|maxi|at most|at the most|or less|or under|au plus|au maximum|"
     r"grand max|ou moins|pas plus|max\.?"
+)
+# Money as people say it (``lexicons/<lang>/money_words.toml``): "at the very most",
+# "grand maximum"; a sum on top of the budget known ("another fiver", "5 euros de plus").
+_MAX_BEFORE += "|" + alternation(union("money_words", "most_before"))
+_MAX_AFTER += "|" + alternation(union("money_words", "most_after"))
+_MORE_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{alternation(union('money_words', 'more_before'))})\s*(?:an?\s+|une?\s+)?$"
+)
+_MORE_AFTER = re.compile(
+    rf"^\s*(?:{alternation(union('money_words', 'more_after'))})(?![\w'])(?!\s*(?:than|que)\b)"
 )
 _MIN_BEFORE = (
     r"at least|minimum|min\.?|more than|over|above|no less than|not less than|au moins|"
@@ -180,6 +195,16 @@ _NOT_MONEY_AFTER = re.compile(
     r"persons?|personnes?|kids?|enfants?|players?|joueurs?|cm|mm|m|km|kg|g|ml|l|%|percent|"
     r"pour ?cent|h|hours?|heures?|min|minutes?|o'clock|pm|am|th|st|nd|rd|x)(?![\w])"
 )
+# Things counted after a figure ("about 20 guests", "environ 12 roses"), past a word that
+# puts it on top ("10 more minutes"); people counted before it ("on sera environ 20").
+_MORE_LEAD = re.compile(rf"^\s*(?:{alternation(union('money_words', 'more_after'))})(?=\s)")
+_COUNTED_AFTER = re.compile(
+    rf"^\s*(?:{alternation(union('money_words', 'counted_things'))})(?![\w'])"
+)
+_COUNTING_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{alternation(union('money_words', 'counting_before'))})\s+"
+    rf"(?:(?:{_ABOUT_BEFORE})\s+)?(?:an?\s+|une?\s+)?$"
+)
 _RANGE_BETWEEN = re.compile(rf"^{_RANGE_JOIN}$")
 _LEAD = re.compile(rf"(?<![\w'])(?:{_RANGE_LEAD})$")
 
@@ -195,7 +220,7 @@ def _kind(before: str, after: str) -> Kind | None:
     if best is not None:
         return best[1]
     for kind, (_, cue_after) in _CUES.items():
-        if cue_after.search(after[:20]):
+        if cue_after.search(after[:30]):
             return kind
     return None
 
@@ -214,9 +239,27 @@ def _mentions(folded: str) -> list[_Mention]:
     for m in _amount_pattern().finditer(folded):
         value = _number(m["n1"] or m["n2"])
         word = m["pre"] or m["post"]
-        if value is not None and (word or not _NOT_MONEY_AFTER.match(folded[m.end() :])):
+        if _SIGNED.search(folded[: m.start()]):
+            continue  # "-20 euros" is no budget to take as 20 (``refused_amount``)
+        if value is not None and (word or not _counts(folded[: m.start()], folded[m.end() :])):
             found.append(_Mention(m, value, word))
     return found
+
+
+def _counts(before: str, after: str) -> bool:
+    """Whether a figure said without a currency counts things or people: a unit after it
+    ("10 days", "about 20 guests", "10 more minutes") or a counting phrase before it ("on
+    sera une vingtaine")."""
+    after = _MORE_LEAD.sub("", after, count=1)
+    return bool(
+        _NOT_MONEY_AFTER.match(after)
+        or _COUNTED_AFTER.match(after)
+        or _COUNTING_BEFORE.search(before[-40:])
+    )
+
+
+# A minus sign right before a figure, not the dash of a range ("20-40").
+_SIGNED = re.compile(r"(?:^|[^\w.,])[-\u2212]\s?$")
 
 
 def _range(first: _Mention, second: _Mention, folded: str, default: str) -> Amount | None:
@@ -238,11 +281,17 @@ def _range(first: _Mention, second: _Mention, folded: str, default: str) -> Amou
     )
 
 
-def _single(mention: _Mention, folded: str, default: str, alone: bool) -> Amount | None:
-    """One figure: money when a currency or a cue goes with it, or when it is all there is."""
+def _single(
+    mention: _Mention, folded: str, default: str, alone: bool, named: frozenset[int]
+) -> Amount | None:
+    """One figure: money when a currency, a cue or a sum's name ("a tenner") goes with it,
+    or when it is all there is; on top of the budget known when a word says so."""
     m = mention.match
-    kind = "about" if m["ish"] else _kind(folded[: m.start()], folded[m.end() :])
-    if kind is None and mention.word is None and not alone:
+    before, after = folded[: m.start()], folded[m.end() :]
+    added = bool(_MORE_BEFORE.search(before[-30:]) or _MORE_AFTER.match(after))
+    kind = "about" if m["ish"] else _kind(before, after)
+    money = mention.word is not None or alone or added or m.start() in named
+    if kind is None and not money:
         return None
     code = _currency(mention.word, default)
     return Amount(
@@ -250,9 +299,79 @@ def _single(mention: _Mention, folded: str, default: str, alone: bool) -> Amount
         minimum=mention.value if kind == "at_least" else None,
         kind=kind or "at_most",
         approximate=kind == "about",
+        added=added,
+        named=m.start() in named,
         currency=code or default,
         currency_assumed=code is None,
     )
+
+
+def _sum_words() -> dict[str, int]:
+    """Folded word → the figure it names ("tenner" → 10), from the kinds ``sum_<figure>``."""
+    return {
+        word: int(kind.removeprefix("sum_"))
+        for lang in LANGUAGES
+        for kind, said in table("money_words", lang).items()
+        if kind.startswith("sum_")
+        for word in said
+    }
+
+
+_SUMS = _sum_words()
+_SUM = re.compile(rf"(?<![\w'])(?:{alternation(_SUMS)})(?:s)?(?![\w'])")
+_TWICE = re.compile(
+    rf"(?<![\w'])(?:{alternation(union('money_words', 'twice'))})\s*(?P<n>100|1000)(?![\d])"
+)
+
+
+def _said_sums(folded: str) -> tuple[str, frozenset[int]]:
+    """Sums said in words written as figures: "a tenner" → "a 10", "a couple 100" → "about
+    200"; and where each such figure starts (a sum said by its name is money by itself)."""
+    folded = _TWICE.sub(lambda m: f"environ {2 * int(m['n'])}", folded)
+    named: list[int] = []
+    out: list[str] = []
+    last = 0
+    for m in _SUM.finditer(folded):
+        key = m[0] if m[0] in _SUMS else m[0][:-1]
+        out.append(folded[last : m.start()])
+        named.append(sum(map(len, out)))
+        out.append(str(_SUMS[key]))
+        last = m.end()
+    out.append(folded[last:])
+    return "".join(out), frozenset(named)
+
+
+def refused_amount(
+    text: str, locale: Locale = "en", default_currency: str = "USD"
+) -> tuple[Decimal, str] | None:
+    """A sum of zero or less said as a budget ("-20 euros", "0 dollars", "budget: -5"), with
+    its currency: no budget, but not to be dropped in silence either, so the tool that
+    records a budget can refuse it and ask for a positive amount."""
+    folded, _ = _prepared(text, locale)
+    from price_parser import Price
+
+    for m in _amount_pattern().finditer(folded):
+        value = Price.fromstring(m["n1"] or m["n2"]).amount
+        signed = _SIGNED.search(folded[: m.start()])
+        if value is None or not (signed or value == 0):
+            continue
+        word = m["pre"] or m["post"]
+        before = folded[: m.start()].rstrip(" -\u2212")
+        if word is not None or _kind(before, folded[m.end() :]) is not None:
+            return (-value if signed else value), _currency(word, default_currency) or (
+                default_currency
+            )
+    return None
+
+
+def _prepared(text: str, locale: Locale) -> tuple[str, frozenset[int]]:
+    """``text`` folded with its number words as figures ("une vingtaine" → "environ 20",
+    "a tenner" → "a 10"), and where the sums said by name start."""
+    from text_to_num import alpha2digit
+
+    text = _ISH.sub(" ish", text.replace("’", "'"))
+    text = _ROUND_NUMBER.sub(lambda m: f"environ {_ROUND_NUMBERS[fold(m[1])]}", text)
+    return _said_sums(fold(alpha2digit(text, locale)))
 
 
 def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD") -> Amount | None:
@@ -262,13 +381,9 @@ def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD"
     a figure said without one (``currency_assumed`` then says so). The last amount named
     wins: a correction comes after.
     """
-    from text_to_num import alpha2digit
-
     if not text or not text.strip():
         return None
-    text = _ISH.sub(" ish", text.replace("’", "'"))
-    text = _ROUND_NUMBER.sub(lambda m: f"environ {_ROUND_NUMBERS[fold(m[1])]}", text)
-    folded = fold(alpha2digit(text, locale))
+    folded, named = _prepared(text, locale)
     mentions = _mentions(folded)
     alone = len(mentions) == 1 and not re.sub(
         r"[\W_]", "", folded.replace(mentions[0].match[0], "")
@@ -284,6 +399,6 @@ def parse_amount(text: str, locale: Locale = "en", default_currency: str = "USD"
         if pair is not None:
             found, n = pair, n + 2
             continue
-        found = _single(mentions[n], folded, default_currency, alone) or found
+        found = _single(mentions[n], folded, default_currency, alone, named) or found
         n += 1
     return found

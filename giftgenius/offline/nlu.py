@@ -21,7 +21,7 @@ from typing import Any
 
 from giftgenius.catalog.describing import read_description
 from giftgenius.domain import Locale
-from giftgenius.language.amounts import Amount, parse_amount
+from giftgenius.language.amounts import Amount, parse_amount, refused_amount
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union
@@ -70,6 +70,7 @@ from giftgenius.offline.interests import (
     taste_names,
     verb_tags,
 )
+from giftgenius.offline.number_kinds import blank, bound_spans, districts
 from giftgenius.offline.reading_age import age_in, names_relation, recipient_age
 from giftgenius.offline.spelling import is_word, mend
 from giftgenius.privacy import PLACEHOLDERS
@@ -399,10 +400,15 @@ def _read(
         answers = candidate_answers or [() for _ in candidate_titles]
         pairs = zip(candidate_titles, answers, strict=False)
         shortlist = [intents.Candidate(t, tuple(a)) for t, a in pairs]
-        out.choice = _choice(raw, folded, shortlist)
+        # a day or a district is no place in the list ("before the 20th", "Paris 15e")
+        bound = bound_spans(raw, lang, lambda clause: _deadline(clause, today, lang))
+        out.choice = _choice(blank(raw, bound), blank(folded, bound), shortlist)
         if out.choice is not None and (out.choice.described is None or out.choice.price):
             return out  # "je prends le bonsaï" chooses; it says nothing new about tastes
-    out.facts = _message_facts(raw, folded, _Message(lang, today, dollar, profile, out))
+    quarters = districts(raw, lang)  # "Paris 15e" is no budget of 15 euros
+    out.facts = _message_facts(
+        blank(raw, quarters), blank(folded, quarters), _Message(lang, today, dollar, profile, out)
+    )
     if out.choice is not None:
         # A gift named in words ("the grinder") says nothing new about tastes either; one
         # that also sets a budget, a place or a date ("the one under 40 for Paris") is facts.
@@ -721,20 +727,52 @@ def _budget(
     whole = " ".join(c.text for c in clauses)
     for clause in clauses:
         amount = _amount(clause.text, msg.lang, dollar, british, whole)
-        if amount is None and (correcting or clause.corrects) and known:
+        if amount is None and _refused(clause.text, msg.lang, dollar, facts):
+            continue
+        if amount is None and (correcting or clause.corrects) and known and not _dated(clause, msg):
             _bare_budget(clause, facts)
         if amount is None:
             continue
-        facts["budget_max"] = float(amount.amount)
-        if amount.minimum is not None and amount.kind in ("between", "at_least"):
-            facts["budget_min"] = float(amount.minimum)
-        else:
-            facts.pop("budget_min", None)
+        _record_amount(amount, known, facts)
         if not amount.currency_assumed:
             currency = amount.currency
+        elif amount.named and british:
+            currency = "GBP"  # "a tenner" said in Britain is ten pounds
         msg.out.approximate = float(amount.amount) if amount.approximate else None
     if "budget_max" in facts and currency is not None:
         facts["currency"] = currency
+
+
+def _record_amount(amount: Amount, known: dict[str, Any], facts: dict[str, Any]) -> None:
+    """The budget facts of one amount: a new single amount replaces a range known ("make it
+    70"); a sum on top ("another fiver") raises the cap known, in its currency, floor kept."""
+    facts["budget_max"] = float(amount.amount)
+    added = amount.added and bool(known.get("amount"))
+    if added and (amount.currency_assumed or amount.currency == known.get("currency")):
+        facts["budget_max"] += float(known["amount"])
+    if amount.minimum is not None and amount.kind in ("between", "at_least"):
+        facts["budget_min"] = float(amount.minimum)
+    elif added and known.get("min_amount") is not None:
+        facts["budget_min"] = float(known["min_amount"])
+    else:
+        facts.pop("budget_min", None)
+
+
+def _dated(clause: Clause, msg: _Message) -> bool:
+    """Whether a clause sets a day: its figure is that day ("en fait, avant le 20"), no
+    budget correction."""
+    return _deadline(clause, msg.today, msg.lang) is not None
+
+
+def _refused(text: str, lang: Locale, dollar: str, facts: dict[str, Any]) -> bool:
+    """A budget of zero or less ("-20 euros", "0 dollars") passed on as said: the tool
+    refuses it and asks for a positive amount, rather than the reader dropping it."""
+    refused = refused_amount(text, lang, dollar)
+    if refused is None:
+        return False
+    facts["budget_max"] = float(refused[0])
+    facts.pop("budget_min", None)
+    return True
 
 
 def _amount(text: str, lang: Locale, dollar: str, british: bool, whole: str) -> Amount | None:
@@ -748,7 +786,8 @@ def _amount(text: str, lang: Locale, dollar: str, british: bool, whole: str) -> 
     if amount is None or not amount.currency_assumed:
         return amount
     if (
-        _counted(text, amount.amount)  # "5 expressos par jour" counts cups, not money
+        # "5 expressos par jour" counts cups, not money; "10 more books" counts books
+        _counted(_MORE_AFTER.sub(" ", text) if amount.added else text, amount.amount, lang)
         or amount.amount < _LEAST_BUDGET  # a lone "1" is a slip or an answer, not $1
         or _year_of_a_date(whole, amount.amount)  # "by December 20, 2026": a year
     ):
@@ -825,9 +864,18 @@ def _money_words(text: str) -> str:
     return re.sub(r"[^\W\d_]{5,}", fix, text)
 
 
-def _counted(text: str, value: Any) -> bool:
+# "10 more", "5 euros de plus": read past, to see whether the figure counts things after all.
+_MORE_AFTER = re.compile(
+    rf"(?<=\d)\s*(?:{_words('money_words', 'more_after')})(?![\w'])", re.IGNORECASE
+)
+
+
+def _counted(text: str, value: Any, lang: Locale = "en") -> bool:
     """Whether a figure said without a currency counts things ("5 expressos", "2 guitares",
-    "she already has about 200 of them")."""
+    "she already has about 200 of them", "about ten of them")."""
+    from text_to_num import alpha2digit
+
+    text = alpha2digit(text, lang)
     exact = f"{value:f}"
     exact = exact.rstrip("0").rstrip(".") if "." in exact else exact  # "12.50" → "12.5"
     for m in re.finditer(rf"(?<![\d.,]){re.escape(exact)}(?![\d.,])", text):

@@ -32,7 +32,8 @@ def render(result: dict[str, Any], locale: str) -> str:
     if code not in CODES or not isinstance(params, dict):
         return generic
     try:
-        currency = str(params.get("currency") or "") if "minimum" in params else ""
+        amounts = "minimum" in params or "amount" in params
+        currency = str(params.get("currency") or "") if amounts else ""
         values = {name: _value(name, value, lang, currency) for name, value in params.items()}
         return catalogue.text("refusals", code, lang).format(**values)
     except (KeyError, ValueError, TypeError, IndexError):  # a parameter missing or malformed

@@ -40,7 +40,12 @@ class UpdateProfileArgs(ToolArgs):
         "Dave', 'votre marraine', 'Karen, my boss'.",
     )
     age: int | None = Field(None, ge=0, le=120, description="Age in years.")
-    budget_max: float | None = Field(None, gt=0, description="Most to spend, e.g. 50.")
+    # The schema says "above zero" as before, but validation leaves it to the tool: a model
+    # that passes a "-20" or a "0" the person typed gets a refusal that says why, in the
+    # person's language, rather than a schema error (``budget.not_positive``).
+    budget_max: float | None = Field(
+        None, description="Most to spend, e.g. 50.", json_schema_extra={"exclusiveMinimum": 0}
+    )
     budget_min: float | None = Field(None, ge=0, description="Least to spend, if said.")
     currency: str | None = Field(
         None,
@@ -177,6 +182,8 @@ def _budget(ctx: TurnContext, old: ProfileDraft, args: UpdateProfileArgs) -> Bud
         currency = read_currency(args.currency, dollar=ctx.default_currency, available=available)
     else:
         currency = old.budget.currency if old.budget else ctx.default_currency
+    if amount <= 0:  # "-20 euros", "0 dollars": ask again, keep the budget known
+        raise ToolError("budget.not_positive", amount=amount, currency=currency)
     minimum = args.budget_min
     if minimum is not None and minimum > amount:
         raise ToolError("budget.min_above_max", minimum=minimum, maximum=amount, currency=currency)
