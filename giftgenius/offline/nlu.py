@@ -72,6 +72,7 @@ from giftgenius.offline.interests import (
 )
 from giftgenius.offline.reading_age import age_in, names_relation, recipient_age
 from giftgenius.offline.spelling import is_word, mend
+from giftgenius.offline.unknown_tastes import tastes_unknown
 from giftgenius.privacy import PLACEHOLDERS
 
 _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
@@ -445,6 +446,8 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
         and _WORKPLACE_DRAW.search(folded)
     ):
         facts["recipient"] = _DRAWN_COLLEAGUE[msg.lang]
+    if "interests" not in facts and tastes_unknown(folded, msg.profile):
+        facts["tastes_unknown"] = True  # "no idea what she likes": popular ideas, no question
     return facts
 
 
@@ -458,7 +461,9 @@ def _exchange_deadline(raw: str, today: dt.date, lang: Locale) -> dt.date | None
     return None
 
 
-_TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
+_TASTES = frozenset(
+    {"interests", "dislikes", "remove_interests", "remove_dislikes", "tastes_unknown"}
+)
 
 _NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
 

@@ -16,7 +16,7 @@ from giftgenius.agent.tools.profile_reading import (
     read_recipient,
 )
 from giftgenius.agent.tools.registry import ToolArgs, tool
-from giftgenius.agent.tools.tastes import read_tastes
+from giftgenius.agent.tools.tastes import popular_note, read_tastes
 from giftgenius.catalog import canonical_tags
 from giftgenius.domain import Budget, ProfileDraft, SessionState, Step
 from giftgenius.errors import ToolError
@@ -24,7 +24,7 @@ from giftgenius.language.places import country_name
 from giftgenius.privacy import scrub
 
 # The recipient's words and name do not change what suits them; their audience does.
-SEARCH_FACTS = ("audience", "age", "interests")
+SEARCH_FACTS = ("audience", "age", "interests", "tastes_unknown")
 FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
 
 
@@ -54,7 +54,13 @@ class UpdateProfileArgs(ToolArgs):
         description="Likes to add, short words as said ('tea', 'jardinage', 'Terry Pratchett').",
     )
     remove_interests: list[str] | None = Field(
-        None, max_length=12, description="Interests taken back."
+        None,
+        max_length=12,
+        description="Interests taken back, or replaced by new ones.",
+    )
+    tastes_unknown: bool | None = Field(
+        None,
+        description="true when the person does not know the recipient's tastes.",
     )
     dislikes: list[str] | None = Field(
         None,
@@ -93,6 +99,7 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     searches and filters: `shortlist` (gifts to present, in order, each with the interests
     it `answers`), `unserved` (interests nothing answers, with the closest things: say so),
     and if the shortlist is empty `relax` (changes that would bring ideas back: offer them).
+    Tastes unknown: the ideas are `popular` ones; say so.
 
     Maintainers: free text is scrubbed of PII, then read with the catalog's normalisers
     (``profile_reading``, ``tastes``): the recipient is kept as said with its name and
@@ -124,6 +131,10 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
             values += _normalize_facts(add)
             understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
         data[key] = values
+    if args.tastes_unknown is not None:
+        data["tastes_unknown"] = args.tastes_unknown
+    if args.interests:
+        data["tastes_unknown"] = False  # a taste said at last is searched for itself
     if args.country is not None:
         data["country"] = read_country(args.country, ctx.state.locale)
         understood["country"] = {
@@ -159,7 +170,7 @@ def follow_up(ctx: TurnContext, *, changed: bool) -> dict[str, Any]:
     if step == Step.generating_candidates:
         return find_gifts(ctx)
     if step == Step.filtering and changed:
-        return refilter(ctx)
+        return {**refilter(ctx), **popular_note(ctx.state.profile)}
     return {}
 
 
