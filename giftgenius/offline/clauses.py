@@ -38,7 +38,9 @@ _CLAUSE_OPENERS = (
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
     r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
-    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])"
+    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])|"
+    # a taste given up ends its clause: "not cooking anymore, running" likes running
+    r"(?:(?<=\banymore)|(?<=\bany more)|(?<=\bno more)),"
 )
 
 # Words that take back what was just said: "scrap that", "nvm", "no wait", "euh non",

@@ -60,6 +60,7 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
+from giftgenius.offline.dropped_tastes import dropped_tastes
 from giftgenius.offline.interests import (
     LIKING,
     PROPER,
@@ -907,6 +908,7 @@ def _tastes(
     said = _Said()
     for clause in _own_parts(clauses):
         said.read(clause, lang)
+    said.dropped = dropped_tastes(clauses, lang, list(profile.get("interests") or []))
     _taste_facts(said, profile, facts, correcting)
 
 
@@ -919,6 +921,7 @@ class _Said:
     mine: list[str] = field(default_factory=list)
     before: list[str] = field(default_factory=list)  # liked by the last clause naming some
     taken_back: bool = False  # a clause took back what came before and named nothing itself
+    dropped: list[str] = field(default_factory=list)  # known interests given up: "no more X"
 
     def read(self, clause: Clause, lang: Locale) -> None:
         body = _after_lead(clause)
@@ -985,7 +988,11 @@ def _taste_facts(
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
     liked = [t for t in said.liked if t not in said.refused and t not in said.mine]
+    liked = [t for t in liked if t not in said.dropped]  # "il ne cuisine plus": given up
     refused, remove = _taken_back(said, liked, old_interests, correcting)
+    # "forget the cooking", "not cooking anymore": taken back, not refused
+    refused = [t for t in refused if t not in said.dropped]
+    remove += [t for t in said.dropped if t not in remove]
     for kind, values in (
         ("interests", [t for t in liked if t not in old_interests]),
         ("dislikes", [t for t in refused if t not in old_dislikes]),
