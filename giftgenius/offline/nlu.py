@@ -29,6 +29,7 @@ from giftgenius.language.lexicon import words as lexicon_words
 from giftgenius.language.places import (
     country_name,
     names_a_land,
+    near_country,
     place_alone,
     resolve_country,
     resolve_country_slip,
@@ -599,6 +600,9 @@ def _facts(text: str, msg: _Message) -> dict[str, Any]:
             facts["country"] = country
             if _SPEAKER_LIVES.search(clause.folded):
                 home = country
+    if "country" in facts and home is None:
+        # "lives in Salem, just north of Boston": the landmark says which Salem
+        facts["country"] = near_country(text, lang) or facts["country"]
     # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
     _budget(clauses, msg, facts, correcting, home)
     age = recipient_age(clauses, lang, text, facts.get("budget_max"))
@@ -964,9 +968,27 @@ def _after_lead(clause: Clause) -> Clause:
 def _named_tags(segment: Segment, body: Clause, lang: Locale) -> list[str]:
     """The vocabulary's tags of a segment, and tastes said by name ("écoute Angèle")."""
     tags = segment_tags(segment, lang)
+    if not segment.cued:  # "my sister in Tokyo" lives there; "loves Tokyo" is a taste
+        tags = [t for t in tags if t not in _lived_in(segment.text, lang)]
     if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
         tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
     return tags
+
+
+def _lived_in(text: str, lang: Locale) -> set[str]:
+    """The tags of places named after a place word ("in Tokyo", "à Kyoto"): where someone
+    is, not what they love."""
+    folded = fold(text, keep_length=True)
+    found: set[str] = set()
+    for cue in _PLACE_CUE.finditer(folded):
+        m = _PHRASE.match(text, cue.end())
+        name = m[1].split()[:3] if m else []
+        for size in range(len(name), 0, -1):
+            phrase = " ".join(name[:size])
+            if phrase[:1].isupper() and resolve_country(phrase, lang) is not None:
+                found |= canonical_tags(phrase)
+                break
+    return found
 
 
 def _free_taste(segment: Segment, body: Clause) -> bool:

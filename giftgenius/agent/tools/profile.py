@@ -119,22 +119,7 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
         data["age"] = args.age
     if args.budget_max is not None or args.budget_min is not None or args.currency is not None:
         data["budget"] = _budget(ctx, old, args)
-    for key, add, remove in (
-        ("interests", args.interests, args.remove_interests),
-        ("dislikes", args.dislikes, args.remove_dislikes),
-    ):
-        values = list(data[key])
-        if remove:
-            gone = set(_normalize_facts(remove))
-            values = [v for v in values if v not in gone]
-        if add:
-            values += _normalize_facts(add)
-            understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
-        data[key] = values
-    if args.tastes_unknown is not None:
-        data["tastes_unknown"] = args.tastes_unknown
-    if args.interests:
-        data["tastes_unknown"] = False  # a taste said at last is searched for itself
+    _record_tastes(ctx, args, data, understood)
     if args.country is not None:
         data["country"] = read_country(args.country, ctx.state.locale)
         understood["country"] = {
@@ -156,6 +141,35 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
         understood["currency"] = new.budget.currency
     found = follow_up(ctx, changed=new != old)
     return ok(ctx, changed=new != old, missing=new.missing(), understood=understood, **found)
+
+
+def _record_tastes(
+    ctx: TurnContext, args: UpdateProfileArgs, data: dict[str, Any], understood: dict[str, Any]
+) -> None:
+    """Interests and dislikes added or taken back, and whether the tastes are unknown.
+
+    A place given as the delivery country in the same call is no interest ("lives in
+    Tokyo": country "Tokyo", not the interest "Tokyo"); a taste said at last ends
+    ``tastes_unknown``, so the search looks for it rather than for popular gifts.
+    """
+    destination = " ".join((args.country or "").lower().split())
+    interests = [w for w in args.interests or [] if " ".join(w.lower().split()) != destination]
+    for key, add, remove in (
+        ("interests", interests, args.remove_interests),
+        ("dislikes", args.dislikes, args.remove_dislikes),
+    ):
+        values = list(data[key])
+        if remove:
+            gone = set(_normalize_facts(remove))
+            values = [v for v in values if v not in gone]
+        if add:
+            values += _normalize_facts(add)
+            understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
+        data[key] = values
+    if args.tastes_unknown is not None:
+        data["tastes_unknown"] = args.tastes_unknown
+    if interests:
+        data["tastes_unknown"] = False
 
 
 def follow_up(ctx: TurnContext, *, changed: bool) -> dict[str, Any]:
