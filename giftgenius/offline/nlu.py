@@ -1102,7 +1102,12 @@ def _names_no_one(word: str, before: str, rest: str) -> bool:
         # "a gift for Grace" is Grace, not Grèce
         or bool(_PLACE_BEFORE.search(fold(before)) and resolve_country_slip(word))
         or _known_relation(word)
+        # "she's in the Ramblers", "il est au Rotary": a club or a team, no one's name
+        or _GROUP_BEFORE.search(fold(before)) is not None
     )
+
+
+_GROUP_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('offline_pastimes', 'before_a_group')})\s*$")
 
 
 def _opens_sentence(before: str, after: str) -> bool:
