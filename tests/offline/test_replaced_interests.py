@@ -12,7 +12,8 @@ import pytest
 from giftgenius.offline.nlu import extract
 
 TODAY = dt.date(2026, 12, 1)
-COOKS = {"recipient": "brother", "budget": {"amount": 50, "currency": "USD"}, "interests": ["cooking"]}  # fmt: skip
+BUDGET = {"amount": 50, "currency": "USD"}
+COOKS = {"recipient": "brother", "budget": BUDGET, "interests": ["cooking"]}
 
 
 def facts(text: str, locale: str, profile: dict[str, Any] = COOKS) -> dict[str, Any]:
