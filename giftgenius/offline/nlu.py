@@ -74,7 +74,7 @@ from giftgenius.offline.interests import (
 )
 from giftgenius.offline.reading_age import age_in, names_relation, recipient_age
 from giftgenius.offline.spelling import is_word, mend
-from giftgenius.offline.unknown_tastes import tastes_unknown
+from giftgenius.offline.unknown_tastes import tastes_unknown, unknown_spans
 from giftgenius.privacy import PLACEHOLDERS
 
 _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
@@ -435,6 +435,8 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
     readable = _blank_save(raw, folded) if msg.out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
+    for start, end in unknown_spans(folded):  # "no clue what she's into": no taste cued
+        readable = readable[:start] + " " * (end - start) + readable[end:]
     facts = _facts(readable, msg)
     if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
         # the exchange is an occasion too, read where it is still said: "Secret Santa at

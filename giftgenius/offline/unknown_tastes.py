@@ -37,7 +37,8 @@ def _said() -> re.Pattern[str]:
     """Not knowing what someone likes, their tastes, or them: anywhere in a message."""
     not_knowing = _any("not_knowing")
     return re.compile(
-        rf"(?<![\w'])(?:(?:{not_knowing}){_GAP}?(?:{_any('what')}){_WHO}(?:{_any('liking')})"
+        rf"(?<![\w'])(?:(?P<not>{not_knowing}){_GAP}?(?:{_any('what')}){_WHO}"
+        rf"(?P<liking>{_any('liking')})"
         rf"|(?:{not_knowing}){_GAP}?(?:{_any('whose')})\s+(?:{_any('tastes')})"
         rf"|{_any('barely_know')})(?![\w])"
     )
@@ -48,6 +49,18 @@ def _bare() -> re.Pattern[str]:
     """A whole message that only says "I don't know" or "anything"."""
     words = rf"(?:{_any('bare', 'fillers')})"
     return re.compile(rf"^[\s,.!?…:;-]*{words}(?:[\s,.!?…:;-]+{words})*[\s,.!?…:;-]*$")
+
+
+def unknown_spans(folded: str) -> list[tuple[int, int]]:
+    """Where ``folded`` says in full that the speaker does not know the recipient's tastes:
+    read as nothing else, so "into" cues no taste in "no clue what she's into honestly".
+    Who is named between stays to be read ("no idea what my boss is into")."""
+    m = _said().search(folded.replace("’", "'"))
+    if m is None:
+        return []
+    if m["liking"] is None:
+        return [m.span()]
+    return [m.span("not"), m.span("liking")]
 
 
 def tastes_unknown(folded: str, profile: dict[str, Any]) -> bool:

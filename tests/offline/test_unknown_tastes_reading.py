@@ -78,3 +78,15 @@ def test_said_bare_it_answers_the_question_about_tastes(text: str, locale: str) 
 )
 def test_near_misses_say_nothing_of_unknown_tastes(text: str, locale: str) -> None:
     assert "tastes_unknown" not in facts(text, locale, ASKED)
+
+
+def test_the_words_of_not_knowing_cue_no_taste_and_keep_who() -> None:
+    got = facts("no clue what she's into honestly", "en", ASKED)
+    assert got == {"tastes_unknown": True}  # "into" cues no taste "honestly"
+    got = facts("I have no idea what my boss is into, 50 dollars", "en")
+    assert got["recipient"] == "boss" and got["tastes_unknown"] is True
+    got = facts("we've talked like twice, no clue what he's into", "en", ASKED)
+    assert "interests" not in got
+    # a colleague "from IT" is from a department, not from Italy
+    got = facts("Secret Santa at work, drew a guy from IT, no idea what he likes", "en")
+    assert "country" not in got and got["tastes_unknown"] is True
