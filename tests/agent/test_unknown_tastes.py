@@ -121,3 +121,14 @@ def test_one_i_dont_know_then_a_shortlist_that_says_why(
     assert any(_said("popular.whom", locale) in r for r in replies)
     if len(lines) == 4:
         assert result.state.step == Step.done
+
+
+@pytest.mark.parametrize(
+    "recipient",
+    ["my mum", "my dad", "my grandma", "my teacher", "my boss", "my girlfriend", "my friend",
+     "my brother", "my sister", "my son", "my teenage niece", "my neighbour", "the mailman"],
+)  # fmt: skip
+def test_every_audience_has_popular_ideas_at_a_modest_budget(make_ctx, recipient: str) -> None:
+    found = _call(make_ctx(), recipient=recipient, budget_max=30, tastes_unknown=True)
+    assert len(found["shortlist"]) >= 3, recipient
+    assert _within([c["id"] for c in found["shortlist"]], 30, "USD")
