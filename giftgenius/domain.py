@@ -91,7 +91,8 @@ class Budget(BaseModel):
 
 
 class ProfileDraft(BaseModel):
-    """What we know about the recipient. Required: recipient, budget, one interest.
+    """What we know about the recipient. Required: recipient, budget, one interest (or
+    the person's word that they do not know any).
 
     The recipient is kept as the person put it ("uncle", "belle-mère", or only a name), so
     replies can say "your uncle Dave"; the catalog ranks by ``audience``, one of its
@@ -109,6 +110,9 @@ class ProfileDraft(BaseModel):
     age: int | None = Field(None, ge=0, le=120)
     budget: Budget | None = None
     interests: Facts = Field(default_factory=list)
+    # The person said they do not know the recipient's tastes ("no idea what she likes"):
+    # the search offers gifts popular with the audience instead of asking again.
+    tastes_unknown: bool = False
     dislikes: Facts = Field(default_factory=list)
     country: str | None = Field(None, pattern=r"^[A-Z]{2}$")
     deadline: date | None = None
@@ -119,7 +123,7 @@ class ProfileDraft(BaseModel):
             missing.append("recipient")
         if self.budget is None:
             missing.append("budget")
-        if not self.interests:
+        if not self.interests and not self.tastes_unknown:
             missing.append("interests")
         return missing
 

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from giftgenius.domain import Locale
-from giftgenius.language.folding import Token, key, tokens
+from giftgenius.language.folding import Token, alternation, fold, key, tokens
 from giftgenius.language.lexicon import LANGUAGES, table, union, words
 
 MIN_CITY_POPULATION = 15_000
@@ -343,6 +343,75 @@ def _scan_span(index: _Index, span: list[Token], locale: Locale, opener: bool) -
     return None
 
 
+@dataclass(frozen=True)
+class _Named:
+    """A place named inside a phrase: where, and every country its name may mean, the most
+    likely first (the country itself, a region, then cities by population)."""
+
+    start: int
+    meanings: tuple[str, ...]
+
+
+def _meanings(index: _Index, k: str, first: str) -> tuple[str, ...]:
+    found = [first]
+    found += [country for country, _ in index.regions.get(k, [])]
+    found += [country for _, country, _ in index.cities.get(k, [])]
+    return tuple(dict.fromkeys(found))
+
+
+def _named(index: _Index, text: str, locale: Locale) -> list[_Named]:
+    """The places named inside a phrase, in order, as ``_scan`` reads them."""
+    words = tokens(text)
+    found: list[_Named] = []
+    i = 0
+    while i < len(words):
+        opener = i == 0 or any(ch in ".!?" for ch in text[words[i - 1].end : words[i].start])
+        for size in range(min(4, len(words) - i), 0, -1):
+            span = words[i : i + size]
+            code = _scan_span(index, span, locale, opener)
+            if code is not None:
+                k = " ".join(t.folded for t in span)
+                found.append(_Named(span[0].start, _meanings(index, k, code)))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+@lru_cache(maxsize=1)
+def _near() -> re.Pattern[str]:
+    """A word that puts what follows as a landmark near the place: "just north of", "près de"."""
+    near = [fold(w) for w in union("place_nearness", "near")]
+    return re.compile(rf"(?<![\w'])(?:{alternation(near)})\s*$")
+
+
+def near_country(text: str, locale: Locale = "en") -> str | None:
+    """The country of a place said near a landmark ("Salem, just north of Boston", "habite à
+    Laval, près de Montréal"), or None when the text says no such thing.
+
+    A small town shares its name with towns abroad, some of them bigger ("Salem", "Kingston",
+    "Waterloo"); the big city beside it says which one is meant: the landmark's most likely
+    country that every other place named can also mean. The landmark alone ("she lives just
+    north of Boston") is read by ``resolve_country`` as any place is.
+    """
+    if not text or not text.strip():
+        return None
+    index = _index()
+    named = _named(index, text, locale)
+    if len(named) < 2:
+        return None
+    folded = fold(text, keep_length=True)
+    for landmark in named:
+        if _near().search(folded[: landmark.start]) is None:
+            continue
+        others = [n for n in named if n is not landmark]
+        for country in landmark.meanings:
+            if all(country in n.meanings for n in others):
+                return country
+    return None
+
+
 def resolve_country(text: str, locale: Locale = "en") -> str | None:
     """ISO 3166-1 alpha-2 code of the place ``text`` names, or None when it names none.
 
@@ -355,6 +424,9 @@ def resolve_country(text: str, locale: Locale = "en") -> str | None:
     if not text or not text.strip():
         return None
     index = _index()
+    near = near_country(text, locale)  # "Salem, just north of Boston": the landmark's
+    if near is not None:
+        return near
     if "," in text:
         code = _qualified(index, text, locale)
         if code is not None:

@@ -102,6 +102,7 @@ class _VocabularyFile(BaseModel):
     ingredients: tuple[str, ...]
     holds: dict[str, tuple[str, ...]]
     combos: dict[_Phrase, tuple[str, ...]]
+    popular: dict[str, tuple[str, ...]] = {}
     tags: dict[str, _Tag]
 
     @model_validator(mode="after")
@@ -119,6 +120,13 @@ class _VocabularyFile(BaseModel):
                     )
         named = {*self.ingredients, *self.holds}
         named.update(t for tags in (*self.holds.values(), *self.combos.values()) for t in tags)
+        named.update(t for tags in self.popular.values() for t in tags)
+        audiences = sorted(set(self.popular) - set(RECIPIENTS))
+        if audiences or (self.popular and "anyone" not in self.popular):
+            raise ValueError(
+                f"popular names unknown audiences {audiences}: use the catalog's audiences, "
+                "and give 'anyone' a list (the one used for the others)"
+            )
         unknown = sorted(named - set(self.tags))
         if unknown:
             raise ValueError(
@@ -320,6 +328,7 @@ class _Vocabulary:
     kinds: frozenset[str]
     ingredients: frozenset[str]
     holds: dict[str, frozenset[str]]
+    popular: dict[str, tuple[str, ...]]
     tags: _PhraseTable
     recipients: _PhraseTable
 
@@ -371,6 +380,7 @@ def _build() -> _Vocabulary:
         kinds=frozenset(tag for tag, entry in data.tags.items() if entry.kind),
         ingredients=frozenset(data.ingredients),
         holds={kind: frozenset(tags) for kind, tags in data.holds.items()},
+        popular=dict(data.popular),
         tags=_PhraseTable(_tag_phrases(data)),
         recipients=_PhraseTable(_recipient_phrases(), first_wins=True),
     )
@@ -411,6 +421,14 @@ TAGS: frozenset[str] = frozenset(_VOCABULARY.display)
 INTERESTS: frozenset[str] = TAGS - _VOCABULARY.kinds
 # What a product can contain or serve, so that a refusal finds it in the description too.
 INGREDIENTS: frozenset[str] = _VOCABULARY.ingredients
+
+
+def popular_tags(audience: str) -> tuple[str, ...]:
+    """The kinds of gift broadly liked by an audience (``[popular]`` in the data file), for
+    a search when the person does not know the recipient's tastes; "anyone"'s for an
+    audience without its own list."""
+    popular = _VOCABULARY.popular
+    return popular.get(audience) or popular.get("anyone", ())
 
 
 def within(tags: Iterable[str]) -> frozenset[str]:

@@ -1,7 +1,8 @@
 """The message catalogue: every sentence the person reads, one data file per language.
 
 ``<lang>.toml`` holds each sentence under a key, in sections named for who speaks
-(``replies``, ``refusals``, ``turn``, ``profile``, ``chat``, ``errors``). A new sentence or a
+(``replies``, ``refusals``, ``turn``, ``profile``, ``chat``, ``errors``, and ``tastes``
+for what is said about the recipient's tastes). A new sentence or a
 reworded one is a data change, and a test holds the languages to the same keys and the same
 ``{names}``. It sits with the bottom utilities so that every layer that speaks to the person
 — a store's busy message, the agent, the replies, the terminal — reads the same catalogue.

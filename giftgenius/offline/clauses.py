@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from giftgenius.language.folding import fold
+from giftgenius.language.folding import alternation, fold
+from giftgenius.language.lexicon import union
 
 # Words that open a new clause after a comma: subjects, corrections, figures.
 _CLAUSE_OPENERS = (
@@ -38,7 +39,9 @@ _CLAUSE_OPENERS = (
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
     r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
-    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])"
+    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])|"
+    # a taste given up ends its clause: "not cooking anymore, running" likes running
+    r"(?:(?<=\banymore)|(?<=\bany more)|(?<=\bno more)),"
 )
 
 # Words that take back what was just said: "scrap that", "nvm", "no wait", "euh non",
@@ -170,6 +173,8 @@ _POS = (
     r"(?:crazy|mad|nuts|wild|gaga) (?:about|for|over)|hooked on|can'?t get enough of|"
     rf"lives for|big on|spends {_EN_SPAN}{_EN_TIME}|"
     r"(?:in|through) (?:a|an|her|his|their)(?= [\w-]+ phase)|"
+    # fondness for what someone cares for, a goal trained for: "dotes on his dog"
+    rf"{alternation(union('offline_pastimes', 'fondness'))}|"
     # what someone is or does for a living says what they care for: "il est chef", "is a dev"
     r"est|etait|bosse (?:comme|en tant que)|travaille (?:comme|en tant que)|"
     r"works as(?: an?)?|(?:he|she|who)(?:'s| is| was) an?|"
@@ -235,7 +240,9 @@ _HABIT = re.compile(
     r"monday|tuesday|wednesday|thursday|friday)|tous les (?:lundis|mardis|mercredis|jeudis|"
     r"vendredis)|"
     r"toute la (?:journee|semaine|soiree)|all day(?: long)?|all the time|a longueur de journee|"
-    r"sans arret|non-stop|religieusement)"
+    r"sans arret|non-stop|religieusement|"
+    # what someone keeps doing: "is always repotting something", "spends hours watching"
+    rf"{alternation(union('offline_pastimes', 'habits'))})"
     r"(?![\w'])"
 )
 # "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".

@@ -29,6 +29,7 @@ from giftgenius.language.lexicon import words as lexicon_words
 from giftgenius.language.places import (
     country_name,
     names_a_land,
+    near_country,
     place_alone,
     resolve_country,
     resolve_country_slip,
@@ -60,6 +61,7 @@ from giftgenius.offline.clauses import (
     segments,
     split,
 )
+from giftgenius.offline.dropped_tastes import dropped_tastes
 from giftgenius.offline.interests import (
     LIKING,
     PROPER,
@@ -73,6 +75,7 @@ from giftgenius.offline.interests import (
 from giftgenius.offline.number_kinds import blank, bound_spans, districts
 from giftgenius.offline.reading_age import age_in, names_relation, recipient_age
 from giftgenius.offline.spelling import is_word, mend
+from giftgenius.offline.unknown_tastes import tastes_unknown, unknown_spans
 from giftgenius.privacy import PLACEHOLDERS
 
 _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
@@ -438,6 +441,8 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
     readable = _blank_save(raw, folded) if msg.out.save_label else raw
     for m in _NOT_A_RECIPIENT.finditer(folded):
         readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
+    for start, end in unknown_spans(folded):  # "no clue what she's into": no taste cued
+        readable = readable[:start] + " " * (end - start) + readable[end:]
     facts = _facts(readable, msg)
     if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
         # the exchange is an occasion too, read where it is still said: "Secret Santa at
@@ -451,6 +456,8 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
         and _WORKPLACE_DRAW.search(folded)
     ):
         facts["recipient"] = _DRAWN_COLLEAGUE[msg.lang]
+    if "interests" not in facts and tastes_unknown(folded, msg.profile):
+        facts["tastes_unknown"] = True  # "no idea what she likes": popular ideas, no question
     return facts
 
 
@@ -464,7 +471,9 @@ def _exchange_deadline(raw: str, today: dt.date, lang: Locale) -> dt.date | None
     return None
 
 
-_TASTES = frozenset({"interests", "dislikes", "remove_interests", "remove_dislikes"})
+_TASTES = frozenset(
+    {"interests", "dislikes", "remove_interests", "remove_dislikes", "tastes_unknown"}
+)
 
 _NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
 
@@ -599,6 +608,9 @@ def _facts(text: str, msg: _Message) -> dict[str, Any]:
             facts["country"] = country
             if _SPEAKER_LIVES.search(clause.folded):
                 home = country
+    if "country" in facts and home is None:
+        # "lives in Salem, just north of Boston": the landmark says which Salem
+        facts["country"] = near_country(text, lang) or facts["country"]
     # after the place: "je vis à Québec et j'ai 45 $" are Canadian dollars
     _budget(clauses, msg, facts, correcting, home)
     age = recipient_age(clauses, lang, text, facts.get("budget_max"))
@@ -950,6 +962,7 @@ def _tastes(
     said = _Said()
     for clause in _own_parts(clauses):
         said.read(clause, lang)
+    said.dropped = dropped_tastes(clauses, lang, list(profile.get("interests") or []))
     _taste_facts(said, profile, facts, correcting)
 
 
@@ -962,6 +975,7 @@ class _Said:
     mine: list[str] = field(default_factory=list)
     before: list[str] = field(default_factory=list)  # liked by the last clause naming some
     taken_back: bool = False  # a clause took back what came before and named nothing itself
+    dropped: list[str] = field(default_factory=list)  # known interests given up: "no more X"
 
     def read(self, clause: Clause, lang: Locale) -> None:
         body = _after_lead(clause)
@@ -1004,9 +1018,27 @@ def _after_lead(clause: Clause) -> Clause:
 def _named_tags(segment: Segment, body: Clause, lang: Locale) -> list[str]:
     """The vocabulary's tags of a segment, and tastes said by name ("écoute Angèle")."""
     tags = segment_tags(segment, lang)
+    if not segment.cued:  # "my sister in Tokyo" lives there; "loves Tokyo" is a taste
+        tags = [t for t in tags if t not in _lived_in(segment.text, lang)]
     if segment.positive:  # "écoute Angèle", "a Star Wars nerd": said by name
         tags = [*tags, *(t for t in named_tastes(segment, body.text) if t not in tags)]
     return tags
+
+
+def _lived_in(text: str, lang: Locale) -> set[str]:
+    """The tags of places named after a place word ("in Tokyo", "à Kyoto"): where someone
+    is, not what they love."""
+    folded = fold(text, keep_length=True)
+    found: set[str] = set()
+    for cue in _PLACE_CUE.finditer(folded):
+        m = _PHRASE.match(text, cue.end())
+        name = m[1].split()[:3] if m else []
+        for size in range(len(name), 0, -1):
+            phrase = " ".join(name[:size])
+            if phrase[:1].isupper() and resolve_country(phrase, lang) is not None:
+                found |= canonical_tags(phrase)
+                break
+    return found
 
 
 def _free_taste(segment: Segment, body: Clause) -> bool:
@@ -1028,7 +1060,11 @@ def _taste_facts(
     old_interests = list(profile.get("interests") or [])
     old_dislikes = set(profile.get("dislikes") or [])
     liked = [t for t in said.liked if t not in said.refused and t not in said.mine]
+    liked = [t for t in liked if t not in said.dropped]  # "il ne cuisine plus": given up
     refused, remove = _taken_back(said, liked, old_interests, correcting)
+    # "forget the cooking", "not cooking anymore": taken back, not refused
+    refused = [t for t in refused if t not in said.dropped]
+    remove += [t for t in said.dropped if t not in remove]
     for kind, values in (
         ("interests", [t for t in liked if t not in old_interests]),
         ("dislikes", [t for t in refused if t not in old_dislikes]),
@@ -1116,7 +1152,12 @@ def _names_no_one(word: str, before: str, rest: str) -> bool:
         # "a gift for Grace" is Grace, not Grèce
         or bool(_PLACE_BEFORE.search(fold(before)) and resolve_country_slip(word))
         or _known_relation(word)
+        # "she's in the Ramblers", "il est au Rotary": a club or a team, no one's name
+        or _GROUP_BEFORE.search(fold(before)) is not None
     )
+
+
+_GROUP_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('offline_pastimes', 'before_a_group')})\s*$")
 
 
 def _opens_sentence(before: str, after: str) -> bool:

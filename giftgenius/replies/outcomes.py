@@ -140,6 +140,8 @@ def _shortlist(
     note = unserved + "\n\n" if unserved else ""
     if candidates:
         listed = r.candidate_list(candidates, budget, locale)
+        popular = r.popular_note(result.get("popular"), state, locale)
+        note = popular + "\n\n" + note if popular else note
         return noted(outcomes, state, locale) + note + listed, True
     rejected = result.get("rejected") or {}
     if unserved and not rejected:  # nothing was found at all: offer the alternatives

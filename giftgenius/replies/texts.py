@@ -126,3 +126,15 @@ def _relaxed_value(item: dict[str, Any], locale: str) -> str:
     if kind == "country":
         return phrasing.country(str(item.get("country") or ""), locale)
     return describe(str(item.get("dislike") or ""), locale)
+
+
+def popular_note(popular: Any, state: dict[str, Any], locale: str) -> str:
+    """Why the ideas are popular ones: the person said they do not know the recipient's
+    tastes, so the search looked for gifts broadly liked by them (``popular`` in a search
+    result); "" for a search of the recipient's own interests."""
+    if not isinstance(popular, dict):
+        return ""
+    profile = state.get("profile") or {}
+    whom = phrasing.for_whom(profile, locale)
+    key = "popular.whom" if whom else "popular"
+    return catalogue.say("tastes", key, locale, whom=whom or "")

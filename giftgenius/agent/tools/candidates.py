@@ -8,6 +8,7 @@ from pydantic import Field
 
 from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
 from giftgenius.agent.tools.registry import ToolArgs, tool
+from giftgenius.agent.tools.tastes import popular_note, searched_interests
 from giftgenius.catalog import (
     Product,
     answers,
@@ -75,7 +76,7 @@ def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dic
     found = ctx.search(
         lambda catalog: search_pool(
             catalog,
-            profile.interests,
+            searched_interests(profile),
             extra_words=extra_keywords or [],
             recipient=profile.audience,  # the catalog's word; the person's is for replies
             age=profile.age,
@@ -88,7 +89,7 @@ def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dic
     if ctx.state.step != Step.generating_candidates:
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
-    return {"found": len(found), **refilter(ctx)}
+    return {"found": len(found), **refilter(ctx), **popular_note(profile)}
 
 
 def refilter(ctx: TurnContext) -> dict[str, Any]:
@@ -116,9 +117,10 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
             passing.append(product)
     profile = ctx.state.profile
     interests = profile.interests
+    wanted = searched_interests(profile)  # popular kinds when the tastes are unknown
     passing += ctx.search(
         lambda catalog: reserve(
-            catalog, interests, passing, spec, recipient=profile.audience, age=profile.age
+            catalog, wanted, passing, spec, recipient=profile.audience, age=profile.age
         )
     )
     chosen = shortlist(passing, interests, SHORTLIST_SIZE)

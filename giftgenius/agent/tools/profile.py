@@ -16,7 +16,7 @@ from giftgenius.agent.tools.profile_reading import (
     read_recipient,
 )
 from giftgenius.agent.tools.registry import ToolArgs, tool
-from giftgenius.agent.tools.tastes import read_tastes
+from giftgenius.agent.tools.tastes import popular_note, read_tastes
 from giftgenius.catalog import canonical_tags
 from giftgenius.domain import Budget, ProfileDraft, SessionState, Step
 from giftgenius.errors import ToolError
@@ -24,7 +24,7 @@ from giftgenius.language.places import country_name
 from giftgenius.privacy import scrub
 
 # The recipient's words and name do not change what suits them; their audience does.
-SEARCH_FACTS = ("audience", "age", "interests")
+SEARCH_FACTS = ("audience", "age", "interests", "tastes_unknown")
 FILTER_FACTS = ("budget", "dislikes", "country", "deadline")
 
 
@@ -59,7 +59,13 @@ class UpdateProfileArgs(ToolArgs):
         description="Likes to add, short words as said ('tea', 'jardinage', 'Terry Pratchett').",
     )
     remove_interests: list[str] | None = Field(
-        None, max_length=12, description="Interests taken back."
+        None,
+        max_length=12,
+        description="Interests taken back, or replaced by new ones.",
+    )
+    tastes_unknown: bool | None = Field(
+        None,
+        description="true when the person does not know the recipient's tastes.",
     )
     dislikes: list[str] | None = Field(
         None,
@@ -98,6 +104,7 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     searches and filters: `shortlist` (gifts to present, in order, each with the interests
     it `answers`), `unserved` (interests nothing answers, with the closest things: say so),
     and if the shortlist is empty `relax` (changes that would bring ideas back: offer them).
+    Tastes unknown: the ideas are `popular` ones; say so.
 
     Maintainers: free text is scrubbed of PII, then read with the catalog's normalisers
     (``profile_reading``, ``tastes``): the recipient is kept as said with its name and
@@ -117,18 +124,7 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
         data["age"] = args.age
     if args.budget_max is not None or args.budget_min is not None or args.currency is not None:
         data["budget"] = _budget(ctx, old, args)
-    for key, add, remove in (
-        ("interests", args.interests, args.remove_interests),
-        ("dislikes", args.dislikes, args.remove_dislikes),
-    ):
-        values = list(data[key])
-        if remove:
-            gone = set(_normalize_facts(remove))
-            values = [v for v in values if v not in gone]
-        if add:
-            values += _normalize_facts(add)
-            understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
-        data[key] = values
+    _record_tastes(ctx, args, data, understood)
     if args.country is not None:
         data["country"] = read_country(args.country, ctx.state.locale)
         understood["country"] = {
@@ -152,6 +148,35 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     return ok(ctx, changed=new != old, missing=new.missing(), understood=understood, **found)
 
 
+def _record_tastes(
+    ctx: TurnContext, args: UpdateProfileArgs, data: dict[str, Any], understood: dict[str, Any]
+) -> None:
+    """Interests and dislikes added or taken back, and whether the tastes are unknown.
+
+    A place given as the delivery country in the same call is no interest ("lives in
+    Tokyo": country "Tokyo", not the interest "Tokyo"); a taste said at last ends
+    ``tastes_unknown``, so the search looks for it rather than for popular gifts.
+    """
+    destination = " ".join((args.country or "").lower().split())
+    interests = [w for w in args.interests or [] if " ".join(w.lower().split()) != destination]
+    for key, add, remove in (
+        ("interests", interests, args.remove_interests),
+        ("dislikes", args.dislikes, args.remove_dislikes),
+    ):
+        values = list(data[key])
+        if remove:
+            gone = set(_normalize_facts(remove))
+            values = [v for v in values if v not in gone]
+        if add:
+            values += _normalize_facts(add)
+            understood[key] = read_tastes(ctx, add, dislikes=key == "dislikes")
+        data[key] = values
+    if args.tastes_unknown is not None:
+        data["tastes_unknown"] = args.tastes_unknown
+    if interests:
+        data["tastes_unknown"] = False
+
+
 def follow_up(ctx: TurnContext, *, changed: bool) -> dict[str, Any]:
     """What the workflow does next, done here rather than left to the model.
 
@@ -164,7 +189,7 @@ def follow_up(ctx: TurnContext, *, changed: bool) -> dict[str, Any]:
     if step == Step.generating_candidates:
         return find_gifts(ctx)
     if step == Step.filtering and changed:
-        return refilter(ctx)
+        return {**refilter(ctx), **popular_note(ctx.state.profile)}
     return {}
 
 

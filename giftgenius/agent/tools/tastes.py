@@ -15,7 +15,9 @@ from typing import Any
 
 from giftgenius.agent.tools.call_context import TurnContext
 from giftgenius.catalog import canonical_tags, unserved
+from giftgenius.domain import ProfileDraft
 from giftgenius.language.materials import material_of
+from giftgenius.language.vocabulary import popular_tags
 from giftgenius.privacy import scrub
 
 # The most tags named for one word, read or closest: enough to choose from, cheap to send.
@@ -54,3 +56,23 @@ def read_tastes(ctx: TurnContext, words: list[str], *, dislikes: bool = False) -
                 ]
                 entry["in_catalog"] = gap.in_catalog
     return read
+
+
+def searched_interests(profile: ProfileDraft) -> list[str]:
+    """What a search looks for: the stated interests; with none, and the person's word that
+    they do not know the recipient's tastes, the kinds of gift broadly liked by the
+    recipient's audience (``popular_tags``), so the search goes ahead instead of asking
+    again. These stay out of the profile: nobody said the recipient likes them."""
+    if profile.interests or not profile.tastes_unknown:
+        return list(profile.interests)
+    return list(popular_tags(profile.audience))
+
+
+def popular_note(profile: ProfileDraft) -> dict[str, Any]:
+    """What a result adds when its ideas are popular ones rather than the recipient's own
+    tastes: ``popular`` (the audience and the kinds searched), for the reply to say why."""
+    if profile.interests or not profile.tastes_unknown:
+        return {}
+    return {
+        "popular": {"audience": profile.audience, "kinds": list(popular_tags(profile.audience))}
+    }
