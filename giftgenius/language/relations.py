@@ -14,6 +14,12 @@ a mentor a ``teacher``, a client or an intern a ``colleague``; relatives and rol
 and tastes the word does not tell (uncle, godmother, nurse, landlord) are ``anyone``, as is
 any relation word the lexicon does not hold ("my hairdresser").
 
+The audience says whose tastes; the ages say who can use a gift. Every relation word also
+files the ages it implies when none is said (``ages_<lo>_to_<hi>``: an uncle or a marraine
+18 to 99, a kid 3 to 12, a bébé 0 to 2), and ``Relation.ages`` carries them to the search,
+which never offers a product whose age range cannot meet them. A word that does not tell
+(nephew, cousin, sœur) spans both (0 to 99), and the audience alone decides.
+
 Grammar decides which word is the recipient when there are several: in English the
 possessed noun ("my wife's sister" → sister) and the last noun of a compound ("my chef
 friend" → friend); in French the first noun ("la sœur de ma femme" → sœur).

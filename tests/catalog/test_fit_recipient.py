@@ -242,3 +242,10 @@ def test_the_band_reads_at_most_the_rows_it_needs() -> None:
     assert len(found) <= 4 and _Counted.rows <= 4
     assert all(price_in(p, "USD", load_rates()) >= BAND_SHARE * 90 for p in found)
     assert interest_query("coffee").must_answer
+
+
+def test_a_relation_word_without_ages_is_refused_at_load() -> None:
+    from giftgenius.language.relations import _ages_table
+
+    with pytest.raises(lexicon.LexiconError, match="missing: \\['stepgrandpa'\\]"):
+        _ages_table("en", [*relation_words("en"), "stepgrandpa"])
