@@ -28,8 +28,9 @@ from giftgenius.catalog import (
     shortlist,
     unserved,
 )
-from giftgenius.catalog.search import CatalogSource, reserve
+from giftgenius.catalog.search import CatalogSource, band_fill, in_band, reserve
 from giftgenius.domain import MAX_CANDIDATES
+from giftgenius.language.relations import told_ages
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 
@@ -46,14 +47,20 @@ PROFILES: list[tuple[list[str], str, int | None, float, str, str | None, list[st
 def _one(source: CatalogSource, profile: Any, today: dt.date) -> int:
     interests, recipient, age, budget, currency, country, dislikes = profile
     rates = load_rates()
-    pool = search_pool(source, interests, recipient=recipient, age=age, limit=MAX_CANDIDATES)
+    who = {"recipient": recipient, "age": age, "ages": told_ages(recipient)}
+    pool = search_pool(source, interests, limit=MAX_CANDIDATES, **who)
     unserved(interests, pool, source, "en")
     spec = FilterSpec(
         budget_max=budget, currency=currency, country=country, today=today, dislikes=dislikes
     )
     passing = [p for p in pool if not check(p, spec, rates)]
-    passing += reserve(source, interests, passing, spec, recipient=recipient, age=age)
-    chosen = shortlist(passing, interests, 6)
+    passing += reserve(source, interests, passing, spec, **who)
+    have = sum(1 for p in passing if in_band(p, spec, rates))
+    passing += band_fill(
+        source, interests, spec, need=6 - have, exclude=[p.id for p in passing], **who
+    )
+    preferred = {p.id for p in passing if in_band(p, spec, rates)}
+    chosen = shortlist(passing, interests, 6, preferred=preferred)
     unserved(interests, chosen, source, "en")
     return len(chosen)
 

@@ -174,14 +174,19 @@ def best_fits(products: Sequence[Product], described: Described) -> list[Product
 
 
 def described_query(
-    described: Described, *, recipient: str | None = None, age: int | None = None
+    described: Described,
+    *,
+    recipient: str | None = None,
+    age: int | None = None,
+    ages: tuple[int, int] | None = None,
 ) -> RankQuery:
     """A catalog lookup for the description: products sharing a tag or a word with it, the
-    words of its materials and features given in both languages (records are in English)."""
+    words of its materials and features given in both languages (records are in English),
+    held to the recipient's age or the ages their relation tells, as every search is."""
     extra = [w for m in described.materials for w in words_for(m)]
     extra += [w for f in described.features for w in feature_words(f)]
     words = _query_words([*described.words, *(lemma for w in extra for lemma in lemmas(w))])
-    return RankQuery(described.tags, words, _recipient_kind(recipient), age)
+    return RankQuery(described.tags, words, _recipient_kind(recipient), age, ages=ages)
 
 
 def _close_in(word: str, words: frozenset[str]) -> bool:

@@ -133,10 +133,62 @@ def children_only(product: Product) -> bool:
     return young_only(product)
 
 
-def _age_allows(product: Product, age: int | None, kind: str | None) -> bool:
+AgeRange = tuple[int, int]
+# The tag of products about pets; those not offered to children or teens are things for the
+# pet (treats, collars, cat toys): gifts for a pet owner, not for a child who likes animals.
+PET_TAG = "pet"
+
+
+def for_pets(product: Product) -> bool:
+    """A pet owner's gift: tagged for pets and offered to no child or teen (a kids' guide
+    to aquariums or a pony grooming kit lists them, a dog's treats do not)."""
+    return PET_TAG in product.tags and not YOUNG.intersection(product.recipients)
+
+
+def grown_up_range(ages: AgeRange | None) -> bool:
+    """Ages that are all grown-up ("uncle": 18 to 99)."""
+    return ages is not None and ages[0] >= ADULT_AGE
+
+
+def young_range(ages: AgeRange | None) -> bool:
+    """Ages that are all under adulthood ("kid": 3 to 12, "teen": 13 to 17)."""
+    return ages is not None and ages[1] < ADULT_AGE
+
+
+def presumed_young(age: int | None, kind: str | None, ages: AgeRange | None) -> bool:
+    """The recipient is, or is taken for, a child or a teenager: by the age said, else by
+    the catalog audience or the ages the relation tells."""
+    if age is not None:
+        return age < ADULT_AGE
+    return kind in YOUNG or young_range(ages)
+
+
+def _meets(product: Product, ages: AgeRange) -> bool:
+    """The product's age range meets the ages the relation tells (some age fits both)."""
+    low, high = ages
+    return (product.min_age is None or product.min_age <= high) and (
+        product.max_age is None or product.max_age >= low
+    )
+
+
+def _meets_told(product: Product, ages: AgeRange | None) -> bool:
+    """No age said, but the relation tells one: an uncle never gets a junior golf set, a kid
+    never a product for 14 and up. Ages spanning both tell nothing (nephew, cousin)."""
+    if ages is None or not (grown_up_range(ages) or young_range(ages)):
+        return True
+    return _meets(product, ages) and not (grown_up_range(ages) and children_only(product))
+
+
+def _age_allows(
+    product: Product, age: int | None, kind: str | None, ages: AgeRange | None = None
+) -> bool:
+    if for_pets(product) and presumed_young(age, kind, ages):
+        return False  # dog treats are for the dog's owner, not a child who loves animals
     if age is not None:
         # A known adult never gets a child's product, even one with no upper age bound.
         return product.fits_age(age) and not (age >= ADULT_AGE and children_only(product))
+    if not _meets_told(product, ages):
+        return False
     if kind in YOUNG:
         # No age given for a child: still keep adult-only products (spirits, knives) away.
         return (product.min_age or 0) < ADULT_AGE
@@ -161,14 +213,20 @@ class RankQuery:
     answer_words: frozenset[str] = frozenset()  # …or (unknown interest) all these words
     must_answer: bool = False
     by_strength: bool = False  # the interest's own order: most defining tag first
+    ages: AgeRange | None = None  # the ages the relation tells, when no age is said
 
 
 def words_query(
-    words: str | Iterable[str], *, recipient: str | None = None, age: int | None = None
+    words: str | Iterable[str],
+    *,
+    recipient: str | None = None,
+    age: int | None = None,
+    ages: AgeRange | None = None,
 ) -> RankQuery:
     """What ``search`` ranks: products sharing a tag or a word with the query."""
     query = analyze(words)
-    return RankQuery(query.tags, _query_words(query.words), _recipient_kind(recipient), age)
+    kind = _recipient_kind(recipient)
+    return RankQuery(query.tags, _query_words(query.words), kind, age, ages=ages)
 
 
 def interest_query(
@@ -177,6 +235,7 @@ def interest_query(
     recipient: str | None = None,
     age: int | None = None,
     by_strength: bool = True,
+    ages: AgeRange | None = None,
 ) -> RankQuery:
     """Products that *answer* one stated interest (see the module docstring)."""
     base = words_query([interest], recipient=recipient, age=age)
@@ -190,6 +249,7 @@ def interest_query(
         answer_words=words,
         must_answer=True,
         by_strength=by_strength,
+        ages=ages,
     )
 
 
@@ -203,7 +263,7 @@ def rank_key(product: Product, query: RankQuery) -> RankKey | None:
     matches in title/description, then recipient fit, then id. With no meaningful words,
     products are ranked by recipient fit alone.
     """
-    if not _age_allows(product, query.age, query.kind):
+    if not _age_allows(product, query.age, query.kind, query.ages):
         return None
     text_tags, text_words = _product_text(product)
     tag_hits = len(query.tags.intersection(product.tags))
@@ -559,6 +619,7 @@ def search_pool(
     extra_words: Sequence[str] = (),
     recipient: str | None = None,
     age: int | None = None,
+    ages: AgeRange | None = None,
     limit: int,
 ) -> list[Product]:
     """The pool the filters run over: every interest gets its turn, best products first.
@@ -571,7 +632,7 @@ def search_pool(
     source = _source(products)
     stated = [i for i in interests if i.strip()]
     per_interest = [
-        source.ranked_ids(interest_query(i, recipient=recipient, age=age), limit=limit)
+        source.ranked_ids(interest_query(i, recipient=recipient, age=age, ages=ages), limit=limit)
         for i in stated
     ]
     pool: list[str] = []
@@ -580,7 +641,7 @@ def search_pool(
             if rank < len(found) and found[rank] not in pool and len(pool) < limit:
                 pool.append(found[rank])
     if len(pool) < limit:
-        rest = words_query([*stated, *extra_words], recipient=recipient, age=age)
+        rest = words_query([*stated, *extra_words], recipient=recipient, age=age, ages=ages)
         pool += source.ranked_ids(rest, limit=limit - len(pool), exclude=pool)
     found_products = source.products(pool)
     return [found_products[i] for i in pool if i in found_products]
@@ -594,6 +655,7 @@ def reserve(
     *,
     recipient: str | None = None,
     age: int | None = None,
+    ages: AgeRange | None = None,
 ) -> list[Product]:
     """For each stated interest no passing product answers, the best product for it that
     passes the filters (at most one per interest).
@@ -607,18 +669,84 @@ def reserve(
     for interest in interests:
         if not interest.strip() or any(answers(p, [interest]) for p in [*passing, *extra]):
             continue
-        query = interest_query(interest, recipient=recipient, age=age, by_strength=False)
+        query = interest_query(interest, recipient=recipient, age=age, by_strength=False, ages=ages)
         extra += source.ranked(query, limit=1, spec=spec, exclude=[p.id for p in passing])
     return extra
+
+
+# Where a budget's band starts, as a share of its top: a shortlist prefers gifts priced in
+# the band (40 to 100 % of "up to 120 CAD"), so it uses the budget the person gave rather
+# than filling it with its cheapest items; cheaper ones still come after, when the band
+# holds too few.
+BAND_SHARE = 0.4
+
+
+def budget_band(spec: FilterSpec) -> FilterSpec:
+    """``spec`` with its floor raised to the band's (a floor the person gave above it stays)."""
+    floor = round(spec.budget_max * BAND_SHARE, 2)
+    if spec.budget_min is not None and spec.budget_min >= floor:
+        return spec
+    return spec.model_copy(update={"budget_min": floor})
+
+
+def in_band(product: Product, spec: FilterSpec, rates: Rates) -> bool:
+    """Priced within the budget's band (its top is the filters' business)."""
+    return price_in(product, spec.currency, rates) >= round(spec.budget_max * BAND_SHARE, 2)
+
+
+def band_fill(
+    products: Sequence[Product] | CatalogSource,
+    interests: Sequence[str],
+    spec: FilterSpec,
+    *,
+    need: int,
+    exclude: Collection[str] = (),
+    recipient: str | None = None,
+    age: int | None = None,
+    ages: AgeRange | None = None,
+) -> list[Product]:
+    """Up to ``need`` products in the budget's band that answer the stated interests and pass
+    every filter, the interests taking turns, best first.
+
+    The search pool is ranked without the budget, so for "120 CAD for the team" it may hold
+    only €14 items while the catalog has better ones near the budget: this fetches them.
+    At most ``need`` product rows are read (each interest asks for its share), whatever
+    the catalog's size; the database applies the band before its LIMIT.
+    """
+    source = _source(products)
+    stated = [i for i in interests if i.strip()]
+    if need <= 0 or not stated:
+        return []
+    band = budget_band(spec)
+    share = -(-need // len(stated))
+    found: list[Product] = []
+    for interest in stated:
+        left = need - len(found)
+        if left <= 0:
+            break
+        query = interest_query(interest, recipient=recipient, age=age, ages=ages)
+        skip = [*exclude, *(p.id for p in found)]
+        found += source.ranked(query, limit=min(share, left), spec=band, exclude=skip)
+    return found
 
 
 def _source(products: Sequence[Product] | CatalogSource) -> CatalogSource:
     return ProductList(products) if isinstance(products, Sequence) else products
 
 
-def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -> list[Product]:
+def shortlist(
+    passing: Sequence[Product],
+    interests: Sequence[str],
+    size: int,
+    *,
+    preferred: Collection[str] = (),
+) -> list[Product]:
     """Up to ``size`` products: one per stated interest first, then the best of the rest,
     shown best first.
+
+    Among products answering as many interests, those whose id is in ``preferred`` (priced
+    in the budget's band: ``in_band``) come first, so the shortlist spreads toward the
+    budget given; cheaper ones fill what is left.
 
     ``passing`` is in rank order. Products answering no interest are left out whenever any
     passing product answers one; "best" is the number of interests answered, then how
@@ -633,9 +761,10 @@ def shortlist(passing: Sequence[Product], interests: Sequence[str], size: int) -
         return []
     rank = {p.id: i for i, p in enumerate(relevant)}
 
-    def score(product: Product) -> tuple[int, int, int]:
+    def score(product: Product) -> tuple[int, bool, int, int]:
         return (
             -len(answered[product.id]),
+            product.id not in preferred,
             min((_strength(product, i) for i in answered[product.id]), default=99),
             rank[product.id],
         )

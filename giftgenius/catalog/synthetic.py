@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from giftgenius.catalog.models import Product
+from giftgenius.catalog.venues import EXPERIENCE_TAG
 from giftgenius.language.vocabulary import INTERESTS, RECIPIENTS, TAGS, describe
 
 SYNTHETIC_ID_BASE = 10_000_000
@@ -71,6 +72,8 @@ def synthetic_product(index: int, seed: int = 0) -> Product:
     min_age, max_age, recipients = _audience(rng)
     anywhere = rng.random() < 0.4
     ships_to = ["*"] if anywhere else sorted(rng.sample(COUNTRIES, rng.randint(1, 10)))
+    if anywhere and EXPERIENCE_TAG in tags:
+        ships_to = _near_one_place(index, seed)  # held somewhere: offered near it only
     price = round(5 * (100 ** rng.random()), 0) - 0.01  # 4.99 to 499.99, log-uniform
     return Product(
         id=f"g-{SYNTHETIC_ID_BASE + index}",
@@ -99,6 +102,13 @@ def _audience(rng: random.Random) -> tuple[int | None, int | None, list[str]]:
     if rng.random() < 0.9:
         recipients.append("anyone")
     return rng.choice((None, None, None, 14, 18)), None, recipients
+
+
+def _near_one_place(index: int, seed: int) -> list[str]:
+    """Where an experience happens and the countries next to it: one to three of them (from
+    a generator of its own, so the other products keep the values they always had)."""
+    rng = random.Random(f"{seed}:{index}:venue")
+    return sorted(rng.sample(COUNTRIES, rng.randint(1, 3)))
 
 
 def synthetic_products(count: int, seed: int = 0) -> Iterator[Product]:

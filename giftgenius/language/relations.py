@@ -14,6 +14,12 @@ a mentor a ``teacher``, a client or an intern a ``colleague``; relatives and rol
 and tastes the word does not tell (uncle, godmother, nurse, landlord) are ``anyone``, as is
 any relation word the lexicon does not hold ("my hairdresser").
 
+The audience says whose tastes; the ages say who can use a gift. Every relation word also
+files the ages it implies when none is said (``ages_<lo>_to_<hi>``: an uncle or a marraine
+18 to 99, a kid 3 to 12, a bébé 0 to 2), and ``Relation.ages`` carries them to the search,
+which never offers a product whose age range cannot meet them. A word that does not tell
+(nephew, cousin, sœur) spans both (0 to 99), and the audience alone decides.
+
 Grammar decides which word is the recipient when there are several: in English the
 possessed noun ("my wife's sister" → sister) and the last noun of a compound ("my chef
 friend" → friend); in French the first noun ("la sœur de ma femme" → sœur).
@@ -22,6 +28,7 @@ friend" → friend); in French the first noun ("la sœur de ma femme" → sœur)
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -96,6 +103,37 @@ _MAX_SAID = 60  # as ProfileDraft.recipient
 _MAX_NAME = 60  # as ProfileDraft.recipient_name: a longer "name" is not one
 
 
+AgeRange = tuple[int, int]
+_AGES_KIND = re.compile(r"ages_(\d+)_to_(\d+)")
+
+
+def _ages_table(lang: Locale, meanings: Collection[str]) -> dict[str, AgeRange]:
+    """Folded relation word → the ages it tells (the ``ages_<lo>_to_<hi>`` kinds), checked:
+    every relation word and every word for nobody in particular has one range, and no
+    range names a word that is neither."""
+    kinds = word_lists.table("relations", lang)
+    found: dict[str, AgeRange] = {}
+    for kind, words in kinds.items():
+        bounds = _AGES_KIND.fullmatch(kind)
+        if bounds is None:
+            continue
+        ages = (int(bounds[1]), int(bounds[2]))
+        for word in words:
+            if found.setdefault(key(word), ages) != ages:
+                raise word_lists.LexiconError(
+                    f"lexicons/{lang}/relations.toml files {word!r} under two ages_ kinds."
+                )
+    known = {key(w) for w in (*meanings, *kinds["nobody_in_particular"])}
+    unfiled = sorted(w for w in meanings if key(w) not in found)
+    stray = sorted(set(found) - known)
+    if unfiled or stray:
+        raise word_lists.LexiconError(
+            f"lexicons/{lang}/relations.toml: every relation word needs one ages_ kind "
+            f"(missing: {unfiled}); an ages_ kind holds relation words only (stray: {stray})."
+        )
+    return found
+
+
 class Relation(BaseModel):
     """The recipient as the person put it, plus what the catalog and the replies need."""
 
@@ -108,6 +146,9 @@ class Relation(BaseModel):
     audience: str = Field("anyone", description="One of the catalog's recipients values")
     gender: Gender | None = Field(None, description="Only when the relation word implies it")
     known: bool = Field(True, description="False when the lexicon does not hold the word")
+    ages: AgeRange | None = Field(
+        None, description="The ages the words tell when no age is said: uncle (18, 99)"
+    )
 
     @field_validator("audience")
     @classmethod
@@ -121,6 +162,7 @@ class Relation(BaseModel):
 class _Term:
     audience: str
     gender: Gender | None
+    ages: AgeRange
     after: frozenset[str] | None = None  # a relation only right after one of these words
 
 
@@ -137,8 +179,9 @@ def _terms(lang: Locale) -> dict[str, _Term]:
             f"lexicons/{lang}/relations.toml: {stray} are read only after a possessive or a "
             "determiner but filed under no audience: file them under one."
         )
+    ages = _ages_table(lang, meanings)
     return {
-        key(word): _Term(audience, gender, after.get(word))
+        key(word): _Term(audience, gender, ages[key(word)], after.get(word))
         for word, (audience, gender) in meanings.items()
     }
 
@@ -437,6 +480,7 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
     first = _said_from(words, matches, head_index, locale)
     last = _said_to(words, matches, head_index, locale)
     audience = _audience(head.term.audience, words[first : last + 1], text)
+    ages = _ages(head.term, audience, text)
     name = _name_after(words, text, last + 1) or _name_before(words, first, text)
     said = _said(words, text, first, last)
     if len(said) > _MAX_SAID:
@@ -446,6 +490,7 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
         name=name,
         audience=audience,
         gender=head.term.gender,
+        ages=ages,
     )
 
 
@@ -500,3 +545,23 @@ def _audience(audience: str, said: list[Token], text: str) -> str:
         years = int(age[1])
         audience = "teen" if 13 <= years <= 19 else "child" if years < 13 else "anyone"
     return audience
+
+
+def _ages(term: _Term, audience: str, text: str) -> AgeRange:
+    """The ages the words tell: an age said with its unit ("my 12-year-old nephew"), else
+    the teenager's range when a qualifier or an age made the relation one ("my teenage
+    nephew"), else the relation word's own (its ``ages_`` kind)."""
+    said = _AGE.search(text)
+    if said is not None and term.audience in ("child", "teen"):
+        return (int(said[1]), int(said[1]))
+    if audience == "teen" and term.audience != "teen":
+        teen = _lookup("teen", "en")
+        return teen.ages if teen is not None else term.ages
+    return term.ages
+
+
+def told_ages(said: str | None, locale: Locale = "en") -> AgeRange | None:
+    """The ages the relation as said tells ("uncle" → (18, 99), "tante" → (18, 99), "kid" →
+    (3, 12)); None when nobody or only a name is said, or the word is not a relation's."""
+    relation = resolve_relation(said, locale) if said else None
+    return None if relation is None else relation.ages

@@ -166,8 +166,12 @@ RELATION_WORD_KINDS = frozenset(
         "not_names",
         "workplaces",
         "gift_for",
+        "of_the_child",
     }
 )
+# Kinds ``ages_<youngest>_to_<oldest>`` of ``relations.toml``: the ages a relation word tells
+# (read by ``language/relations.py``), not an audience.
+RELATION_AGES_PREFIX = "ages_"
 _GENDERS: dict[str, Gender | None] = {"": None, "_female": "female", "_male": "male"}
 _AUDIENCE_KINDS: dict[str, tuple[str, Gender | None]] = {
     f"{audience}{suffix}": (audience, gender)
@@ -186,7 +190,7 @@ def relation_words(lang: str) -> dict[str, tuple[str, Gender | None]]:
     found: dict[str, tuple[str, Gender | None]] = {}
     meaning_of: dict[str, tuple[str, Gender | None]] = {}
     for kind, words in lexicon.table("relations", lang).items():
-        if kind in RELATION_WORD_KINDS:
+        if kind in RELATION_WORD_KINDS or kind.startswith(RELATION_AGES_PREFIX):
             continue
         meaning = _AUDIENCE_KINDS.get(kind)
         if meaning is None:

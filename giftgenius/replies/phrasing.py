@@ -10,10 +10,17 @@ votre marraine"), interests with the vocabulary's display words, prices and date
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from giftgenius import formats
 from giftgenius import messages as catalogue
+from giftgenius.language import lexicon
+from giftgenius.language.folding import fold
+from giftgenius.language.folding import key as folded_key
+from giftgenius.language.relations import lexicon as relation_lexicon
+from giftgenius.language.relations import resolve_relation
 from giftgenius.language.vocabulary import describe
 
 # The person's own words turned to the listener's side: "my uncle" → "your uncle".
@@ -69,11 +76,85 @@ def _as_said(text: str, lang: str) -> str:
     if not words:
         return catalogue.text("profile", "kind.anyone", lang)
     first = words[0].lower()
-    if first in _POSSESSIVES[lang]:
-        return " ".join([_POSSESSIVES[lang][first], *words[1:]])
+    if first in _POSSESSIVES[lang] and len(words) > 1:
+        return _yours(words[1:], lang)  # "ma tante" → "votre tante", "ma maîtresse" → below
     if first in _DETERMINERS[lang] or _ELIDED.match(first) or text[0].isupper():
-        return text  # "the Smiths", "l'oncle de Léa", "Marco": already a whole phrase
-    return catalogue.say("profile", "yours", lang, v=text)
+        # "the Smiths", "l'oncle de ma femme", "Marco": already a whole phrase
+        return " ".join(_turned(words, lang))
+    return _yours(words, lang)
+
+
+def _turned(words: list[str], lang: str) -> list[str]:
+    """Every possessive of the person's turned to the listener's ("de ma femme" → "de votre
+    femme")."""
+    return [_POSSESSIVES[lang].get(word.lower(), word) for word in words]
+
+
+# What joins a French relation to whose it is ("la sœur de ma femme", "le prof d'Emma").
+_OF = frozenset({"de", "du", "des"})
+
+
+def _complement(words: list[str]) -> bool:
+    """A French relation said with whose it is: "sœur de ma femme", "maîtresse de Léa"."""
+    for word, following in pairwise(words):
+        if word.lower() in _OF and (
+            following.lower() in _POSSESSIVES["fr"] or following[:1].isupper()
+        ):
+            return True
+    return any(re.match(r"^d['’]\w*[A-Z]", word) for word in words[1:])
+
+
+def _yours(words: list[str], lang: str) -> str:
+    """A relation said bare, with the listener's determiner, as its grammar wants: "votre
+    tante", "vos parents", "la sœur de votre femme", "la maîtresse de votre enfant" (never
+    "votre maîtresse": that would be a lover)."""
+    phrase = " ".join(_turned(words, lang))
+    if lang == "fr" and _complement(words):
+        return _the(phrase, words, lang)
+    if _of_the_child(words, lang):
+        shown = _the(phrase, words, lang) if lang == "fr" else phrase
+        return catalogue.say("fit", "of_the_child", lang, v=shown)
+    if _plural(words, lang):
+        return catalogue.say("fit", "yours.plural", lang, v=phrase)
+    return catalogue.say("profile", "yours", lang, v=phrase)
+
+
+def _the(phrase: str, words: list[str], lang: str) -> str:
+    """The phrase after the definite article its head wants ("la", "le", "l'", "les")."""
+    if _plural(words, lang):
+        key = "the.plural"
+    elif fold(phrase[:1]) in "aeiouyh":
+        key = "the.elided"
+    else:
+        relation = resolve_relation(" ".join(words), "fr" if lang == "fr" else "en")
+        key = "the.female" if relation is not None and relation.gender == "female" else "the.male"
+    return catalogue.say("fit", key, lang, v=phrase)
+
+
+def _of_the_child(words: list[str], lang: str) -> bool:
+    """Whether the relation names someone of the person's child ("maîtresse", "nursery
+    teacher": ``of_the_child`` in the relation lexicon), said without whose it is."""
+    folded = [fold(word) for word in words]
+    for size in range(len(folded), 0, -1):
+        head = " ".join(folded[:size] if lang == "fr" else folded[-size:])
+        if head in _child_words(lang):
+            return True
+    return False
+
+
+@lru_cache(maxsize=2)
+def _child_words(lang: str) -> frozenset[str]:
+    return frozenset(fold(w) for w in lexicon.words("relations", "of_the_child", lang))
+
+
+def _plural(words: list[str], lang: str) -> bool:
+    """Several people ("parents", "grands-parents", "mes cousines"): the head's last letter
+    is a plural's and its singular is a relation word too ("fils" is one son)."""
+    head = fold(words[0] if lang == "fr" else words[-1])
+    if not head.endswith(("s", "x")):
+        return False
+    singular = head.split("-")[-1][:-1]  # "grands-parents": parent
+    return any(folded_key(singular) in table for table in relation_lexicon().values())
 
 
 # Countries whose English name takes "the" ("delivery to the United States").

@@ -33,14 +33,19 @@ from giftgenius.catalog.search import (
     GROWN_UP,
     MATERIAL,
     MENTION_TAGS,
+    PET_TAG,
     TAG,
     TITLE_TAG,
     TITLE_WORD,
     YOUNG,
+    AgeRange,
     FilterSpec,
     RankQuery,
     check,
     dislike_terms,
+    grown_up_range,
+    presumed_young,
+    young_range,
 )
 from giftgenius.language.materials import material_of
 from giftgenius.storage.catalog_repo import CatalogRepo
@@ -84,18 +89,35 @@ def _fit(kind: str | None) -> str:
     return f"CASE {first}WHEN (s.audience & {anyone}) <> 0 THEN 1 ELSE 0 END"
 
 
-def _age_allows(sql: _Sql, age: int | None, kind: str | None) -> list[str]:
+def _age_allows(
+    sql: _Sql, age: int | None, kind: str | None, ages: AgeRange | None = None
+) -> list[str]:
     """``catalog.search._age_allows`` as WHERE clauses on a posting row."""
+    clauses = _not_for_pets() if presumed_young(age, kind, ages) else []
     if age is not None:
         at = sql.bind(age)
-        clauses = [f"(s.min_age IS NULL OR s.min_age <= {at})"]
+        clauses.append(f"(s.min_age IS NULL OR s.min_age <= {at})")
         clauses.append(f"(s.max_age IS NULL OR s.max_age >= {at})")
         return clauses + (["NOT s.children_only"] if age >= ADULT_AGE else [])
+    if ages is not None and (grown_up_range(ages) or young_range(ages)):
+        clauses.append(f"(s.min_age IS NULL OR s.min_age <= {sql.bind(ages[1])})")
+        clauses.append(f"(s.max_age IS NULL OR s.max_age >= {sql.bind(ages[0])})")
+        clauses += ["NOT s.children_only"] if grown_up_range(ages) else []
     if kind in YOUNG:
-        return [f"COALESCE(s.min_age, 0) < {ADULT_AGE}"]
+        return [*clauses, f"COALESCE(s.min_age, 0) < {ADULT_AGE}"]
     if kind in GROWN_UP:
-        return ["NOT s.children_only"]
-    return []
+        return [*clauses, "NOT s.children_only"]
+    return clauses
+
+
+def _not_for_pets() -> list[str]:
+    """``catalog.search.for_pets`` left out: tagged for pets and offered to no child or teen
+    (the audience bits; the tag through the term index)."""
+    young = sum(AUDIENCE_BITS[kind] for kind in sorted(YOUNG))
+    return [
+        f"NOT ((s.audience & {young}) = 0 AND EXISTS (SELECT 1 FROM product_terms d "
+        f"WHERE d.product_id = s.product_id AND d.field = '{TAG}' AND d.term = '{PET_TAG}'))"
+    ]
 
 
 def _passes(sql: _Sql, spec: FilterSpec, rates: Rates) -> list[str]:
@@ -184,7 +206,7 @@ class DbCatalog:
             return []
         sql = _Sql()
         fit = _fit(query.kind)
-        where = _age_allows(sql, query.age, query.kind)
+        where = _age_allows(sql, query.age, query.kind, query.ages)
         if spec is not None:
             where += _passes(sql, spec, self._rates)
         if exclude:

@@ -23,7 +23,7 @@ from giftgenius.domain import Step
             "not on the list",
         ),
         (
-            ["Pour mon parrain qui adore le café, 55 euros, livraison en Belgique",
+            ["Pour mon parrain qui adore le café, 120 euros, livraison en Belgique",
              "je prendrais plutôt un moulin en bois"],
             "g-0057",
             "pas dans la liste",

@@ -22,9 +22,18 @@ from giftgenius.catalog import (
 )
 from giftgenius.domain import Currency
 
-# ISO 3166-1 alpha-2 codes the catalog ships to (a real subset; "*" means anywhere).
+# ISO 3166-1 alpha-2 codes the catalog ships to (a real subset; "*" means anywhere), and
+# the countries where an experience happens far from these (a museum tour in Athens).
 ISO_CODES = frozenset(
     [
+        "GR",
+        "CY",
+        "MT",
+        "MX",
+        "HU",
+        "SK",
+        "AD",
+        "MC",
         "FR",
         "BE",
         "LU",

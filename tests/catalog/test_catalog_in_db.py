@@ -26,8 +26,16 @@ from giftgenius.catalog import (
     shortlist,
     unserved,
 )
-from giftgenius.catalog.search import CatalogSource, interest_query, reserve, words_query
+from giftgenius.catalog.search import (
+    CatalogSource,
+    band_fill,
+    in_band,
+    interest_query,
+    reserve,
+    words_query,
+)
 from giftgenius.domain import MAX_CANDIDATES
+from giftgenius.language.relations import told_ages
 from giftgenius.storage.db import Database
 
 TODAY = dt.date(2026, 12, 1)
@@ -84,6 +92,13 @@ PROFILES = [
     # materials are refused wherever the text names them, in either language
     Profile(("jewelry",), "godmother", budget=80, currency="EUR", dislikes=("argent",)),
     Profile(("wallet", "bags"), "friend", budget=120, dislikes=("no leather",)),
+    # the ages a relation tells, pets, and the budget's band
+    Profile(("golf", "dinosaurs"), "great uncle", budget=60, currency="EUR"),
+    Profile(("animals", "dogs"), "son", budget=30, country="US"),
+    Profile(("animaux",), "fille", age=3, budget=30, currency="EUR"),
+    Profile(("cats", "science"), "kid", budget=40, currency="GBP", country="GB"),
+    Profile(("coffee", "chocolate"), "colleagues", budget=120, currency="CAD", country="CA"),
+    Profile(("beer",), "parrain", budget=40, currency="EUR", country="US"),
 ]
 QUERIES = ["jeux de société", "board games and coffee", "whisky cocktails", "plush", "", "thé"]
 
@@ -95,12 +110,14 @@ def _ids(products: list[Product]) -> list[str]:
 def _funnel(catalog: CatalogSource | list[Product], profile: Profile) -> dict[str, object]:
     """What ``find_gifts`` (a search, then the filters) computes for the profile."""
     rates = load_rates()
+    ages = told_ages(profile.recipient, "fr" if profile.recipient in ("fille", "parrain") else "en")
     pool = search_pool(
         catalog,
         list(profile.interests),
         extra_words=list(profile.extra),
         recipient=profile.recipient,
         age=profile.age,
+        ages=ages,
         limit=MAX_CANDIDATES,
     )
     spec = profile.spec()
@@ -118,13 +135,27 @@ def _funnel(catalog: CatalogSource | list[Product], profile: Profile) -> dict[st
         spec,
         recipient=profile.recipient,
         age=profile.age,
+        ages=ages,
     )
-    chosen = shortlist([*passing, *kept], list(profile.interests), 6)
+    band = band_fill(
+        catalog,
+        list(profile.interests),
+        spec,
+        need=6 - sum(1 for p in [*passing, *kept] if in_band(p, spec, rates)),
+        exclude=_ids([*passing, *kept]),
+        recipient=profile.recipient,
+        age=profile.age,
+        ages=ages,
+    )
+    every = [*passing, *kept, *band]
+    preferred = {p.id for p in every if in_band(p, spec, rates)}
+    chosen = shortlist(every, list(profile.interests), 6, preferred=preferred)
     return {
         "pool": _ids(pool),
         "unserved_pool": unserved(list(profile.interests), pool, catalog, "fr"),
         "rejected": dict(rejected),
         "reserve": _ids(kept),
+        "band": _ids(band),
         "shortlist": _ids(chosen),
         "unserved": unserved(list(profile.interests), chosen, catalog, "en"),
     }

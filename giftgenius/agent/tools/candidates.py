@@ -10,6 +10,7 @@ from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
 from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.tastes import popular_note, searched_interests
 from giftgenius.catalog import (
+    FilterSpec,
     Product,
     answers,
     check,
@@ -18,9 +19,10 @@ from giftgenius.catalog import (
     unserved,
 )
 from giftgenius.catalog.relaxing import relaxations
-from giftgenius.catalog.search import reserve
+from giftgenius.catalog.search import band_fill, in_band, reserve
 from giftgenius.domain import MAX_CANDIDATES, MAX_FACTS, Step
 from giftgenius.errors import ToolError
+from giftgenius.language.relations import told_ages
 
 # How many passing candidates the user is shown to choose from.
 SHORTLIST_SIZE = 6
@@ -28,8 +30,10 @@ SHORTLIST_SIZE = 6
 # at MAX_CANDIDATES; ranking reads ids only) plus, when filtering, one reserve product per
 # stated interest (capped at MAX_FACTS) the filters emptied from the pool. Every other read
 # (revalidation, the shortlist, details, choosing) is of ids already in state, read once
-# per turn. tests/agent/test_catalog_rows_per_turn.py holds a 10,000-product catalog to it.
-MAX_PRODUCT_ROWS_PER_TURN = MAX_CANDIDATES + MAX_FACTS
+# per turn, plus up to SHORTLIST_SIZE gifts priced in the budget's band the pool lacked
+# (``band_fill``). tests/agent/test_catalog_rows_per_turn.py holds a 10,000-product catalog
+# to it.
+MAX_PRODUCT_ROWS_PER_TURN = MAX_CANDIDATES + MAX_FACTS + SHORTLIST_SIZE
 
 
 class SearchCandidatesArgs(ToolArgs):
@@ -80,6 +84,7 @@ def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dic
             extra_words=extra_keywords or [],
             recipient=profile.audience,  # the catalog's word; the person's is for replies
             age=profile.age,
+            ages=relation_ages(ctx),
             limit=MAX_CANDIDATES,
         )
     )
@@ -90,6 +95,13 @@ def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dic
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
     return {"found": len(found), **refilter(ctx), **popular_note(profile)}
+
+
+def relation_ages(ctx: TurnContext) -> tuple[int, int] | None:
+    """The ages the recipient's relation tells (an uncle 18 to 99, a kid 3 to 12), which the
+    search holds products to when no age was said: the catalog audience alone ("anyone")
+    would let an uncle be offered a junior golf set."""
+    return told_ages(ctx.state.profile.recipient, ctx.state.locale)
 
 
 def refilter(ctx: TurnContext) -> dict[str, Any]:
@@ -120,10 +132,18 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
     wanted = searched_interests(profile)  # popular kinds when the tastes are unknown
     passing += ctx.search(
         lambda catalog: reserve(
-            catalog, wanted, passing, spec, recipient=profile.audience, age=profile.age
+            catalog,
+            wanted,
+            passing,
+            spec,
+            recipient=profile.audience,
+            age=profile.age,
+            ages=relation_ages(ctx),
         )
     )
-    chosen = shortlist(passing, interests, SHORTLIST_SIZE)
+    passing += _toward_budget(ctx, passing, spec)
+    preferred = {p.id for p in passing if in_band(p, spec, ctx.rates)}
+    chosen = shortlist(passing, interests, SHORTLIST_SIZE, preferred=preferred)
     gaps = ctx.search(lambda catalog: unserved(interests, chosen, catalog, ctx.state.locale))
     missing = [u.model_dump() for u in gaps]
     if not chosen:
@@ -149,6 +169,30 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
         "rejected": _reason_counts(rejected),
         "unserved": missing,
     }
+
+
+def _toward_budget(ctx: TurnContext, passing: list[Product], spec: FilterSpec) -> list[Product]:
+    """Gifts priced in the budget's band (``catalog.search.band_fill``) when the passing ones
+    that answer an interest hold fewer than a shortlist: so "120 CAD for the team" is not
+    filled with €14 items, and raising a budget changes what is offered."""
+    profile = ctx.state.profile
+    interests = searched_interests(profile)  # popular kinds when the tastes are unknown
+    have = sum(1 for p in passing if in_band(p, spec, ctx.rates) and answers(p, interests))
+    need = SHORTLIST_SIZE - have
+    if need <= 0:
+        return []
+    return ctx.search(
+        lambda catalog: band_fill(
+            catalog,
+            interests,
+            spec,
+            need=need,
+            exclude=[p.id for p in passing],
+            recipient=profile.audience,
+            age=profile.age,
+            ages=relation_ages(ctx),
+        )
+    )
 
 
 def _reason_counts(rejected: dict[str, list[str]]) -> dict[str, int]:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from giftgenius.agent.tools.call_context import StagedChange, TurnContext, ok, require_open
-from giftgenius.agent.tools.candidates import GiftIdArgs
+from giftgenius.agent.tools.candidates import GiftIdArgs, relation_ages
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.catalog import Product, check, price_in
 from giftgenius.catalog.describing import (
@@ -82,7 +82,9 @@ def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str
         if i in listed and not check(listed[i], spec, ctx.rates)
     ]
     profile = ctx.state.profile
-    query = described_query(described, recipient=profile.audience, age=profile.age)
+    query = described_query(
+        described, recipient=profile.audience, age=profile.age, ages=relation_ages(ctx)
+    )
     found = "shortlist"
     product = _pick(ctx, shortlist, described, args.price_end)
     if product is None:
