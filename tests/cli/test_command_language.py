@@ -175,3 +175,28 @@ def test_a_real_process_reads_its_own_environment(proc) -> None:
     assert french.out == "Rien n'est enregistré pour l'utilisateur ghost.\n"
     english = proc("forget", "--user", "ghost", env={"LANG": FRENCH, "LC_ALL": "C.UTF-8"})
     assert english.out == "Nothing is stored for user ghost.\n"
+
+
+@pytest.mark.parametrize(
+    ("version", "size", "english", "french"),
+    [
+        ("import:ab12", 1, "an imported catalog (1 product, from `giftgenius catalog import`, "
+         "import:ab12)", "un catalogue importé (1 produit, par `giftgenius catalog import`, "
+         "import:ab12)"),
+        ("synthetic:2000:0", 2000, "the synthetic catalog synthetic:2000:0 (2,000 products, "
+         "from `giftgenius catalog generate`)", "le catalogue synthétique synthetic:2000:0 "
+         "(2\u202f000 produits, par `giftgenius catalog generate`)"),
+        ("0f3a9c", 1262, "the shipped catalog (1,262 products)",
+         "le catalogue fourni (1\u202f262 produits)"),
+        (None, 0, "a catalog of 0 products of unknown origin",
+         "un catalogue de 0 produit d'origine inconnue"),
+    ],
+)  # fmt: skip
+def test_generate_names_the_catalog_it_would_replace(
+    version: str | None, size: int, english: str, french: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from giftgenius.cli.generate import held_catalog
+
+    assert held_catalog(version, size) == english
+    monkeypatch.setenv("LANG", FRENCH)
+    assert held_catalog(version, size) == french
