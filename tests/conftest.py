@@ -97,6 +97,10 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIFTGENIUS_HOME", str(tmp_path / "home"))
     # The agent reads "by Friday" from a stated day, so a test means the same on any day.
     monkeypatch.setenv("GIFTGENIUS_TODAY", TODAY.isoformat())
+    # The commands speak the locale's language (cli/speech.py): English unless a test says.
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from giftgenius.catalog.importing import scan_catalog_file
+from giftgenius.cli.speech import count, say
 from giftgenius.privacy import strip_controls
 from giftgenius.settings import Settings
 from giftgenius.storage.catalog_repo import import_catalog as write_catalog
@@ -31,7 +32,7 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
         # first as any command would (an imported catalog is left as it is)
         db.ensure_catalog()
     bar = Progress(
-        TextColumn("importing"),
+        TextColumn(say("import.progress")),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -53,24 +54,20 @@ def import_catalog(settings: Settings, path: Path, replace: bool, out: Console) 
             total = repos.catalog.count()
     finally:
         db.dispose()
-    from giftgenius.formats import plural
-
-    def products_(n: int) -> str:
-        return plural(n, "en", "{n} product", "{n} products")
-
+    products = count("products", total)
     if not changed:
         out.print(
-            strip_controls(f"The catalog already is {path.name} ({products_(total)})."),
+            strip_controls(say("import.unchanged", file=path.name, products=products)),
             markup=False,
         )
         return 0
-    how = "replaced the catalog" if replace else "added or updated by id"
-    out.print(
-        strip_controls(
-            f"Imported {products_(scanned.count)} from {path.name} ({how}); the catalog now "
-            f"holds {products_(total)}, version {version}."
-        ),
-        markup=False,
-        highlight=False,
+    done = say(
+        "import.done",
+        imported=count("products", scanned.count),
+        file=path.name,
+        how=say("import.replaced" if replace else "import.merged"),
+        products=products,
+        version=version,
     )
+    out.print(strip_controls(done), markup=False, highlight=False)
     return 0

@@ -4,11 +4,15 @@
 notice and progress go to stderr. Exit codes: 0 ok, 1 error, 2 usage, 3 nothing to
 resume, 5 a demo's expectation failed (or, for ``eval``, a dialogue failed).
 
-Start-up time is part of the contract: this module imports only the standard library and
-the error tree, and each command imports what it needs when it runs — the stores for the
-commands that read them, the model (and the tokenizer) only for those that talk — so
-``--help`` and ``state`` never pay for an agent they do not use. A new command is a
-subparser here and a ``Cli`` method that imports its own code.
+Start-up time is part of the contract: this module imports only the standard library, the
+error tree and the catalogue reader, and each command imports what it needs when it runs
+— the stores for the commands that read them, the model (and the tokenizer) only for
+those that talk — so ``--help`` and ``state`` never pay for an agent they do not use. A
+new command is a subparser here and a ``Cli`` method that imports its own code.
+
+What a command says to the person comes from the catalogue's ``commands`` section, in the
+locale's language (``cli/speech.py``); the parser's help texts are the one part kept in
+English, as are argparse's own messages.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from giftgenius import __version__
 from giftgenius.arguments import whole
+from giftgenius.cli.speech import command_language, confirm, count, say
 from giftgenius.errors import GiftGeniusError, NotFound, NothingToResume, UsageError
 
 if TYPE_CHECKING:
@@ -47,7 +52,7 @@ class _Parser(argparse.ArgumentParser):
     error (the injected stderr, not ``sys.stderr``), with the same prefix and exit code 2."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see `{self.prog} --help`).")
+        raise UsageError(say("usage.see_help", message=message, prog=self.prog))
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -251,44 +256,44 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _age(age: timedelta) -> str:
-    """``age`` as ``prune`` was given it, in its largest whole unit ("90 days")."""
+def _older_than(age: timedelta) -> str:
+    """Which checkpoints ``prune`` deletes, the age as it was given, in its largest whole
+    unit ("every checkpoint older than 90 days", "… older than a day"); an age of zero is
+    said as what it means: every checkpoint, whatever its age."""
     seconds = int(age.total_seconds())
+    if seconds <= 0:
+        return say("prune.any_age")
     for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds % size == 0 and seconds:
-            return _count(seconds // size, f"{{n}} {unit}", f"{{n}} {unit}s")
-    return _count(seconds, "{n} second", "{n} seconds")
+        if seconds % size == 0:
+            return count(f"prune.older.{unit}", seconds // size)
+    return count("prune.older.second", seconds)
 
 
-def _count(n: int, one: str, other: str) -> str:
-    """``one`` or ``other`` (each with ``{n}``) as English's plural rule says for ``n``:
-    the maintenance commands speak English, "1 checkpoint" but "0 checkpoints"."""
-    from giftgenius.formats import plural
+_ERASED = frozenset(
+    {"transcript", "checkpoints", "order_drafts", "recipient_profiles", "runs", "users"}
+)
+"""The tables ``forget`` counts as a person does (the catalogue's ``forget.erased.*``);
+another table's rows are counted as rows of that table."""
 
-    return plural(n, "en", one, other)
 
-
-_ERASED = {
-    "transcript": ("{n} transcript message", "{n} transcript messages"),
-    "checkpoints": ("{n} checkpoint", "{n} checkpoints"),
-    "order_drafts": ("{n} order draft", "{n} order drafts"),
-    "recipient_profiles": ("{n} saved profile", "{n} saved profiles"),
-    "runs": ("{n} gift search", "{n} gift searches"),
-    "users": ("{n} user", "{n} users"),
-}
-"""What ``forget`` erased, per table, as a person counts it."""
+def _erased(table: str, n: int) -> str:
+    if table in _ERASED:
+        return count(f"forget.erased.{table}", n)
+    return count("forget.erased.rows", n, table=table)
 
 
 def _product_count(text: str) -> int:
     from giftgenius.catalog.synthetic import MAX_PRODUCTS
 
     try:
-        count = int(text.replace("_", "").replace(",", ""))
+        number = int(text.replace("_", "").replace(",", ""))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of products") from None
-    if not 0 < count <= MAX_PRODUCTS:
-        raise argparse.ArgumentTypeError(f"give 1 to {MAX_PRODUCTS:,} products, not {count:,}")
-    return count
+        raise argparse.ArgumentTypeError(say("usage.not_products", text=repr(text))) from None
+    if not 0 < number <= MAX_PRODUCTS:
+        raise argparse.ArgumentTypeError(
+            say("usage.products_range", most=f"{MAX_PRODUCTS:,}", count=f"{number:,}")
+        )
+    return number
 
 
 def _duration(text: str) -> timedelta:
@@ -297,15 +302,13 @@ def _duration(text: str) -> timedelta:
 
     match = re.fullmatch(r"(\d+)([dhms])", text.strip())
     if not match:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 90d, 12h, 30m or 45s")
+        raise argparse.ArgumentTypeError(say("usage.duration", text=repr(text)))
     unit = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}[match.group(2)]
     try:
         age = timedelta(**{unit: int(match.group(1))})
         utcnow() - age  # the cutoff prune computes must be a date
     except OverflowError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is too long: it reaches back before year 1; use e.g. 3650d for ten years"
-        ) from None
+        raise argparse.ArgumentTypeError(say("usage.duration_too_long", text=repr(text))) from None
     return age
 
 
@@ -343,12 +346,7 @@ class Cli:
 
     def announce_model(self) -> None:
         if self.settings.is_offline_model:
-            self.err.print(
-                "Using the offline model (deterministic, no network). "
-                "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one.",
-                markup=False,
-                highlight=False,
-            )
+            self.err.print(say("offline_model"), markup=False, highlight=False)
 
     def emit_json(self, data: Any) -> None:
         self.out.file.write(json_for_terminal(data) + "\n")
@@ -409,9 +407,9 @@ class Cli:
             except NothingToResume:
                 latest = agent.inspect(self.args.user)
                 if latest is None or latest.run.status != RunStatus.done:
-                    raise
+                    raise self._nothing_to_resume() from None
                 if self.args.run_id and latest.run.id != self.args.run_id:
-                    raise
+                    raise self._nothing_to_resume() from None
                 self.ui().recap_finished(finished(latest, self.args.user))
                 return NothingToResume.exit_code
             ui = self.ui()
@@ -419,6 +417,17 @@ class Cli:
             return run_chat(agent, opened, lines, ui)
         finally:
             agent.close()
+
+    def _nothing_to_resume(self) -> NothingToResume:
+        """The agent's refusal to resume, said in the command's language (the agent says it
+        in English, having no person's words to go by)."""
+        from giftgenius import messages
+
+        user, run = self.args.user, self.args.run_id
+        key, named = ("resume.run", {"run": run}) if run else ("resume.none", {})
+        return NothingToResume(
+            messages.say("errors", key, command_language(), quoted=repr(user), user=user, **named)
+        )
 
     def demo(self) -> int:
         from giftgenius.app import build_agent
@@ -433,13 +442,13 @@ class Cli:
         elif self.args.name:
             demo = get_demo(self.args.name)
         else:
-            raise UsageError("Name a demo (see `giftgenius demo --list`) or pass --file.")
+            raise UsageError(say("demo.unnamed"))
         from giftgenius.cli.render import plain
 
         text = self.err if self.args.json else self.out
         self.announce_model()
 
-        def say(speaker: str, line: str) -> None:
+        def show(speaker: str, line: str) -> None:
             prefix = {"you": "you> ", "genius": "genius> ", "note": "   "}[speaker]
             line = line if text.is_terminal else plain(line)  # piped: plain text
             text.print(prefix + line, markup=False, highlight=False)
@@ -447,21 +456,22 @@ class Cli:
         report = run_demo(
             demo,
             lambda clock: build_agent(self.settings, clock=clock),
-            say,
+            show,
             start=self.settings.clock(),
         )
         if self.args.json:
             self.out.file.write(report_json(report) + "\n")
         else:
-            verdict = "passed" if report.passed else "FAILED"
-            self.out.print(
-                f"demo {demo.name}: {verdict} — step {report.step}, gift "
-                f"{report.selected_gift_id or '—'}, checkpoints {', '.join(report.checkpoints)}",
-                markup=False,
-                highlight=False,
+            verdict = say(
+                "demo.passed" if report.passed else "demo.failed",
+                name=demo.name,
+                step=report.step,
+                gift=report.selected_gift_id or "—",
+                checkpoints=", ".join(report.checkpoints),
             )
+            self.out.print(verdict, markup=False, highlight=False)
             for failure in report.expectations.failures:
-                self.out.print(f"  expectation failed: {failure}", markup=False)
+                self.out.print(say("demo.expectation_failed", failure=failure), markup=False)
         return 0 if report.passed else EXIT_DEMO_FAILED
 
     def checkpoints(self) -> int:
@@ -474,7 +484,13 @@ class Cli:
                 if self.args.run_id:
                     run = repos.runs.get(self.args.run_id)
                     if run is None or run.user_id != self.args.user:
-                        raise NotFound(f"User {self.args.user!r} has no run {self.args.run_id}.")
+                        raise NotFound(
+                            say(
+                                "checkpoints.no_run",
+                                quoted=repr(self.args.user),
+                                run=self.args.run_id,
+                            )
+                        )
                 found = repos.checkpoints.list(self.args.user, self.args.run_id)
         finally:
             agent.close()
@@ -498,7 +514,7 @@ class Cli:
                 }
             )
         else:
-            self.ui().checkpoints(found)
+            self.ui().checkpoints(found, locale=command_language())
         return 0
 
     def state(self) -> int:
@@ -517,7 +533,7 @@ class Cli:
             if self.args.json:
                 self.emit_json({"user_id": self.args.user, "run_id": None, "state": None})
             else:
-                self.out.print(f"User {self.args.user} has no runs yet.", markup=False)
+                self.out.print(say("state.no_run", user=self.args.user), markup=False)
             return 0
         session, source = current.loaded.session, current.loaded.source
         if self.args.json:
@@ -557,10 +573,10 @@ class Cli:
         if age is None:
             age = timedelta(days=self.settings.retention_days)
         keep = self.args.keep_last
-        kept = "" if not keep else f", keeping each run's {keep} newest"
-        question = f"Delete every checkpoint older than {_age(age)}{kept}? This cannot be undone."
+        kept = count("prune.keeping", keep) if keep else ""
+        question = say("prune.ask", which=_older_than(age), kept=kept)
         if not self._agreed(question):
-            self.err.print("Nothing was deleted.", markup=False)
+            self.err.print(say("prune.declined"), markup=False)
             return 1
         agent = self.reader()
         try:
@@ -568,9 +584,7 @@ class Cli:
                 removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
         finally:
             agent.close()
-        self.out.print(
-            _count(removed, "Pruned {n} checkpoint.", "Pruned {n} checkpoints."), markup=False
-        )
+        self.out.print(count("prune.done", removed), markup=False)
         return 0
 
     def forget(self) -> int:
@@ -588,25 +602,19 @@ class Cli:
                 runs = repos.runs.list_for(user)
                 known = repos.users.exists(user)
             if not known and not runs:
-                self.out.print(f"Nothing is stored for user {user}.", markup=False)
+                self.out.print(say("forget.nothing", user=user), markup=False)
                 return 0
-            question = (
-                f"Erase everything stored for user {user} "
-                f"({_count(len(runs), '{n} gift search', '{n} gift searches')}, with the "
-                "transcripts, checkpoints, saved profiles and order drafts)? This cannot be "
-                "undone."
-            )
-            if not self._agreed(question):
-                self.err.print("Nothing was erased.", markup=False)
+            searches = count("forget.searches", len(runs))
+            if not self._agreed(say("forget.ask", user=user, searches=searches)):
+                self.err.print(say("forget.declined"), markup=False)
                 return 1
             counts = agent.forget(user)
         finally:
             agent.close()
-        detail = ", ".join(
-            _count(n, *_ERASED.get(table, (f"{{n}} {table}", f"{{n}} {table}")))
-            for table, n in counts.items()
-        )
-        self.out.print(f"Forgot user {user}: {detail}.", markup=False)
+        from giftgenius.formats import join
+
+        erased = join([_erased(table, n) for table, n in counts.items()], command_language())
+        self.out.print(say("forget.done", user=user, erased=erased), markup=False)
         return 0
 
     def _agreed(self, question: str) -> bool:
@@ -615,13 +623,7 @@ class Cli:
         default, and so is end of input)."""
         if self.args.yes or not self.stdin.isatty():
             return True
-        from rich.prompt import Confirm
-
-        stream = None if self.stdin is sys.stdin else self.stdin
-        try:
-            return Confirm.ask(question, console=self.err, default=False, stream=stream)
-        except EOFError:
-            return False
+        return confirm(question, self.err, self.stdin)
 
     def catalog(self) -> int:
         from giftgenius.catalog import load_rates, product_json
@@ -649,10 +651,7 @@ class Cli:
                 if self.args.catalog_command == "show":
                     product = repos.catalog.get(self.args.gift_id)
                     if product is None:
-                        raise NotFound(
-                            f"No gift has id {self.args.gift_id!r}. "
-                            "Find ids with: giftgenius catalog search WORDS"
-                        )
+                        raise NotFound(say("catalog.no_gift", quoted=repr(self.args.gift_id)))
                     results = [product]
                 else:
                     wanted = words_query(" ".join(self.args.words))
@@ -671,7 +670,7 @@ class Cli:
             self.emit_json({"query": query, "results": [product_json(p, rates) for p in results]})
         else:
             if not results:
-                self.print_plain(f"Nothing matches {query!r}.")
+                self.print_plain(say("catalog.no_match", quoted=repr(query)))
             for p in results:
                 self.print_plain(f"{p.id}  {p.title} — {p.price:.2f} {p.currency}")
         return 0
@@ -683,12 +682,20 @@ class Cli:
         lines = [
             f"{p.id}  {p.title}",
             p.description,
-            "price: " + ", ".join(f"{v:.2f} {k}" for k, v in prices.items()),
-            f"tags: {', '.join(p.tags)}",
-            f"for: {', '.join(p.recipients)}  ages: {p.min_age or 0}–{p.max_age or '∞'}",
-            f"ships to: {', '.join(p.ships_to)}  "
-            f"delivery: {_count(p.delivery_days, '{n} day', '{n} days')}  "
-            f"in stock: {'yes' if p.in_stock else 'no'}",
+            say("product.prices", prices=", ".join(f"{v:.2f} {k}" for k, v in prices.items())),
+            say("product.tags", tags=", ".join(p.tags)),
+            say(
+                "product.audience",
+                recipients=", ".join(p.recipients),
+                youngest=p.min_age or 0,
+                oldest=p.max_age or "∞",
+            ),
+            say(
+                "product.shipping",
+                countries=", ".join(p.ships_to),
+                delivery=count("product.delivery", p.delivery_days),
+                stock=say("product.in_stock" if p.in_stock else "product.out_of_stock"),
+            ),
         ]
         self.print_plain("\n".join(lines))
 
@@ -700,15 +707,14 @@ class Cli:
         if self.args.db_command == "upgrade":
             migrate.upgrade(url, self.args.revision)
         elif self.args.db_command == "downgrade":
-            question = (
-                f"Migrate the schema down from {migrate.current(url) or 'empty'} to "
-                f"{self.args.revision}? Tables and columns the downgrade drops lose their data."
-            )
+            current = migrate.current(url) or say("db.empty")
+            question = say("db.ask_down", current=current, target=self.args.revision)
             if not self._agreed(question):
-                self.err.print("The schema was not changed.", markup=False)
+                self.err.print(say("db.declined"), markup=False)
                 return 1
             migrate.downgrade(url, self.args.revision)
-        self.out.print(f"Schema revision: {migrate.current(url) or 'empty'}", markup=False)
+        revision = migrate.current(url) or say("db.empty")
+        self.out.print(say("db.revision", revision=revision), markup=False)
         return 0
 
     def bench(self) -> int:
@@ -735,12 +741,8 @@ class Cli:
         transport = offline_transport(self.settings)
 
         def ready(server: WireServer) -> None:
-            self.out.print(
-                f"Serving the offline model on {server.base_url} — set OPENAI_BASE_URL to it "
-                f"and GIFTGENIUS_MODEL=openai:{transport.model}. Ctrl-C stops it.",
-                markup=False,
-                highlight=False,
-            )
+            line = say("serve.ready", url=server.base_url, model=transport.model)
+            self.out.print(line, markup=False, highlight=False)
             self.out.file.flush()
 
         def log(line: str) -> None:
@@ -755,7 +757,7 @@ class Cli:
                 log=None if self.args.quiet else log,
             )
         except KeyboardInterrupt:
-            self.err.print("Stopped serving the offline model.", markup=False)
+            self.err.print(say("serve.stopped"), markup=False)
         return 0
 
     def eval(self) -> int:
@@ -807,7 +809,7 @@ def main(
     except KeyboardInterrupt:
         from giftgenius import messages
 
-        err.print(messages.text("errors", "interrupted", "en"), markup=False)
+        err.print(messages.text("errors", "interrupted", command_language()), markup=False)
         return 130
 
 
@@ -849,8 +851,7 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
             if isinstance(item, str) and _UNDECODABLE.search(item):
                 shown = item.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
                 raise UsageError(
-                    f"{name.replace('_', ' ')} {shown!r} holds bytes that are not valid "
-                    "UTF-8 (shown as �): type it again, or check the terminal's encoding."
+                    say("usage.undecodable", name=name.replace("_", " "), shown=repr(shown))
                 )
 
 
@@ -881,7 +882,8 @@ def _report(exc: GiftGeniusError, err: Console) -> int:
     """
     from giftgenius.privacy import strip_controls
 
-    err.print(f"error: {strip_controls(str(exc))}", markup=False, highlight=False)
+    line = say("error", message=strip_controls(str(exc)))
+    err.print(line, markup=False, highlight=False)
     return exc.exit_code
 
 

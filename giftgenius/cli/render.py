@@ -156,9 +156,11 @@ class ChatUI:
     def state(self, state: SessionState, *, run_id: str, source: str, version: int) -> None:
         self.info(render_state(state, run_id=run_id, source=source, version=version))
 
-    def checkpoints(self, checkpoints: Sequence[Checkpoint]) -> None:
+    def checkpoints(self, checkpoints: Sequence[Checkpoint], *, locale: str = "en") -> None:
+        """One line per checkpoint (a diagnostic readout: time, step, version); none, said
+        in ``locale`` (the chat's /checkpoints in English, the command in the locale's)."""
         if not checkpoints:
-            self.info(catalogue.text("chat", "checkpoints.none", "en"))
+            self.info(catalogue.text("chat", "checkpoints.none", locale))
         for cp in checkpoints:
             self.info(
                 f"{cp.created_at:%Y-%m-%d %H:%M:%S} {cp.step:<22} v{cp.session_version} "

@@ -2,7 +2,8 @@
 
 ``--help`` and ``--version`` import neither the stores nor the model; ``state`` and
 ``checkpoints`` read the stores without loading the tokenizer (tiktoken), the model client
-(openai) or the offline model. Each command runs in a fresh interpreter — this test
+(openai) or the offline model; a command that counts nothing says its sentence without
+babel. Each command runs in a fresh interpreter — this test
 process has long imported everything — on embedded stores holding a real run, with the
 offline model configured (the one that would pull in the most).
 """
@@ -35,8 +36,10 @@ sys.exit(code)
 """
 
 
-def _run(*argv: str, watched: tuple[str, ...]) -> tuple[subprocess.CompletedProcess[str], set]:
-    env = {**os.environ, "GIFTGENIUS_MODEL": "offline"}
+def _run(
+    *argv: str, watched: tuple[str, ...], env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], set]:
+    env = {**os.environ, "GIFTGENIUS_MODEL": "offline", **(env or {})}
     done = subprocess.run(
         [sys.executable, "-c", _WRAPPER.format(watched=watched), *argv],
         capture_output=True,
@@ -81,6 +84,19 @@ def test_state_and_checkpoints_load_no_tokenizer_model_client_or_offline_model(a
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)["checkpoints"]) >= 3
     assert loaded == set()
+
+
+def test_a_command_that_counts_nothing_loads_no_babel() -> None:
+    """Sentences come from the catalogue (a TOML file); babel's plural rules and number
+    formats are loaded only by a command that counts, in either language."""
+    for lang in ("C.UTF-8", "fr_FR.UTF-8"):
+        env = {"LANG": lang}
+        for argv in (["state", "--user", "nobody"], ["forget", "--user", "nobody"]):
+            done, loaded = _run(*argv, watched=("babel", *TALKING_ONLY), env=env)
+            assert done.returncode == 0 and "nobody" in done.stdout, done.stderr
+            assert loaded == set(), (argv, lang)
+        done, loaded = _run("prune", "--older-than", "90d", watched=("babel",), env=env)
+        assert done.returncode == 0 and loaded == {"babel"}, lang  # "Pruned 0 checkpoints."
 
 
 def test_chat_is_what_loads_them() -> None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from test_bad_input import run_bytes
 
-from giftgenius.cli.main import _age, _count
+from giftgenius.cli.main import _older_than
+from giftgenius.cli.speech import count
 
 
 def test_counts_agree_with_their_number() -> None:
-    assert _count(1, "{n} day", "{n} days") == "1 day"
-    assert _count(0, "{n} day", "{n} days") == "0 days"
-    assert _count(1200, "{n} day", "{n} days") == "1,200 days"
-    assert _age(__import__("datetime").timedelta(days=1)) == "1 day"
+    assert count("product.delivery", 1) == "1 day"
+    assert count("product.delivery", 0) == "0 days"
+    assert count("product.delivery", 1200) == "1,200 days"
+    assert _older_than(timedelta(days=1)) == "every checkpoint older than a day"
 
 
 def test_forget_and_prune_count_in_the_singular_for_one(cli) -> None:

@@ -56,6 +56,9 @@ _HELPERS = {
     ("replies/phrasing.py", "_say"): "profile",
     ("cli/recap.py", "say"): "chat",
     ("replies/answers.py", "_say"): "answers",
+    ("cli/main.py", "say"): "commands",
+    ("cli/catalog_cmd.py", "say"): "commands",
+    ("cli/generate.py", "say"): "commands",
 }
 _READERS = {"catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text"}
 
@@ -93,5 +96,6 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 
 def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
-        "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit"
+        "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
+        "commands",
     }  # fmt: skip

@@ -7,6 +7,11 @@ more — outside what is not said to the person: docstrings, logging calls, regu
 expressions (they read input), the tools' descriptions and hints for the model, and the
 errors a programmer reads. What is left over must be in the short allow-list below, with
 the reason it is not a sentence for the person.
+
+The terminal's modules are all scanned, the operator commands (``cli/main.py``,
+``cli/catalog_cmd.py``, ``cli/generate.py``) among them: they speak the environment's
+language through the catalogue's ``commands`` section. Their option help (``--help``) is
+the one part left in English on purpose, as ``cli/speech.py`` says.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ PACKAGE = Path(giftgenius.__file__).parent
 SPEAKING = sorted(
     [
         *(PACKAGE / "replies").glob("*.py"),
-        *(PACKAGE / "cli" / name for name in ("chat.py", "recap.py", "render.py", "lines.py")),
+        *(PACKAGE / "cli").glob("*.py"),
         *(PACKAGE / "agent" / "tools").glob("*.py"),
         PACKAGE / "agent" / "runner.py",
         PACKAGE / "storage" / "leases.py",
@@ -40,20 +45,28 @@ ALLOWED = {
     ("agent/tools/candidates.py", "refilter", "removed from the catalog"),
     ("cli/recap.py", "since_you_left", " is no longer available: "),
     # /state and /usage are diagnostic readouts (run ids, step names, token counts), for
-    # whoever runs the terminal to look inside a run; they stay in English like the
-    # maintenance commands.
+    # whoever runs the terminal to look inside a run; they stay in English, like the names
+    # of the steps and fields they show.
     ("cli/render.py", "render_usage", "last request:  prompt +  completion tokens"),
     ("cli/render.py", "render_usage", "session:  requests,  prompt +  completion tokens"),
     ("cli/render.py", "render_usage", "summaries:  calls,  prompt +  completion tokens"),
     ("cli/render.py", "render_usage",
      "context:  truncated requests,  summarizations,  refused as too long"),
     ("cli/render.py", "render_usage", "unknown for this model"),
+    # The option help shared by several subcommands: --help stays in English (cli/speech.py).
+    ("cli/main.py", "", "the user id (letters, digits, _ . -; up to 64)"),
+    ("cli/main.py", "", "print one JSON document on stdout instead of text"),
+    ("cli/main.py", "", "do not ask for confirmation (for scripts)"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
     # A programming error: the lease's owner is the process's own id, never typed.
     ("storage/leases.py", "hold_lease",
      "A lease owner must be a non-empty string (e.g. a process/turn id)."),
 }  # fmt: skip
+
+# (module, function) whose every literal is option help: the command line's parser, its
+# commands' descriptions and options' help, which stay in English (cli/speech.py says why).
+HELP = {("cli/main.py", "_parser")}
 
 _LETTER = re.compile(r"[^\W\d_]")
 _LOGGING = {"debug", "info", "warning", "error", "exception", "critical", "log"}
@@ -152,14 +165,18 @@ def literals(path: Path) -> Iterator[tuple[str, str, int]]:
             yield owner.get(id(node), ""), text, node.lineno
 
 
-@pytest.mark.parametrize("path", SPEAKING, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_sentence_for_the_person_is_written_in_code(path: Path) -> None:
-    module = str(path.relative_to(PACKAGE))
-    found = [
+def reported(module: str, path: Path) -> list[str]:
+    """The sentences of ``path`` (read as ``module``) neither allowed nor option help."""
+    return [
         f"{module}:{line} {text!r}"
         for function, text, line in literals(path)
-        if (module, function, text) not in ALLOWED
+        if (module, function, text) not in ALLOWED and (module, function) not in HELP
     ]
+
+
+@pytest.mark.parametrize("path", SPEAKING, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_sentence_for_the_person_is_written_in_code(path: Path) -> None:
+    found = reported(str(path.relative_to(PACKAGE)), path)
     assert not found, "say these through giftgenius.messages:\n" + "\n".join(found)
 
 
@@ -184,3 +201,26 @@ def test_every_allowed_literal_is_still_there() -> None:
         for function, text, _ in literals(path)
     }
     assert found >= ALLOWED, ALLOWED - found
+    helping = {(module, function) for module, function, _ in found}
+    assert helping >= HELP, HELP - helping
+
+
+def test_the_commands_are_scanned_and_only_their_option_help_is_let_through(
+    tmp_path: Path,
+) -> None:
+    """A command's sentence written back in code is found; its option help is not."""
+    scanned = {str(path.relative_to(PACKAGE)) for path in SPEAKING}
+    assert {"cli/main.py", "cli/catalog_cmd.py", "cli/generate.py", "cli/speech.py"} <= scanned
+    module = tmp_path / "main.py"
+    module.write_text(
+        "def _parser(sub):\n"
+        '    sub.add_argument("--yes", help="do not ask for confirmation")\n'
+        "def prune(out, n):\n"
+        '    out.print(f"Pruned {n} old checkpoints.")\n'
+        '    out.print("Nothing was deleted.")\n',
+        encoding="utf-8",
+    )
+    assert reported("cli/main.py", module) == [
+        "cli/main.py:4 'Pruned  old checkpoints.'",
+        "cli/main.py:5 'Nothing was deleted.'",
+    ]

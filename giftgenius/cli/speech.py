@@ -1,0 +1,84 @@
+"""What language the operator commands speak, and their sentences from the catalogue.
+
+The chat answers in the person's language, read from what they type. The commands
+(``state``, ``checkpoints``, ``prune``, ``forget``, ``catalog``, ``db``, the errors they
+end on) have nobody's words to go by, so they do as any Unix tool does and follow the
+environment's locale: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set
+names the language (``fr_FR.UTF-8`` → French); a language the catalogue lacks, ``C`` or
+``POSIX`` reads English. It is read at each sentence, not once per process, so a fork
+server's child or a test that sets ``LANG`` speaks the language it was given.
+
+The sentences are the catalogue's ``commands`` section. Counting ("3 checkpoints") goes
+through babel's plural rules, imported on first use: a command that counts nothing does
+not load babel. Option help (``--help``) stays in English: it documents flags and
+variables whose names are English anyway, and it is read before any command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+from giftgenius import messages
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Which variables name the language, strongest first (POSIX's order for messages)."""
+
+SECTION = "commands"
+
+
+def command_language(environ: Mapping[str, str] | None = None) -> str:
+    """The catalogue language the commands speak: the locale's language ("fr_FR.UTF-8",
+    "fr_CA", "fr" → "fr"), English for any other or none."""
+    env = os.environ if environ is None else environ
+    for name in LOCALE_VARIABLES:
+        value = env.get(name, "").strip()
+        if value:
+            lang = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+            return messages.language(lang)
+    return "en"
+
+
+def say(key: str, **values: Any) -> str:
+    """The commands' sentence ``key`` in the environment's language, filled with ``values``."""
+    return messages.say(SECTION, key, command_language(), **values)
+
+
+def count(key: str, n: int, **values: Any) -> str:
+    """The sentence ``key.one`` or ``key.other`` for ``n``, as the language's plural rule
+    says ("1 checkpoint", "0 checkpoints"; French "0 étape"), filled with ``values``."""
+    from giftgenius import formats
+
+    lang = command_language()
+    form = formats.plural(n, lang, "one", "other")  # the rule's choice, nothing to fill
+    sentence = messages.text(SECTION, f"{key}.{form}", lang)
+    return sentence.format(n=formats.number(n, lang), **values)
+
+
+def number(value: float) -> str:
+    """A number with the language's separators ("1,234.5" / "1 234,5")."""
+    from giftgenius import formats
+
+    return formats.number(value, command_language())
+
+
+def confirm(question: str, console: Console, stdin: TextIO) -> bool:
+    """Whether the person answers yes to ``question`` in a terminal, in the commands'
+    language ("[y/n]", "[o/n]"); no is the default, and so is end of input."""
+    from rich.markup import escape
+    from rich.prompt import Confirm
+
+    class Answer(Confirm):
+        choices = [say("confirm.yes"), say("confirm.no")]
+        validate_error_message = f"[prompt.invalid]{escape(say('confirm.invalid'))}"
+
+    stream = None if stdin is sys.stdin else stdin
+    try:
+        return Answer.ask(question, console=console, default=False, stream=stream)
+    except EOFError:
+        return False
