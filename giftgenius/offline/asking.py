@@ -73,7 +73,10 @@ def _phrases(*kinds: str) -> re.Pattern[str]:
 def _patterns() -> dict[str, re.Pattern[str]]:
     """The lexicon's phrases as patterns, built once per process."""
     found = {kind: _phrases(kind) for kind in (*ASPECTS, "topics", "telling", "requests")}
-    found |= {kind: _phrases(kind) for kind in ("choosing", "changes", "all_items", "both_items")}
+    found |= {
+        kind: _phrases(kind)
+        for kind in ("choosing", "pointing", "changes", "all_items", "both_items")
+    }
     found["wh_words"] = _phrases("wh_words")
     found["verbs"] = _phrases("verbs")
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
@@ -307,6 +310,13 @@ def gift_ids(question: Question, ids: list[str], meant: list[str]) -> list[str]:
 def _several(meant: list[str], ids: list[str]) -> list[str]:
     """The gifts a comparison is between: those meant before, if several, else all."""
     return meant if len(meant) > 1 else list(ids)
+
+
+def points_at_one(folded: str) -> bool:
+    """Whether a message without a number picks the gift just talked about: a choosing word
+    ("I'll take it", "je le prends") or a pointing one ("that one then", "celui-là")."""
+    pattern = _patterns()
+    return bool(pattern["choosing"].search(folded) or pattern["pointing"].search(folded))
 
 
 def meant_before(messages: list[dict[str, Any]], last_user: int, ids: list[str]) -> list[str]:

@@ -17,7 +17,14 @@ from giftgenius.domain import Locale
 from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import fold
 from giftgenius.language.relations import resolve_relation
-from giftgenius.offline.asking import DETAILS_TOOL, Question, gift_ids, meant_before, read_question
+from giftgenius.offline.asking import (
+    DETAILS_TOOL,
+    Question,
+    gift_ids,
+    meant_before,
+    points_at_one,
+    read_question,
+)
 from giftgenius.offline.intents import Choice
 from giftgenius.offline.nlu import Extraction, extract
 from giftgenius.offline.wire import message_text
@@ -344,7 +351,9 @@ def _chosen_id(turn: Turn) -> str | None:
         return None  # the tool reads the products' own words (``_described_args``)
     if choice is None and len(ids) == 1 and turn.ext.confirm and not turn.ext.decline:
         return ids[0]  # a yes to the one idea shown ("Shall I record…?") chooses it
-    if choice is None or not ids:
+    if choice is None:
+        return _pointed_at(turn)
+    if not ids:
         return None
     shown = [c for c in turn.seen_candidates if c.get("id") in ids]
     # A choice is one of these: the first reader that applies answers, even with None.
@@ -353,6 +362,14 @@ def _chosen_id(turn: Turn) -> str | None:
     if choice.price is not None and shown:
         return _at_price_end(ids, shown, choice)
     return next((str(c["id"]) for c in shown if c.get("title") == choice.words), None)
+
+
+def _pointed_at(turn: Turn) -> str | None:
+    """The gift the last question was about, when the message picks with no number ("great,
+    I'll take it", "celui-là alors"): only one gift talked about can be meant."""
+    if len(turn.meant) != 1 or turn.ext.decline or not points_at_one(fold(turn.user_text)):
+        return None
+    return turn.meant[0]
 
 
 def _at_position(ids: list[str], position: int) -> str | None:

@@ -83,3 +83,42 @@ def test_questions_are_answered_and_change_nothing_then_a_pick_and_a_yes_work(cl
     final = _state(cli)
     assert final["step"] == "done" and final["selected_gift_id"] == listed[1].id
     assert final["profile"]["deadline"] == "2026-12-20"
+
+
+@pytest.mark.usefixtures("seeded_home")
+@pytest.mark.parametrize(
+    ("opening", "question", "pick"),
+    [
+        (
+            "gift for my sister in Boston, she loves tea, 40 dollars",
+            "tell me more about the third",
+            "great, I'll take it",
+        ),
+        (
+            "gift for my sister in Boston, she loves tea, 40 dollars",
+            "what is the third one exactly?",
+            "ok that one then",
+        ),
+        (
+            "un cadeau pour ma sœur, elle adore le thé, 40 euros, elle vit à Lyon",
+            "dis-m'en plus sur le troisième",
+            "parfait, je le prends",
+        ),
+    ],
+)
+def test_a_pick_with_no_number_takes_the_gift_just_asked_about(
+    cli, opening: str, question: str, pick: str
+) -> None:
+    _chat(cli, "chat", opening)
+    listed = _listed(_state(cli))
+    _chat(cli, "resume", question)
+    assert _state(cli)["selected_gift_id"] is None  # the question chose nothing
+    _chat(cli, "resume", pick)
+    assert _state(cli)["selected_gift_id"] == listed[2].id
+
+
+@pytest.mark.usefixtures("seeded_home")
+def test_a_pick_with_no_number_and_nothing_asked_about_chooses_nothing(cli) -> None:
+    _chat(cli, "chat", "gift for my sister in Boston, she loves tea, 40 dollars")
+    _chat(cli, "resume", "I'll take it")  # which one? nothing was talked about yet
+    assert _state(cli)["selected_gift_id"] is None
