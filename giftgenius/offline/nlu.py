@@ -233,11 +233,20 @@ def _country_named(candidate: str, strong: bool, lang: Locale) -> str | None:
     found = resolve_country(candidate, lang)
     if not candidate.islower():
         return found
-    if found is not None and not strong:
-        return found if _own_name(found, candidate) else None
+    if not strong:
+        if found is not None and _own_name(found, candidate):
+            return found
+        return _sure_lowercase_place(candidate, lang)
     if found is None and strong and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
         return resolve_country(candidate.title(), lang)
     return found
+
+
+def _sure_lowercase_place(candidate: str, lang: Locale) -> str | None:
+    """A place typed in lowercase after a plain place word ("my buddy in denver", "from
+    lyon"): only a sure name, a big city's or a region's that no everyday word shares
+    (``place_alone``), so "in time", "à peine" and "in reading" stay words."""
+    return place_alone(candidate, lang)
 
 
 def _own_name(country: str, text: str) -> bool:
