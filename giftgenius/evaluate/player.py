@@ -238,24 +238,54 @@ def _last_line(text: str) -> str:
 
 
 class Records:
-    """``catalog show`` records by gift id, shared by the runs of one evaluation.
+    """Gift records by id, as ``catalog show ID --json`` prints them, shared by the runs of
+    one evaluation.
 
     Every fresh home seeds the same bundled catalog, so a gift's record is the same in all
-    of them: asking once per gift (not once per run) saves a process start per run.
+    of them: each is read once per evaluation, from the seeded database every home is a copy
+    of (``database``), with the function ``catalog show`` prints through
+    (``catalog.product_json``) — a judge that checks every idea on every shortlist would
+    otherwise start a process per gift. Without a seeded database (or for an id it lacks,
+    whose error the command words), the command itself is asked.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, database: Path | None = None) -> None:
         self._records: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+        self._database = database
+        self._db: Any = None
 
     def get(self, cli: _Cli, gift_id: str) -> dict[str, Any]:
         with self._lock:
-            known = self._records.get(gift_id)
-        if known is None:
-            known = cli.json(["catalog", "show", gift_id])
-            with self._lock:
+            known = self._records.get(gift_id) or self._read(gift_id)
+            if known is not None:
                 self._records[gift_id] = known
+                return known
+        known = cli.json(["catalog", "show", gift_id])
+        with self._lock:
+            self._records[gift_id] = known
         return known
+
+    def _read(self, gift_id: str) -> dict[str, Any] | None:
+        """The record from the seeded database (under the lock), or None."""
+        if self._database is None:
+            return None
+        from giftgenius.catalog import load_rates, product_json
+        from giftgenius.storage.db import Database
+
+        if self._db is None:
+            self._db = Database(f"sqlite:///{self._database}")
+        with self._db.read() as repos:
+            product = repos.catalog.get(gift_id)
+        return None if product is None else product_json(product, load_rates())
+
+    def close(self) -> None:
+        """Let the database go; a run still under way asks the command from now on."""
+        with self._lock:
+            self._database = None
+            if self._db is not None:
+                self._db.dispose()
+                self._db = None
 
 
 def seeded_database(folder: Path) -> Path:

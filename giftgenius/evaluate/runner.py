@@ -235,10 +235,10 @@ def evaluate(
     started = time.monotonic()
     today = dt.datetime.now(dt.UTC).date()
     runs: dict[str, list[RunResult]] = {d.id: [] for d in dialogues}
-    records = Records()
     sweep_scratch()
     seed_folder = tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
     database = seeded_database(Path(seed_folder.name))
+    records = Records(database)
     bytecode = bytecode_folder(Path(seed_folder.name))
     servers = None
     if not fresh and hasattr(os, "fork"):
@@ -266,6 +266,7 @@ def evaluate(
         pool.shutdown(wait=False, cancel_futures=True)
         if servers is not None:
             servers.close()
+        records.close()
         seed_folder.cleanup()
     results = [DialogueResult(d, sorted(runs[d.id], key=lambda r: r.replay)) for d in dialogues]
     return Report(results, seed, replays, jobs, time.monotonic() - started, today, model)
