@@ -80,27 +80,31 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found["wh_words"] = _phrases("wh_words")
     found["verbs"] = _phrases("verbs")
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
-    found["opener"] = re.compile(
-        rf"^(?:(?:{alternation(union(_TOPIC, 'fillers'))})[\s,!.]+)*"
-        rf"(?:{alternation(union(_TOPIC, 'openers'))})(?![\w'])"
-    )
-    found["auxiliary"] = re.compile(
-        rf"^(?:(?:{alternation(union(_TOPIC, 'fillers'))})[\s,!.]+)*"
-        rf"(?:{alternation(union(_TOPIC, 'auxiliaries'))})(?![\w'])"
-    )
+    found["opener"] = _at_start("openers")
+    found["auxiliary"] = _at_start("auxiliaries")
     found["inversions"] = re.compile(
         rf"[a-z](?:{alternation(union(_TOPIC, 'inversions'))})(?![\w'])"
     )
-    few = alternation(_counts())
-    found["first_few"] = re.compile(
-        rf"(?<![\w'])(?:(?:{alternation(union(_TOPIC, 'first_few'))})\s+(?P<a>{few})"
-        rf"|(?P<b>{few})\s+(?:{alternation(union(_TOPIC, 'first_few'))}))(?![\w'])"
-    )
-    found["last_few"] = re.compile(
-        rf"(?<![\w'])(?:(?:{alternation(union(_TOPIC, 'last_few'))})\s+(?P<a>{few})"
-        rf"|(?P<b>{few})\s+(?:{alternation(union(_TOPIC, 'last_few'))}))(?![\w'])"
-    )
+    found["first_few"] = _counted("first_few")
+    found["last_few"] = _counted("last_few")
     return found
+
+
+def _at_start(kind: str) -> re.Pattern[str]:
+    """A phrase of ``kind`` opening the message, after any fillers ("well, can you…")."""
+    fillers = alternation(union(_TOPIC, "fillers"))
+    return re.compile(
+        rf"^(?:(?:{fillers})[\s,!.]+)*(?:{alternation(union(_TOPIC, kind))})(?![\w'])"
+    )
+
+
+def _counted(kind: str) -> re.Pattern[str]:
+    """A phrase of ``kind`` with a count before or after it ("the first two", "les trois
+    derniers"); the count is group ``a`` or ``b``."""
+    few, words = alternation(_counts()), alternation(union(_TOPIC, kind))
+    return re.compile(
+        rf"(?<![\w'])(?:(?:{words})\s+(?P<a>{few})|(?P<b>{few})\s+(?:{words}))(?![\w'])"
+    )
 
 
 @lru_cache(maxsize=1)
