@@ -681,9 +681,13 @@ def reserve(
 BAND_SHARE = 0.4
 
 
+def _band_floor(spec: FilterSpec) -> float:
+    return round(spec.budget_max * BAND_SHARE, 2)
+
+
 def budget_band(spec: FilterSpec) -> FilterSpec:
     """``spec`` with its floor raised to the band's (a floor the person gave above it stays)."""
-    floor = round(spec.budget_max * BAND_SHARE, 2)
+    floor = _band_floor(spec)
     if spec.budget_min is not None and spec.budget_min >= floor:
         return spec
     return spec.model_copy(update={"budget_min": floor})
@@ -691,7 +695,7 @@ def budget_band(spec: FilterSpec) -> FilterSpec:
 
 def in_band(product: Product, spec: FilterSpec, rates: Rates) -> bool:
     """Priced within the budget's band (its top is the filters' business)."""
-    return price_in(product, spec.currency, rates) >= round(spec.budget_max * BAND_SHARE, 2)
+    return price_in(product, spec.currency, rates) >= _band_floor(spec)
 
 
 def band_fill(

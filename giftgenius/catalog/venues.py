@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from giftgenius.catalog.models import Product
 from giftgenius.language import lexicon
-from giftgenius.language.folding import fold
+from giftgenius.language.folding import alternation, fold
 
 EXPERIENCE_TAG = "experience"
 
@@ -24,9 +24,8 @@ EXPERIENCE_TAG = "experience"
 @lru_cache(maxsize=1)
 def _afar() -> re.Pattern[str]:
     """The words of taking an experience from afar, both languages, folded."""
-    words = sorted((fold(w) for w in lexicon.union("venues", "not_in_person")), key=len)
-    alternatives = "|".join(re.escape(w) for w in reversed(words))
-    return re.compile(rf"(?<![\w])(?:{alternatives})(?![\w])")
+    words = alternation(fold(w) for w in lexicon.union("venues", "not_in_person"))
+    return re.compile(rf"(?<![\w])(?:{words})(?![\w])")
 
 
 def taken_from_afar(product: Product) -> bool:

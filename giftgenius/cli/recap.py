@@ -26,8 +26,7 @@ def say(key: str, locale: str, **values: Any) -> str:
 
 def count(key: str, n: int, locale: str) -> str:
     """The catalogue's ``chat`` sentence ``key.one`` or ``key.other``, as ``n`` says."""
-    one, other = (catalogue.text("chat", f"{key}.{form}", locale) for form in ("one", "other"))
-    return formats.plural(n, locale, one, other)
+    return catalogue.count("chat", key, locale, n)
 
 
 def price(row: CandidateView, budget_currency: str | None, locale: str) -> str:

@@ -52,12 +52,7 @@ def say(key: str, **values: Any) -> str:
 def count(key: str, n: int, **values: Any) -> str:
     """The sentence ``key.one`` or ``key.other`` for ``n``, as the language's plural rule
     says ("1 checkpoint", "0 checkpoints"; French "0 étape"), filled with ``values``."""
-    from giftgenius import formats
-
-    lang = command_language()
-    form = formats.plural(n, lang, "one", "other")  # the rule's choice, nothing to fill
-    sentence = messages.text(SECTION, f"{key}.{form}", lang)
-    return sentence.format(n=formats.number(n, lang), **values)
+    return messages.count(SECTION, key, command_language(), n, **values)
 
 
 def number(value: float) -> str:

@@ -41,6 +41,17 @@ def say(section: str, key: str, locale: str, **values: Any) -> str:
     return text(section, key, locale).format(**values)
 
 
+def count(section: str, key: str, locale: str, n: int, **values: Any) -> str:
+    """The sentence ``key.one`` or ``key.other`` of ``section`` for ``n``, as the language's
+    plural rule says (French counts 0 as one), ``{n}`` written as the language writes numbers
+    and the rest filled with ``values``. babel is imported on the first count."""
+    from giftgenius import formats
+
+    lang = language(locale)
+    form = formats.plural(n, lang, "one", "other")  # the rule's choice, nothing to fill
+    return text(section, f"{key}.{form}", lang).format(n=formats.number(n, lang), **values)
+
+
 def keys(section: str) -> frozenset[str]:
     """The keys a section has (the same in every language)."""
     return frozenset(messages("en")[section])

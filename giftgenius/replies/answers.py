@@ -24,14 +24,7 @@ def _say(key: str, locale: str, **values: Any) -> str:
 
 
 def _count(key: str, n: int, locale: str, **values: Any) -> str:
-    one = catalogue.text("answers", f"{key}.one", locale).format(**values)
-    other = catalogue.text("answers", f"{key}.other", locale).format(**values)
-    return formats.plural(
-        n,
-        locale,
-        one.replace("{", "{{").replace("}", "}}"),
-        other.replace("{", "{{").replace("}", "}}"),
-    )
+    return catalogue.count("answers", key, locale, n, **values)
 
 
 def answer(result: dict[str, Any], asks: Iterable[str], locale: str) -> str:

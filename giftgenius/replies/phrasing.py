@@ -46,9 +46,7 @@ def _say(key: str, locale: str, **values: Any) -> str:
 
 def _count(section: str, key: str, n: int, locale: str) -> str:
     """The catalogue's ``key.one`` or ``key.other`` for ``n``, as the language's rule says."""
-    lang = _lang(locale)
-    one = catalogue.text(section, f"{key}.one", lang)
-    return formats.plural(n, locale, one, catalogue.text(section, f"{key}.other", lang))
+    return catalogue.count(section, key, _lang(locale), n)
 
 
 def _kind(value: str, lang: str) -> str | None:

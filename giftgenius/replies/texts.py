@@ -27,14 +27,7 @@ def say(key: str, locale: str, **values: Any) -> str:
 
 def count(key: str, n: int, locale: str, **values: Any) -> str:
     """The ``key.one`` or ``key.other`` text for ``n``, as the language's plural rule says."""
-    one = catalogue.text("replies", f"{key}.one", locale)
-    other = catalogue.text("replies", f"{key}.other", locale)
-    return formats.plural(
-        n,
-        locale,
-        one.replace("{n}", "{{n}}").format(**values),
-        other.replace("{n}", "{{n}}").format(**values),
-    )
+    return catalogue.count("replies", key, locale, n, **values)
 
 
 def money(amount: float, currency: str, locale: str = "en") -> str:
