@@ -28,6 +28,8 @@ class _Lexicon(BaseModel):
 
     version: Literal[1]
     words: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    # Phrases in the notation of ``language/patterns.py``, kind → phrases.
+    patterns: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
 
 class LexiconError(ValueError):
@@ -43,8 +45,8 @@ def topics() -> tuple[str, ...]:
 
 
 @functools.cache
-def table(topic: str, lang: str) -> dict[str, tuple[str, ...]]:
-    """Every kind of one topic in one language: kind → words."""
+def _lexicon(topic: str, lang: str) -> _Lexicon:
+    """One file, read and validated once per process."""
     if lang not in LANGUAGES:
         raise LexiconError(f"No lexicons for language {lang!r}: use one of {', '.join(LANGUAGES)}.")
     path = resources.files("giftgenius.language").joinpath("lexicons", lang, f"{topic}.toml")
@@ -55,18 +57,38 @@ def table(topic: str, lang: str) -> dict[str, tuple[str, ...]]:
         raise LexiconError(f"lexicons/{lang}/{topic}.toml is missing: add it.") from None
     except (tomllib.TOMLDecodeError, ValidationError) as exc:
         raise LexiconError(f"lexicons/{lang}/{topic}.toml is not a valid lexicon: {exc}") from None
-    for kind, words in lexicon.words.items():
-        if any(not w or w != w.strip() for w in words) or len(set(words)) != len(words):
+    for kind, listed in (*lexicon.words.items(), *lexicon.patterns.items()):
+        if any(not w or w != w.strip() for w in listed) or len(set(listed)) != len(listed):
             raise LexiconError(
                 f"lexicons/{lang}/{topic}.toml, kind {kind!r}: empty, padded or repeated words."
             )
-    return dict(lexicon.words)
+    return lexicon
+
+
+def table(topic: str, lang: str) -> dict[str, tuple[str, ...]]:
+    """Every kind of words of one topic in one language: kind → words."""
+    return dict(_lexicon(topic, lang).words)
+
+
+def pattern_kinds(topic: str, lang: str) -> dict[str, tuple[str, ...]]:
+    """Every kind of phrases of one topic in one language: kind → phrases."""
+    return dict(_lexicon(topic, lang).patterns)
+
+
+def phrases(topic: str, kind: str, lang: str) -> tuple[str, ...]:
+    """One kind of phrases of one language (``language/patterns.py`` compiles them)."""
+    try:
+        return _lexicon(topic, lang).patterns[kind]
+    except KeyError:
+        raise LexiconError(
+            f"lexicons/{lang}/{topic}.toml has no pattern kind {kind!r}: add it under [patterns]."
+        ) from None
 
 
 def words(topic: str, kind: str, lang: str) -> tuple[str, ...]:
     """One kind of words of one language, in the file's order."""
     try:
-        return table(topic, lang)[kind]
+        return _lexicon(topic, lang).words[kind]
     except KeyError:
         raise LexiconError(f"lexicons/{lang}/{topic}.toml has no kind {kind!r}: add it.") from None
 

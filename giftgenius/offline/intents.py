@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
+from giftgenius.language.patterns import matcher
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
@@ -31,6 +32,7 @@ from giftgenius.offline.spelling import is_word
 _PLACES = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
 )  # fmt: skip
+_CHOICES = "offline_choices"
 ORDINALS = {
     word: place
     for place, kind in [*enumerate(_PLACES, 1), (-1, "last")]
@@ -54,48 +56,21 @@ _NUMBER_WORD = re.compile(
     + "|".join(w for w in _NUMBER_WORDS if w != "one")
     + r"))(?![\w'])"
 )
-# A place in the list said without an ordinal: the end or the bottom of it, or its top.
-_AT_END = re.compile(
-    r"(?<![\w'])(?:(?:at|to|on|from) the (?:very )?(?:end|bottom)|(?:the )?bottom(?:most)? one|"
-    r"the (?:one|item|idea|gift) (?:at|on) the (?:very )?(?:end|bottom)|the end one|"
-    r"(?:tout )?(?:en|au) bas(?: de la liste)?|(?:celui|celle) du bas|(?:a|de) la fin(?! de)|"
-    r"(?:tout )?en dernier|(?:celui|celle) de la fin)(?![\w'])"
-)
-_BEFORE_LAST = re.compile(
-    r"(?<![\w'])(?:(?:second|next)[- ](?:to|from)[- ]last|last but one|penultimate|"
-    r"one before (?:the )?last|avant-?dernier\w*|l'avant-?dernier\w*|juste avant (?:le|la) "
-    r"dernier\w*)(?![\w'])"
-)
-_AT_TOP = re.compile(
-    r"(?<![\w'])(?:(?:at|on) the (?:very )?top|(?:the )?top one|the (?:one|item|idea|gift) "
-    r"(?:at|on) the top|(?:tout )?en haut(?: de la liste)?|(?:celui|celle) du haut|"
-    r"(?:tout )?en premier)(?![\w'])"
-)
+# A place in the list said without an ordinal, and an end of the prices (the phrases are
+# data: offline_choices' [patterns]).
+_AT_END = matcher(_CHOICES, "at_end")
+_BEFORE_LAST = matcher(_CHOICES, "before_last")
+_AT_TOP = matcher(_CHOICES, "at_top")
+_CHEAPEST = matcher(_CHOICES, "cheapest")
+_PRICIEST = matcher(_CHOICES, "priciest")
+_CHEAPER = matcher(_CHOICES, "cheaper")
+_PRICIER = matcher(_CHOICES, "pricier")
 # What else an ordinal counts in what people write about the person: times and occasions,
 # steps of a life, words, and a number of items ("the first two"); an ordinal before any
 # other word ("first works", "le premier proposé", "le deuxième m'intéresse") points into
 # the list, since a verb, an adjective or a pronoun follows the choice itself.
 _OTHER_THINGS = union("offline_choices", "counted_things")
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
-_CHEAPEST = re.compile(
-    r"(?<![\w])(?:cheapest|least expensive|lowest price|lowest priced|most affordable|"
-    r"(?:le |la |l')?moins (?:cher|chere|chers|cheres|onereux|onereuse|couteux|couteuse)|"
-    r"(?:le |la )?plus (?:abordable|economique|petit prix))(?![\w])"
-)
-_PRICIEST = re.compile(
-    r"(?<![\w])(?:most expensive|priciest|dearest|highest price|fanciest|"
-    r"(?:le |la )?plus (?:cher|chere|onereux|onereuse|couteux|couteuse|luxueux))(?![\w])"
-)
-# A comparative picks an end of the prices too ("the cheaper of the first two", "le moins
-# cher des deux derniers"), within the part of the list it names, if it names one.
-_CHEAPER = re.compile(
-    r"(?<![\w])(?:cheaper|less expensive|lower priced|more affordable|moins (?:cher|chere|"
-    r"chers|cheres|couteux|couteuse|onereux|onereuse)|plus abordable)(?![\w])"
-)
-_PRICIER = re.compile(
-    r"(?<![\w])(?:pricier|more expensive|dearer|plus (?:cher|chere|chers|cheres|couteux|"
-    r"couteuse|onereux|onereuse))(?![\w])"
-)
 _SCOPE = re.compile(
     r"(?<![\w])(?:of|among|between|from|des|parmi|entre)\s+(?:the|these|les|ces)?\s*"
     r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"

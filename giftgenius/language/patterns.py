@@ -1,0 +1,182 @@
+"""Phrase patterns as data: a small notation over words, compiled once to a regular expression.
+
+The readers of free text look for phrases, not characters: "at the very end", "celui du
+bas", "allergic to", "moins cher". A lexicon file holds them beside its word lists, under
+``[patterns]`` (kind → phrases), so a new way of saying something is a data diff. Each phrase
+is a sequence of words in this notation, matched on folded text (see ``folding.fold``):
+
+====================  =====================================================================
+``word``              that word; words are separated by any whitespace in the text
+``a|b|c``             one of these words
+``(a b|c d e)``       one of these phrases (groups nest)
+``…?``                the word or group before the ``?`` may be left out
+``stem*``             a word beginning with ``stem`` ("deteste*": deteste, detestes, …)
+``<kind>``            any word of that kind of the same topic, in either language
+``<topic.kind>``      any word of a kind of another topic
+``#``                 a number (digits)
+``!word``, ``!(…)``   not followed by that word or group ("la fin !de": not "la fin de")
+====================  =====================================================================
+
+A word ending in an apostrophe ("l'", "d'") may touch the next one ("l'avant-dernier"). A
+phrase matches whole words only: no letter, digit or apostrophe on either side. The
+alternatives of a kind are tried in the file's order, English before French, and a reader's
+precedence between kinds stays in the reader (one ordered tuple there, with its reason).
+
+Why not spaCy's ``Matcher``: it costs 0.7 s to import and 330 MB to install, in every
+process that reads a message (a corpus evaluation starts about 1,500), for what ``re`` does
+here once the notation is compiled; the tokens are the same whitespace-separated words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from giftgenius.language.folding import alternation
+from giftgenius.language.lexicon import LANGUAGES, LexiconError, phrases, union
+
+# Between two words: whitespace; none after an apostrophe ("l'avant-dernier") or where the
+# word before was left out (nothing but a space or the phrase's start stands before).
+_SEPARATOR = r"(?:\s+|(?<=')|(?<![\w']))"
+_BEFORE = r"(?<![\w'])"
+_AFTER = r"(?![\w'])"
+_LOOKAHEAD = None  # the mark of a "!" item in a sequence: it matches no text of its own
+_NOTATION = re.compile(r"\s*(\(|\)|\||\?|!|<[\w.]+>|#|[^\s()|?!<>#]+)")
+
+
+class _Parser:
+    """Recursive descent over one phrase: sequence := item+, item := '!' atom | atom '?'?,
+    atom := word('|'word)* | '(' sequence ('|' sequence)* ')' | '<kind>' | '#'."""
+
+    def __init__(self, topic: str, phrase: str) -> None:
+        self.topic, self.phrase = topic, phrase
+        self.tokens = self._lex(phrase)
+        self.at = 0
+
+    def _lex(self, phrase: str) -> list[str]:
+        found, end = [], 0
+        for match in _NOTATION.finditer(phrase):
+            if match.start() != end:
+                break
+            found.append(match.group(1))
+            end = match.end()
+        if phrase[end:].strip():
+            raise self.error(f"cannot read {phrase[end:].strip()!r}")
+        return found
+
+    def error(self, why: str) -> LexiconError:
+        return LexiconError(
+            f"lexicons of {self.topic!r}, pattern {self.phrase!r}: {why}; see language/patterns.py."
+        )
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def take(self) -> str:
+        token = self.peek()
+        if token is None:
+            raise self.error("it ends too soon")
+        self.at += 1
+        return token
+
+    def whole(self) -> str:
+        source = self.sequence()
+        if self.peek() is not None:
+            raise self.error(f"unexpected {self.peek()!r}")
+        return source
+
+    def sequence(self) -> str:
+        items: list[tuple[str, bool | None]] = []
+        while self.peek() not in (None, ")", "|"):
+            if self.peek() == "!":
+                self.take()
+                items.append((rf"(?!\s+{self.atom()}{_AFTER})", _LOOKAHEAD))
+                continue
+            atom = self.atom()
+            optional = self.peek() == "?"
+            if optional:
+                self.take()
+            items.append((atom, optional))
+        if not items:
+            raise self.error("an empty phrase")
+        return _joined(items)
+
+    def atom(self) -> str:
+        token = self.take()
+        if token == "(":
+            branches = [self.sequence()]
+            while self.peek() == "|":
+                self.take()
+                branches.append(self.sequence())
+            if self.take() != ")":
+                raise self.error("a group is not closed")
+            return "(?:" + "|".join(branches) + ")"
+        if token == "#":
+            return r"\d+"
+        if token.startswith("<"):
+            return self.reference(token[1:-1])
+        if token in (")", "|", "?", "!"):
+            raise self.error(f"unexpected {token!r}")
+        words = [_word(token)]
+        while self.peek() == "|":
+            self.take()
+            words.append(_word(self.take()))
+        return words[0] if len(words) == 1 else "(?:" + "|".join(words) + ")"
+
+    def reference(self, name: str) -> str:
+        topic, _, kind = name.rpartition(".")
+        try:
+            listed = union(topic or self.topic, kind)
+        except LexiconError as exc:
+            raise self.error(str(exc)) from None
+        return "(?:" + alternation(listed) + ")"
+
+
+def _word(token: str) -> str:
+    """One word of the notation: literal, or a stem with ``*``."""
+    if token.endswith("*"):
+        return re.escape(token[:-1]) + r"\w*"
+    return re.escape(token)
+
+
+def _joined(items: list[tuple[str, bool | None]]) -> str:
+    """A sequence: a word left out takes its separator with it, and the separator is empty
+    where no word stands just before it, so "the very? end" reads "the end" and "the very
+    end", and "the? top one" reads "top one"."""
+    out = ""
+    for index, (atom, optional) in enumerate(items):
+        if optional is _LOOKAHEAD:
+            out += atom
+            continue
+        part = atom if index == 0 else _SEPARATOR + atom
+        out += f"(?:{part})?" if optional else part
+    return out
+
+
+def compile_phrase(topic: str, phrase: str) -> str:
+    """The regular expression of one phrase (no word edges)."""
+    return _Parser(topic, phrase).whole()
+
+
+@functools.cache
+def source(topic: str, *kinds: str, lang: str | None = None) -> str:
+    """The phrases of these kinds as one alternation (no word edges), for a reader that
+    builds a longer expression around them; ``lang`` keeps one language's phrases."""
+    compiled = [
+        compile_phrase(topic, phrase)
+        for language in ((lang,) if lang else LANGUAGES)
+        for kind in kinds
+        for phrase in phrases(topic, kind, language)
+    ]
+    return "(?:" + "|".join(compiled) + ")"
+
+
+@functools.cache
+def matcher(topic: str, *kinds: str, lang: str | None = None) -> re.Pattern[str]:
+    """The phrases of these kinds as whole words, compiled once per process."""
+    return re.compile(_BEFORE + source(topic, *kinds, lang=lang) + _AFTER)
+
+
+def any_word(topic: str, *kinds: str) -> re.Pattern[str]:
+    """Any word of these kinds (both languages), as a whole word."""
+    return re.compile(_BEFORE + "(?:" + alternation(union(topic, *kinds)) + ")" + _AFTER)

@@ -1,0 +1,70 @@
+"""The phrase notation of the lexicons: what each piece of it matches, and that every
+pattern shipped compiles, with the same kinds in every language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from giftgenius.language import lexicon
+from giftgenius.language.lexicon import LexiconError
+from giftgenius.language.patterns import compile_phrase
+
+
+def matches(phrase: str, text: str) -> bool:
+    source = compile_phrase("function_words", phrase)
+    return re.search(rf"(?<![\w'])(?:{source})(?![\w'])", text) is not None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "text", "expected"),
+    [
+        ("at the very? end", "put it at the end please", True),
+        ("at the very? end", "at the very end", True),
+        ("at the very? end", "at the  very   end", True),
+        ("at the very? end", "at the verry end", False),
+        ("the? top one", "top one", True),
+        ("the? top one", "the top one", True),
+        ("the? top one", "atop one", False),
+        ("(celui|celle) du bas", "celle du bas", True),
+        ("(at|on) the (very top|top)", "on the very top", True),
+        ("l' avant-dernier*", "l'avant-derniere", True),
+        ("l' avant-dernier*", "l' avant-dernier", True),
+        ("deteste*", "elle deteste les chats", True),
+        ("deteste*", "elle detestes", True),
+        ("deteste*", "adeteste", False),
+        ("cheap|pricey", "too pricey", True),
+        ("n° #", "n°5", True),
+        ("number #", "number 12", True),
+        ("number #", "number twelve", False),
+        ("(de|d') <definite_articles>? fin", "de la fin", True),
+        ("(de|d') <definite_articles>? fin", "de fin", True),
+        ("a|b (c d|e)?", "b", True),
+    ],
+)
+def test_the_notation(phrase: str, text: str, expected: bool) -> None:
+    assert matches(phrase, text) is expected
+
+
+@pytest.mark.parametrize("phrase", ["(a b", "a )", "a | ", "?", "<no_such_kind>", "a <b"])
+def test_a_malformed_pattern_names_itself_and_the_notation(phrase: str) -> None:
+    with pytest.raises(LexiconError, match=r"patterns\.py"):
+        compile_phrase("function_words", phrase)
+
+
+@pytest.mark.parametrize("topic", lexicon.topics())
+def test_every_pattern_compiles_with_the_same_kinds_in_every_language(topic: str) -> None:
+    kinds = {lang: lexicon.pattern_kinds(topic, lang) for lang in lexicon.LANGUAGES}
+    for lang, found in kinds.items():
+        assert set(found) == set(kinds["en"]), f"{topic}: {lang} differs"
+        for phrases in found.values():
+            for phrase in phrases:
+                re.compile(compile_phrase(topic, phrase))  # raises on a malformed phrase
+
+
+def test_a_word_can_be_ruled_out_after_a_phrase() -> None:
+    assert matches("a|de la fin !de", "celui de la fin")
+    assert matches("a|de la fin !de", "a la fin, merci")
+    assert not matches("a|de la fin !de", "a la fin de la semaine")
+    assert matches("a|de la fin !de", "a la fin desormais")
