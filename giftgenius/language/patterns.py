@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import re
 
-from giftgenius.language.folding import alternation
+from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, LexiconError, phrases, union
 
 # Between two words: whitespace; none after an apostrophe ("l'avant-dernier") or where the
@@ -46,7 +46,8 @@ _NOTATION = re.compile(r"\s*(\(|\)|\||\?|!|<[\w.]+>|#|[^\s()|?!<>#]+)")
 
 class _Parser:
     """Recursive descent over one phrase: sequence := item+, item := '!' atom | atom '?'?,
-    atom := word('|'word)* | '(' sequence ('|' sequence)* ')' | '<kind>' | '#'."""
+    atom := single ('|' single)* | '(' sequence ('|' sequence)* ')',
+    single := word | '<kind>' | '#'."""
 
     def __init__(self, topic: str, phrase: str) -> None:
         self.topic, self.phrase = topic, phrase
@@ -102,8 +103,8 @@ class _Parser:
         return _joined(items)
 
     def atom(self) -> str:
-        token = self.take()
-        if token == "(":
+        if self.peek() == "(":
+            self.take()
             branches = [self.sequence()]
             while self.peek() == "|":
                 self.take()
@@ -111,17 +112,22 @@ class _Parser:
             if self.take() != ")":
                 raise self.error("a group is not closed")
             return "(?:" + "|".join(branches) + ")"
+        choices = [self.single()]
+        while self.peek() == "|":
+            self.take()
+            choices.append(self.single())
+        return choices[0] if len(choices) == 1 else "(?:" + "|".join(choices) + ")"
+
+    def single(self) -> str:
+        """One word, one word list (``<kind>``) or a number: what ``|`` separates."""
+        token = self.take()
         if token == "#":
             return r"\d+"
         if token.startswith("<"):
             return self.reference(token[1:-1])
-        if token in (")", "|", "?", "!"):
+        if token in ("(", ")", "|", "?", "!"):
             raise self.error(f"unexpected {token!r}")
-        words = [_word(token)]
-        while self.peek() == "|":
-            self.take()
-            words.append(_word(self.take()))
-        return words[0] if len(words) == 1 else "(?:" + "|".join(words) + ")"
+        return _word(token)
 
     def reference(self, name: str) -> str:
         topic, _, kind = name.rpartition(".")
@@ -129,14 +135,14 @@ class _Parser:
             listed = union(topic or self.topic, kind)
         except LexiconError as exc:
             raise self.error(str(exc)) from None
-        return "(?:" + alternation(listed) + ")"
+        return "(?:" + alternation({fold(word) for word in listed}) + ")"
 
 
 def _word(token: str) -> str:
-    """One word of the notation: literal, or a stem with ``*``."""
+    """One word of the notation (folded as the text it reads is): literal, or a stem."""
     if token.endswith("*"):
-        return re.escape(token[:-1]) + r"\w*"
-    return re.escape(token)
+        return re.escape(fold(token[:-1])) + r"\w*"
+    return re.escape(fold(token))
 
 
 def _joined(items: list[tuple[str, bool | None]]) -> str:

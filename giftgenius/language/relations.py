@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from giftgenius.domain import Locale
 from giftgenius.language import lexicon as word_lists
 from giftgenius.language.folding import Token, fold, key, tokens
+from giftgenius.language.patterns import matcher
 from giftgenius.language.vocabulary import RECIPIENTS, Gender, canonical_tags, relation_words
 
 # The relation lexicon is data: ``lexicons/<lang>/relations.toml`` files each relation word
@@ -399,10 +400,7 @@ def workplace_tags(relation: Relation) -> set[str]:
 # a colleague's, whatever the noun (the lexicon cannot hold every job title).
 # Where people work names no taste: "collègue de bureau", "office mate" share no office supplies.
 _AT_WORK = _kind("workplaces")
-_WORKPLACE = re.compile(
-    r"^\s*(?:on|in|at|from|of|de|du|d'|dans|au|a|chez)\s*(?:(?:my|our|the|his|her|mon|ma|notre|"
-    rf"la|le|l'|nos)\s*)?(?:{'|'.join(map(re.escape, sorted(_AT_WORK)))})(?![\w])"
-)
+_WORKPLACE = matcher("relations", "at_work")
 _FOR = _kind("gift_for")
 
 
@@ -421,7 +419,7 @@ def _colleague(words: list[Token], text: str) -> Relation | None:
             and words[article].folded in _ARTICLES
             and article > 0
             and words[article - 1].folded in _FOR
-            and _WORKPLACE.match(folded[word.end :])
+            and _WORKPLACE.match(folded[word.end :].lstrip())
         ):
             return Relation(said=word.text.lower()[:_MAX_SAID], audience="colleague")
     return None
@@ -453,12 +451,14 @@ def _fallback(words: list[Token], text: str) -> Relation | None:
 
 # A department named after the people it serves names none of them: "Milan du service client",
 # "Jo from customer support".
-_DEPARTMENT = re.compile(
-    r"(?<![\w'])(?:service (?:aux )?clients?|service client[eè]le|relation clients?|"
-    r"(?:customer|client|guest|patient) (?:service|services|support|care|success|relations))"
-    r"(?![\w'])",
-    re.IGNORECASE,
-)
+_DEPARTMENT = matcher("relations", "departments")
+
+
+def _without_departments(text: str) -> str:
+    """``text`` with each department blanked out, the rest where it stood."""
+    for m in _DEPARTMENT.finditer(fold(text, keep_length=True)):
+        text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return text
 
 
 def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
@@ -470,7 +470,7 @@ def resolve_relation(text: str, locale: Locale = "en") -> Relation | None:
     """
     if not text or not text.strip():
         return None
-    text = _DEPARTMENT.sub(lambda m: " " * len(m[0]), text)
+    text = _without_departments(text)
     words = tokens(text)
     matches = _matches(words, locale, text)
     if not matches:

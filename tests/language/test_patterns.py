@@ -68,3 +68,10 @@ def test_a_word_can_be_ruled_out_after_a_phrase() -> None:
     assert matches("a|de la fin !de", "a la fin, merci")
     assert not matches("a|de la fin !de", "a la fin de la semaine")
     assert matches("a|de la fin !de", "a la fin desormais")
+
+
+def test_word_lists_and_words_are_alternatives_alike() -> None:
+    assert matches("of <possessives>|the|l' office", "of their office")
+    assert matches("of <possessives>|the|l' office", "of the office")
+    assert matches("of <possessives>|the|l' office", "of l'office")
+    assert not matches("of <possessives>|the|l' office", "of an office")
