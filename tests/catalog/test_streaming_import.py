@@ -237,9 +237,10 @@ def test_reads_and_short_writes_go_on_during_an_import_and_see_one_catalog(
             failures.append(exc)
 
     worker = threading.Thread(target=run)
+    import_began = time.perf_counter()
     worker.start()
     assert started.wait(60)
-    slowest, counts = 0.0, set()
+    slowest, counts, writes = 0.0, set(), 0
     while worker.is_alive():
         began = time.perf_counter()
         with db.write() as repos:  # a turn's commit: a short write
@@ -247,10 +248,15 @@ def test_reads_and_short_writes_go_on_during_an_import_and_see_one_catalog(
         with db.read() as repos:
             counts.add(repos.catalog.count())
         slowest = max(slowest, time.perf_counter() - began)
+        writes += 1
         time.sleep(0.05)
     worker.join()
+    importing = time.perf_counter() - import_began
     assert not failures, failures
-    assert slowest < 2.0, slowest
+    # Writes went on while the import ran: none waited for most of it, as one would behind a
+    # lock held for the whole import (a bound relative to the import holds on a busy machine).
+    assert writes >= 3, writes
+    assert slowest < importing / 3, (slowest, importing)
     assert counts <= {30, 8_000}, counts  # the old catalog or the new one, never half
     with db.read() as repos:
         assert repos.catalog.count() == 8_000
