@@ -33,6 +33,7 @@ from giftgenius.domain import Locale
 from giftgenius.language.currency import CURRENCY_WORDS, resolve
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, table, union
+from giftgenius.language.patterns import source
 
 Kind = Literal["at_most", "about", "between", "at_least"]
 
@@ -60,49 +61,18 @@ class Amount(BaseModel):
 
 _NUM = r"\d{1,3}(?:[ \u00a0\u202f,.']\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?"
 
-# Cues on folded text; each is matched right before (or right after) an amount.
-_ABOUT_BEFORE = (
-    r"about|around|approximately|approx\.?|roughly|something like|in the region of|circa|ca\.|"
-    r"give or take|more or less|~|environ|autour de|aux alentours de|a peu pres|"
-    r"dans les|quelque chose comme|grosso modo|plus ou moins|genre|vers les"
-)
-_ABOUT_AFTER = (
-    r"-?ish|or so|or thereabouts|give or take|and change|environ|a peu pres|plus ou moins|"
-    r"grosso modo|ou pas loin|et des poussieres|et quelques"
-)
-_MAX_BEFORE = (
-    r"no more than|not more than|nothing over|not over|no higher than|up to|upto|under|below|"
-    r"less than|at most|at the most|a max(?:imum)? of|max(?:imum)?|maxi|tops|cap(?: of| is)?|"
-    r"limit(?: of| is)?|ceiling(?: of| is)?|budget(?: of| is| at| around)?|"
-    r"(?:can |could |want to |wanna |will |to )?spend|"
-    r"pas plus de|pas plus que|moins de|au plus|au maximum|jusqu'a|jusqu a|jusque|"
-    r"plafond(?: de| a)?|budget(?: de| est de| d'| a)?|ne pas depasser|sans depasser|"
-    r"pas au-dessus de|en dessous de|en-dessous de|sous|depenser|mettre|grand max|"
-    # corrections name the new ceiling: "50 — no, make it 60"
-    r"make it|change it to|raise it to|lower it to|bump it (?:up )?to|let's say|say|"
-    r"disons|mettons|plutot|finalement|en fait|monte a|passe a|baisse a"
-)
-_MAX_AFTER = (
-    r"tops|max(?:imum)?|maxi|at most|at the most|or less|or under|au plus|au maximum|"
-    r"grand max|ou moins|pas plus|max\.?"
-)
-# Money as people say it (``lexicons/<lang>/money_words.toml``): "at the very most",
-# "grand maximum"; a sum on top of the budget known ("another fiver", "5 euros de plus").
-_MAX_BEFORE += "|" + alternation(union("money_words", "most_before"))
-_MAX_AFTER += "|" + alternation(union("money_words", "most_after"))
+# Cues on folded text, each matched right before (or right after) an amount: the phrases
+# are data (money_words' [patterns]).
+_MONEY = "money_words"
+_ABOUT_BEFORE = source(_MONEY, "about_before")
 _MORE_BEFORE = re.compile(
-    rf"(?<![\w'])(?:{alternation(union('money_words', 'more_before'))})\s*(?:an?\s+|une?\s+)?$"
+    rf"(?<![\w'])(?:{alternation(union(_MONEY, 'more_before'))})\s*(?:an?\s+|une?\s+)?$"
 )
 _MORE_AFTER = re.compile(
-    rf"^\s*(?:{alternation(union('money_words', 'more_after'))})(?![\w'])(?!\s*(?:than|que)\b)"
+    rf"^\s*(?:{alternation(union(_MONEY, 'more_after'))})(?![\w'])(?!\s*(?:than|que)\b)"
 )
-_MIN_BEFORE = (
-    r"at least|minimum|min\.?|more than|over|above|no less than|not less than|au moins|"
-    r"plus de|au-dessus de|au dessus de|pas moins de|minimum de"
-)
-_MIN_AFTER = r"or more|minimum|at least|ou plus|au moins|min\.?|et plus|and up"
-_RANGE_JOIN = r"\s*(?:-|–|—|to|and|à|a|et|ou|or)\s*"
-_RANGE_LEAD = r"(?:between|from|entre|de|d'|du)\s*"
+_RANGE_JOIN = rf"\s*(?:-|–|—|{source(_MONEY, 'range_joins')})\s*"
+_RANGE_LEAD = rf"{source(_MONEY, 'range_leads')}\s*"
 
 
 @lru_cache(maxsize=1)
@@ -169,9 +139,9 @@ def _number(text: str) -> Decimal | None:
 
 
 _CUE_WORDS: tuple[tuple[Kind, str, str], ...] = (
-    ("about", _ABOUT_BEFORE, _ABOUT_AFTER),
-    ("at_most", _MAX_BEFORE, _MAX_AFTER),
-    ("at_least", _MIN_BEFORE, _MIN_AFTER),
+    ("about", _ABOUT_BEFORE, source(_MONEY, "about_after")),
+    ("at_most", source(_MONEY, "max_before"), source(_MONEY, "max_after")),
+    ("at_least", source(_MONEY, "min_before"), source(_MONEY, "min_after")),
 )
 _CUES: dict[Kind, tuple[re.Pattern[str], re.Pattern[str]]] = {
     kind: (
@@ -190,19 +160,13 @@ _ROUND_NUMBER = re.compile(
 )
 _ISH = re.compile(r"(?<=\w)\s*-?ish\b")
 # Units that make a number something other than money ("sous 10 jours", "under 12 years").
-_NOT_MONEY_AFTER = re.compile(
-    r"^\s*(?:days?|weeks?|months?|years?|yrs?|y/o|jours?|semaines?|mois|ans?|annees?|people|"
-    r"persons?|personnes?|kids?|enfants?|players?|joueurs?|cm|mm|m|km|kg|g|ml|l|%|percent|"
-    r"pour ?cent|h|hours?|heures?|min|minutes?|o'clock|pm|am|th|st|nd|rd|x)(?![\w])"
-)
+_NOT_MONEY_AFTER = re.compile(rf"^\s*{source(_MONEY, 'not_money_after')}(?![\w])")
 # Things counted after a figure ("about 20 guests", "environ 12 roses"), past a word that
 # puts it on top ("10 more minutes"); people counted before it ("on sera environ 20").
-_MORE_LEAD = re.compile(rf"^\s*(?:{alternation(union('money_words', 'more_after'))})(?=\s)")
-_COUNTED_AFTER = re.compile(
-    rf"^\s*(?:{alternation(union('money_words', 'counted_things'))})(?![\w'])"
-)
+_MORE_LEAD = re.compile(rf"^\s*(?:{alternation(union(_MONEY, 'more_after'))})(?=\s)")
+_COUNTED_AFTER = re.compile(rf"^\s*(?:{alternation(union(_MONEY, 'counted_things'))})(?![\w'])")
 _COUNTING_BEFORE = re.compile(
-    rf"(?<![\w'])(?:{alternation(union('money_words', 'counting_before'))})\s+"
+    rf"(?<![\w'])(?:{alternation(union(_MONEY, 'counting_before'))})\s+"
     rf"(?:(?:{_ABOUT_BEFORE})\s+)?(?:an?\s+|une?\s+)?$"
 )
 _RANGE_BETWEEN = re.compile(rf"^{_RANGE_JOIN}$")
@@ -320,7 +284,7 @@ def _sum_words() -> dict[str, int]:
 _SUMS = _sum_words()
 _SUM = re.compile(rf"(?<![\w'])(?:{alternation(_SUMS)})(?:s)?(?![\w'])")
 _TWICE = re.compile(
-    rf"(?<![\w'])(?:{alternation(union('money_words', 'twice'))})\s*(?P<n>100|1000)(?![\d])"
+    rf"(?<![\w'])(?:{alternation(union(_MONEY, 'twice'))})\s*(?P<n>100|1000)(?![\d])"
 )
 
 
