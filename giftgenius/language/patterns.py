@@ -8,7 +8,7 @@ is a sequence of words in this notation, matched on folded text (see ``folding.f
 ====================  =====================================================================
 ``word``              that word; words are separated by any whitespace in the text
 ``a|b|c``             one of these words
-``(a b|c d e)``       one of these phrases (groups nest)
+``(a b)|(c d e)|f``   one of these phrases (groups nest)
 ``…?``                the word or group before the ``?`` may be left out
 ``stem*``             a word beginning with ``stem`` ("deteste*": deteste, detestes, …)
 ``<kind>``            any word of that kind of the same topic, in either language
@@ -16,6 +16,10 @@ is a sequence of words in this notation, matched on folded text (see ``folding.f
 ``#``                 a number (digits)
 ``!word``, ``!(…)``   not followed by that word or group ("la fin !de": not "la fin de")
 ====================  =====================================================================
+
+``|`` binds tighter than the space, also inside a group, so a group that mixes a word list
+with other words is refused when loaded: write ``(a (b|c))`` or ``((a b)|c)``, which say
+what they mean.
 
 A word ending in an apostrophe ("l'", "d'") may touch the next one ("l'avant-dernier"). A
 phrase matches whole words only: no letter, digit or apostrophe on either side. The
@@ -46,7 +50,7 @@ _NOTATION = re.compile(r"\s*(\(|\)|\||\?|!|<[\w.]+>|#|[^\s()|?!<>#]+)")
 
 class _Parser:
     """Recursive descent over one phrase: sequence := item+, item := '!' atom | atom '?'?,
-    atom := single ('|' single)* | '(' sequence ('|' sequence)* ')',
+    atom := choice ('|' choice)*, choice := single | '(' sequence ('|' sequence)* ')',
     single := word | '<kind>' | '#'."""
 
     def __init__(self, topic: str, phrase: str) -> None:
@@ -81,45 +85,58 @@ class _Parser:
         return token
 
     def whole(self) -> str:
-        source = self.sequence()
+        source = self.sequence(in_group=False)
         if self.peek() is not None:
             raise self.error(f"unexpected {self.peek()!r}")
         return source
 
-    def sequence(self) -> str:
+    def sequence(self, *, in_group: bool) -> str:
         items: list[tuple[str, bool | None]] = []
+        word_lists = 0
         while self.peek() not in (None, ")", "|"):
             if self.peek() == "!":
                 self.take()
-                items.append((rf"(?!\s+{self.atom()}{_AFTER})", _LOOKAHEAD))
+                items.append((rf"(?!\s+{self.atom()[0]}{_AFTER})", _LOOKAHEAD))
                 continue
-            atom = self.atom()
+            atom, choices = self.atom()
+            word_lists += choices > 1
             optional = self.peek() == "?"
             if optional:
                 self.take()
             items.append((atom, optional))
         if not items:
             raise self.error("an empty phrase")
+        if in_group and word_lists and len(items) > 1:
+            raise self.error(
+                "in a group, a word list beside other words needs its own group: "
+                "(a (b|c)) or ((a b)|c)"
+            )
         return _joined(items)
 
-    def atom(self) -> str:
-        if self.peek() == "(":
-            self.take()
-            branches = [self.sequence()]
-            while self.peek() == "|":
-                self.take()
-                branches.append(self.sequence())
-            if self.take() != ")":
-                raise self.error("a group is not closed")
-            return "(?:" + "|".join(branches) + ")"
-        choices = [self.single()]
+    def atom(self) -> tuple[str, int]:
+        """One item of a sequence and how many choices its ``|`` joined."""
+        choices = [self.choice()]
         while self.peek() == "|":
             self.take()
-            choices.append(self.single())
-        return choices[0] if len(choices) == 1 else "(?:" + "|".join(choices) + ")"
+            choices.append(self.choice())
+        source = choices[0] if len(choices) == 1 else "(?:" + "|".join(choices) + ")"
+        return source, len(choices)
+
+    def choice(self) -> str:
+        """What ``|`` separates: a word, a word list (``<kind>``), a number or a group."""
+        if self.peek() != "(":
+            return self.single()
+        self.take()
+        branches = [self.sequence(in_group=True)]
+        while self.peek() == "|":
+            self.take()
+            branches.append(self.sequence(in_group=True))
+        if self.take() != ")":
+            raise self.error("a group is not closed")
+        return "(?:" + "|".join(branches) + ")"
 
     def single(self) -> str:
-        """One word, one word list (``<kind>``) or a number: what ``|`` separates."""
+        """One word, one word list (``<kind>``) or a number."""
         token = self.take()
         if token == "#":
             return r"\d+"

@@ -28,7 +28,9 @@ def matches(phrase: str, text: str) -> bool:
         ("the? top one", "the top one", True),
         ("the? top one", "atop one", False),
         ("(celui|celle) du bas", "celle du bas", True),
-        ("(at|on) the (very top|top)", "on the very top", True),
+        ("(at|on) the ((very top)|top)", "on the very top", True),
+        ("(at|on) the ((very top)|top)", "on the top", True),
+        ("(can|will|(want to))? spend", "want to spend", True),
         ("l' avant-dernier*", "l'avant-derniere", True),
         ("l' avant-dernier*", "l' avant-dernier", True),
         ("deteste*", "elle deteste les chats", True),
@@ -40,7 +42,8 @@ def matches(phrase: str, text: str) -> bool:
         ("number #", "number twelve", False),
         ("(de|d') <definite_articles>? fin", "de la fin", True),
         ("(de|d') <definite_articles>? fin", "de fin", True),
-        ("a|b (c d|e)?", "b", True),
+        ("a|b ((c d)|e)?", "b", True),
+        ("a|b ((c d)|e)?", "b c d", True),
     ],
 )
 def test_the_notation(phrase: str, text: str, expected: bool) -> None:
@@ -61,6 +64,14 @@ def test_every_pattern_compiles_with_the_same_kinds_in_every_language(topic: str
         for phrases in found.values():
             for phrase in phrases:
                 re.compile(compile_phrase(topic, phrase))  # raises on a malformed phrase
+
+
+@pytest.mark.parametrize("phrase", ["(a b|c)", "(a|b c)", "x (a b|c)? y", "((a|b) c|d)"])
+def test_a_group_mixing_a_word_list_with_words_is_refused(phrase: str) -> None:
+    """``|`` binds single words, so "(a b|c)" would silently mean "a (b|c)": it is refused,
+    and the message shows the two ways of saying it."""
+    with pytest.raises(LexiconError, match=r"\(a \(b\|c\)\) or \(\(a b\)\|c\)"):
+        compile_phrase("function_words", phrase)
 
 
 def test_a_word_can_be_ruled_out_after_a_phrase() -> None:
