@@ -87,6 +87,11 @@ _START = r"(?<![\w+\-/])(?<!\d[.,])"
 _DIGIT_AHEAD = r"(?=[\d+(])"  # checked before the lookbehinds: most positions fail here, fast
 _END = r"(?![\w/]|[.,\-]\d)"
 
+_DECIMAL_RE = re.compile(r"\d+[.,]\d+")
+"""One decimal point or comma between two digit runs ("16800.6875", "0.062500000000"): a
+number, however valid a phone or a NIR its digits would make ("0.0625..." is no "00"
+prefix, "71962.3505398868" no social security number)."""
+
 # --- emails -------------------------------------------------------------------------------
 
 _EMAIL_RE = re.compile(
@@ -359,19 +364,21 @@ Vitale"), looked for just before it."""
 
 
 def _nir(match: re.Match[str]) -> str:
-    """python-stdnum checks the key (97 minus the first 13 digits mod 97). A number printed
-    exactly as a NIR, or said to be one, is one even when the key was mistyped, so it goes
-    too; elsewhere 15 digits with a wrong key are some other number."""
+    """python-stdnum checks the key (97 minus the first 13 digits mod 97). A number said to
+    be a NIR, or printed exactly as one, is one even when the key was mistyped, so it goes
+    too; elsewhere 15 digits with a wrong key are some other number. Nor is a decimal one
+    ("71962.3505398868": one dot between two runs of digits is a decimal point, not a field
+    separator), unless it is said to be a NIR: about one such decimal in 97 passes the key.
+    """
     from stdnum.fr import nir
 
     text = match.group()
-    if (
-        nir.is_valid(text.replace(" ", "").replace(".", "").upper())
-        or _NIR_PRINTED_RE.fullmatch(text)
-        or _NIR_CUE_RE.search(match.string, max(0, match.start() - 40), match.start())
-    ):
+    if _NIR_CUE_RE.search(match.string, max(0, match.start() - 40), match.start()):
         return SSN
-    return text
+    if _DECIMAL_RE.fullmatch(text):
+        return text
+    digits = text.replace(" ", "").replace(".", "").upper()
+    return SSN if nir.is_valid(digits) or _NIR_PRINTED_RE.fullmatch(text) else text
 
 
 def _ssns(text: str) -> str:
@@ -427,10 +434,6 @@ ordinary numbers and only the digit count and grouping tell them apart.
 """
 
 _PHONE_GROUP_RE = re.compile(r"\(\+?\d+\)|\+?\d+")
-
-_DECIMAL_RE = re.compile(r"\d+[.,]\d+")
-"""One decimal point or comma between two digit runs ("16800.6875", "0.062500000000"): a
-number, however valid a phone its digits would make ("0.0625..." is no "00" prefix)."""
 
 _PHONE_KEYWORD_RE = re.compile(
     r"(?i:\b(?<!\[)(?:tel|tél|telephone|téléphone|phone|mobile|cell|cellphone|portable|gsm|"
