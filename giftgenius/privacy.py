@@ -136,6 +136,12 @@ _MAIL_CUE_RE = re.compile(
 """Words that ask for an email just before one; at the start of a word only, so the
 ``[email]`` and ``[address]`` placeholders are none (a second scrub finds nothing new)."""
 _EMAILISH_LOCAL_RE = re.compile(r"[\d._+%]")
+_MAIL_LABEL_RE = re.compile(
+    r"(?<![\[\w])(?i:e-?mail|mail|courriel|adresse(?:[ \t]+(?:e-?)?mail)?|address|contact)"
+    r"[ \t]*:[ \t]*\Z"
+)
+"""A label that names what follows as an email ("email: ", "courriel : "): after it even a
+common word is the local part ("email: is at example dot com" is the address of "is")."""
 
 
 _AT_WORDS: Final = frozenset(
@@ -160,7 +166,8 @@ def _spoken_email(match: re.Match[str]) -> str:
     it at etsy dot com"), so it counts only after a local part that is no common word before
     "at" (``_AT_WORDS``) and where the sentence asks for an email (a mail word just before),
     the local part looks like one ("jo.smith", "jo75"), or the address opens the message or
-    a clause; a sentence's full stop ("at home. Call") is never its dot.
+    a clause; a label just before ("email: ") says it is an address whatever its local part
+    is; a sentence's full stop ("at home. Call") is never its dot.
     """
     domain = match["domain"]
     labels = re.split(_SPOKEN_DOT, domain)
@@ -169,9 +176,10 @@ def _spoken_email(match: re.Match[str]) -> str:
     if match["bare_at"] is not None:
         local, start = match["local"], match.start()
         before = match.string[max(0, start - 40) : start]
+        labelled = _MAIL_LABEL_RE.search(before) is not None
         if (
             _SPOKEN_SPACED_DOT_RE.search(domain)
-            or local.lower() in _AT_WORDS
+            or (local.lower() in _AT_WORDS and not labelled)
             or not (
                 _MAIL_CUE_RE.search(before)
                 or _EMAILISH_LOCAL_RE.search(local)
