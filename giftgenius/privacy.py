@@ -22,7 +22,9 @@ Passes run in a fixed order — emails, IBANs, French NIRs, cards, US SSNs, pass
 phones, addresses — so a later pass never sees digits an earlier one already replaced (an
 email's digits are not a phone, an IBAN's groups are not a card, a NIR that happens to pass
 Luhn is still a NIR, a card is not mistaken for a long phone number, a NIR's groups are not
-phones).
+phones). Addresses come last, and when one is found the number passes run once more over
+what it left: a German house number can be the head of a run of digits whose rest is a
+phone of its own ("Hauptstraße 1 9 1111 1111").
 
 ``strip_controls`` is the other half: text a user typed can hold terminal escape sequences
 that would recolour, clear or retitle the terminal when echoed; it is removed at the input
@@ -786,21 +788,29 @@ _PASSES: Final[tuple[Callable[[str], str], ...]] = (
     _passports,
     _phone,
     _library_phones,
-    _addresses,
 )
+"""Every pass but the addresses', in order."""
 
 
 def scrub(text: str) -> str:
     """Return ``text`` with emails, phones, cards, IBANs, social security numbers, passport
     numbers and postal addresses replaced.
 
-    Idempotent; text without PII comes back equal to what went in, byte for byte.
+    Idempotent; text without PII comes back equal to what went in, byte for byte. An
+    address takes its house number out of whatever run of digits it heads, so what follows
+    ("Hauptstraße 1 9 1111 1111" leaves "9 1111 1111", a Madrid number) is read again by
+    the other passes, as a second scrub would read it.
     """
     if not _TRIGGER.search(text):
         return text
     for scrub_pass in _PASSES:
         text = scrub_pass(text)
-    return text
+    addressed = _addresses(text)
+    if addressed == text:
+        return text
+    for scrub_pass in _PASSES:
+        addressed = scrub_pass(addressed)
+    return addressed
 
 
 def contains_pii(text: str) -> bool:
