@@ -22,7 +22,9 @@ Passes run in a fixed order — emails, IBANs, French NIRs, cards, US SSNs, pass
 phones, addresses — so a later pass never sees digits an earlier one already replaced (an
 email's digits are not a phone, an IBAN's groups are not a card, a NIR that happens to pass
 Luhn is still a NIR, a card is not mistaken for a long phone number, a NIR's groups are not
-phones).
+phones). Addresses come last, and when one is found the number passes run once more over
+what it left: a German house number can be the head of a run of digits whose rest is a
+phone of its own ("Hauptstraße 1 9 1111 1111").
 
 ``strip_controls`` is the other half: text a user typed can hold terminal escape sequences
 that would recolour, clear or retitle the terminal when echoed; it is removed at the input
@@ -87,6 +89,11 @@ _START = r"(?<![\w+\-/])(?<!\d[.,])"
 _DIGIT_AHEAD = r"(?=[\d+(])"  # checked before the lookbehinds: most positions fail here, fast
 _END = r"(?![\w/]|[.,\-]\d)"
 
+_DECIMAL_RE = re.compile(r"\d+[.,]\d+")
+"""One decimal point or comma between two digit runs ("16800.6875", "0.062500000000"): a
+number, however valid a phone or a NIR its digits would make ("0.0625..." is no "00"
+prefix, "71962.3505398868" no social security number)."""
+
 # --- emails -------------------------------------------------------------------------------
 
 _EMAIL_RE = re.compile(
@@ -131,6 +138,12 @@ _MAIL_CUE_RE = re.compile(
 """Words that ask for an email just before one; at the start of a word only, so the
 ``[email]`` and ``[address]`` placeholders are none (a second scrub finds nothing new)."""
 _EMAILISH_LOCAL_RE = re.compile(r"[\d._+%]")
+_MAIL_LABEL_RE = re.compile(
+    r"(?<![\[\w])(?i:e-?mail|mail|courriel|adresse(?:[ \t]+(?:e-?)?mail)?|address|contact)"
+    r"[ \t]*:[ \t]*\Z"
+)
+"""A label that names what follows as an email ("email: ", "courriel : "): after it even a
+common word is the local part ("email: is at example dot com" is the address of "is")."""
 
 
 _AT_WORDS: Final = frozenset(
@@ -155,7 +168,8 @@ def _spoken_email(match: re.Match[str]) -> str:
     it at etsy dot com"), so it counts only after a local part that is no common word before
     "at" (``_AT_WORDS``) and where the sentence asks for an email (a mail word just before),
     the local part looks like one ("jo.smith", "jo75"), or the address opens the message or
-    a clause; a sentence's full stop ("at home. Call") is never its dot.
+    a clause; a label just before ("email: ") says it is an address whatever its local part
+    is; a sentence's full stop ("at home. Call") is never its dot.
     """
     domain = match["domain"]
     labels = re.split(_SPOKEN_DOT, domain)
@@ -164,9 +178,10 @@ def _spoken_email(match: re.Match[str]) -> str:
     if match["bare_at"] is not None:
         local, start = match["local"], match.start()
         before = match.string[max(0, start - 40) : start]
+        labelled = _MAIL_LABEL_RE.search(before) is not None
         if (
             _SPOKEN_SPACED_DOT_RE.search(domain)
-            or local.lower() in _AT_WORDS
+            or (local.lower() in _AT_WORDS and not labelled)
             or not (
                 _MAIL_CUE_RE.search(before)
                 or _EMAILISH_LOCAL_RE.search(local)
@@ -359,19 +374,21 @@ Vitale"), looked for just before it."""
 
 
 def _nir(match: re.Match[str]) -> str:
-    """python-stdnum checks the key (97 minus the first 13 digits mod 97). A number printed
-    exactly as a NIR, or said to be one, is one even when the key was mistyped, so it goes
-    too; elsewhere 15 digits with a wrong key are some other number."""
+    """python-stdnum checks the key (97 minus the first 13 digits mod 97). A number said to
+    be a NIR, or printed exactly as one, is one even when the key was mistyped, so it goes
+    too; elsewhere 15 digits with a wrong key are some other number. Nor is a decimal one
+    ("71962.3505398868": one dot between two runs of digits is a decimal point, not a field
+    separator), unless it is said to be a NIR: about one such decimal in 97 passes the key.
+    """
     from stdnum.fr import nir
 
     text = match.group()
-    if (
-        nir.is_valid(text.replace(" ", "").replace(".", "").upper())
-        or _NIR_PRINTED_RE.fullmatch(text)
-        or _NIR_CUE_RE.search(match.string, max(0, match.start() - 40), match.start())
-    ):
+    if _NIR_CUE_RE.search(match.string, max(0, match.start() - 40), match.start()):
         return SSN
-    return text
+    if _DECIMAL_RE.fullmatch(text):
+        return text
+    digits = text.replace(" ", "").replace(".", "").upper()
+    return SSN if nir.is_valid(digits) or _NIR_PRINTED_RE.fullmatch(text) else text
 
 
 def _ssns(text: str) -> str:
@@ -427,10 +444,6 @@ ordinary numbers and only the digit count and grouping tell them apart.
 """
 
 _PHONE_GROUP_RE = re.compile(r"\(\+?\d+\)|\+?\d+")
-
-_DECIMAL_RE = re.compile(r"\d+[.,]\d+")
-"""One decimal point or comma between two digit runs ("16800.6875", "0.062500000000"): a
-number, however valid a phone its digits would make ("0.0625..." is no "00" prefix)."""
 
 _PHONE_KEYWORD_RE = re.compile(
     r"(?i:\b(?<!\[)(?:tel|tél|telephone|téléphone|phone|mobile|cell|cellphone|portable|gsm|"
@@ -775,21 +788,29 @@ _PASSES: Final[tuple[Callable[[str], str], ...]] = (
     _passports,
     _phone,
     _library_phones,
-    _addresses,
 )
+"""Every pass but the addresses', in order."""
 
 
 def scrub(text: str) -> str:
     """Return ``text`` with emails, phones, cards, IBANs, social security numbers, passport
     numbers and postal addresses replaced.
 
-    Idempotent; text without PII comes back equal to what went in, byte for byte.
+    Idempotent; text without PII comes back equal to what went in, byte for byte. An
+    address takes its house number out of whatever run of digits it heads, so what follows
+    ("Hauptstraße 1 9 1111 1111" leaves "9 1111 1111", a Madrid number) is read again by
+    the other passes, as a second scrub would read it.
     """
     if not _TRIGGER.search(text):
         return text
     for scrub_pass in _PASSES:
         text = scrub_pass(text)
-    return text
+    addressed = _addresses(text)
+    if addressed == text:
+        return text
+    for scrub_pass in _PASSES:
+        addressed = scrub_pass(addressed)
+    return addressed
 
 
 def contains_pii(text: str) -> bool:
