@@ -24,8 +24,9 @@ from itertools import pairwise
 
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union, words
+from giftgenius.language.lexicon import pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
+from giftgenius.language.patterns import source
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
@@ -46,53 +47,12 @@ def _words_re(listed: frozenset[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w'])(?:{alternation(listed)})(?![\w'])")
 
 
-# What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
-_SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
-_VERBS: tuple[tuple[str, str], ...] = (
-    (r"tricot\w*|knit(?:s|ting)?|crochet\w*", "knitting"),
-    (r"dessin(?:e|ent|er|ait)|draws?|drawing|sketch(?:es|ing)?|croquis", "drawing"),
-    (rf"{_SUBJECT}lit|lire|lecture|liseuse|reads?|reading|bookworm|bouquine\w*|devore des", "book"),
-    (r"cuisin(?:e|er|ent|ait)|cooks?|cooking|mitonne\w*|popote", "cooking"),
-    (r"bakes?|baking|patisse\w*|patisserie", "baking"),
-    (rf"{_SUBJECT}court|courir|jogg\w*|runs?|running|marathon\w*|trail", "running"),
-    (r"peint|peindre|peinture|paints?|painting|aquarelle\w*", "painting"),
-    (
-        r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager|cultiv(?:e|ent|er|ait)|"
-        r"fai(?:t|re) pousser|grows (?:her|his|their) own",
-        "gardening",
-    ),
-    (
-        r"randonn\w*|rando|hikes?|hiking|trek\w*|walks|walking|rambl(?:es|er|ers|ing)|"
-        r"balade\w*|se promene\w*|promenades?",
-        "hiking",
-    ),
-    (r"pedale|bikes?|biking|cycl\w*", "cycling"),
-    (r"photographi\w*|takes? (?:photos|pictures)|prend des photos", "photography"),
-    (r"coud|coudre|couture|sews?|sewing", "sewing"),
-    (r"medit\w*", "meditation"),
-    (r"marrer|rigol\w*|rire|drole|funny|laughs?|humou?r", "humor"),
-    (r"zero dechet|zero waste|ecolo\w*|eco-?responsable|durable|sustainab\w*", "eco-friendly"),
-    (r"voyag\w*|travels?|travelling|traveling|globe-?trotte\w*", "travel"),
-    (r"grimpe\w*|escalade|climbs?|climbing|bloc", "climbing"),
-    (r"campe|camper|camping|bivouac\w*", "camping"),
-    (r"muscu\w*|gym|s'entraine|works? out|crossfit", "fitness"),
-    (r"sporti\w*|sporty|athletic|sportsman|sportswoman", "sport"),
-    # "passionné par l'espace", not "l'espace de rangement" (room for something)
-    (
-        r"etoiles|stargaz\w*|telescope|"
-        r"l'espace(?!\s*(?:de|d'|du|des|pour|a|au|libre)(?![\w']))",
-        "astronomy",
-    ),
-    (r"chante\w*|sings?|singing|musicien\w*|musique", "music"),
-    (r"cinephile|films?|movies?|cine", "movie"),
-    (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
-    (r"joue de la guitare|plays? (?:the )?guitar|gratte", "guitar"),
-    (r"plantes?|bonsai", "plant"),
-    (r"green (?:fingers|thumbs?)|(?:la )?main verte", "gardening"),
-    (r"disquaires?|platine|turntable|record (?:shops?|stores?)|crate-?digg\w*", "vinyl"),
-    (r"podcasts? true crime|true crime|polars?|whodunits?", "mystery"),
-)
-_VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, tag in _VERBS]
+# What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
+# the tags are read). Folded, whole words; "lit"/"court" need a subject.
+_VERB = [
+    (re.compile(rf"(?<![\w'-]){source('offline_verbs', tag)}(?![\w'-])"), tag)
+    for tag in pattern_kinds("offline_verbs", "en")
+]
 
 # English-only synonyms that are everyday French words: never read in a French message.
 _FALSE_FRIENDS_IN_FR = frozenset(words("offline_tastes", "false_friends", "fr"))
