@@ -71,24 +71,18 @@ _PRICIER = matcher(_CHOICES, "pricier")
 # the list, since a verb, an adjective or a pronoun follows the choice itself.
 _OTHER_THINGS = union("offline_choices", "counted_things")
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
+# A part of the list: "of the first two", "parmi les trois derniers" (the counts and ends
+# of the list are the questions' words for "the first few").
+_FEW = {w: n for n in (2, 3, 4) for w in union("questions", f"count_{n}")}
+_LAST_FEW = union("questions", "last_few")
+_ENDS = alternation(union("questions", "first_few") | _LAST_FEW)
 _SCOPE = re.compile(
-    r"(?<![\w])(?:of|among|between|from|des|parmi|entre)\s+(?:the|these|les|ces)?\s*"
-    r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"
-    r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
-    r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
+    rf"(?<![\w]){source(_CHOICES, 'among')}\s+(?:(?P<end1>{_ENDS})\s+)?"
+    rf"(?P<n>{alternation(_FEW)})(?:\s+(?P<end2>{_ENDS}))?(?![\w])"
 )
-# A word about the price alone says what the person thinks of it, not what the gift is
-# ("that's too expensive", "c'est trop cher").
-_PRICEY = re.compile(
-    r"(?<![\w])(?:too|trop|so|si|very|tres|a bit|un peu|(?:in)?expensive|cheap|pricey|costly|"
-    r"cher|chere|chers|cheres|couteux|couteuse|abordables?|affordable|bon marche|"
-    # …and a word for the list or its entries names no kind of gift ("le moins cher de la
-    # liste", "the cheapest of your ideas")
-    r"(?:short)?lists?|listes?|options?|ideas?|idees?|choices?|choix|suggestions?|"
-    r"propositions?|items?|gifts?|cadeaux?|articles?|produits?|products?|things?|trucs?|"
-    r"others?|autres?|else)(?![\w])"
-)
-_SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+# A word about the price alone or for the list names no kind of gift ("c'est trop cher",
+# "le moins cher de la liste").
+_PRICEY = re.compile(rf"(?<![\w]){source(_CHOICES, 'about_price', 'the_list')}(?![\w])")
 
 
 def _scope(folded: str) -> int | None:
@@ -99,8 +93,7 @@ def _scope(folded: str) -> int | None:
     end = m["end1"] or m["end2"]
     if end is None:
         return None
-    n = _SCOPE_SIZE.get(m["n"]) or int(m["n"])
-    return -n if end in ("last", "bottom", "derniers", "dernieres") else n
+    return -_FEW[m["n"]] if end in _LAST_FEW else _FEW[m["n"]]
 
 
 # Words that make a message a choice ("let's go with …", "je prends …"), or point at one by

@@ -26,7 +26,7 @@ from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
-from giftgenius.language.patterns import source
+from giftgenius.language.patterns import any_word, source
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
@@ -40,12 +40,6 @@ from giftgenius.language.vocabulary import (
 )
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags
-
-
-def _words_re(listed: frozenset[str]) -> re.Pattern[str]:
-    """Any of ``listed``, as whole words."""
-    return re.compile(rf"(?<![\w'])(?:{alternation(listed)})(?![\w'])")
-
 
 # What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
 # the tags are read). Folded, whole words; "lit"/"court" need a subject.
@@ -65,7 +59,7 @@ _FILLER = union("offline_tastes", "filler") | union(
     "function_words", "definite_articles", "indefinite_articles", "conjunctions"
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
-_FAN = _words_re(union("offline_tastes", "fans"))
+_FAN = any_word("offline_tastes", "fans")
 _LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
 
 
@@ -353,23 +347,19 @@ _SOMETHING = re.compile(
     r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
 )
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
-_KIND_NOUN = _words_re(union("offline_tastes", "kind_nouns"))
+_KIND_NOUN = any_word("offline_tastes", "kind_nouns")
 _KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
 _CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
 # "a chocoholic", "a bookaholic": a taste with a suffix of craving.
 _HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
 # Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
 # minding one does not ("garde mon chat").
-_OWNS = {
-    "en": r"has|have|owns?|adopted|adopting|rescued|fosters?|got|gets",
-    "fr": r"a|ont|possede\w*|adopte\w*|vient d'adopter|viennent d'adopter",
-}
 _ANIMALS = frozenset({"cat", "dog", "horse", "bird", "pet", "aquarium"})
 
 
 def _owned_animals(folded: str, locale: str) -> list[str]:
-    owns = _OWNS["fr" if locale == "fr" else "en"]
-    pattern = rf"(?<![\w'])(?:{owns})\s+((?:[\w']+\s*){{1,4}})"
+    owns = source("offline_pastimes", "owning", lang="fr" if locale == "fr" else "en")
+    pattern = rf"(?<![\w']){owns}\s+((?:[\w']+\s*){{1,4}})"
     found: list[str] = []
     for m in re.finditer(pattern, folded):
         for word in m[1].split():
