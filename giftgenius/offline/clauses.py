@@ -18,28 +18,17 @@ from dataclasses import dataclass
 
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import matcher, source
 
-# Words that open a new clause after a comma: subjects, corrections, figures.
-_CLAUSE_OPENERS = (
-    r"and |et |so |donc |alors |"
-    r"(?:she|he|they|it|i|we|you|there|il|elle|ils|elles|on|je|j'|tu|nous|vous|y|c'est|ca|"
-    r"c'|ce|mais|but|plutot|actually|en fait|sorry|pardon|non|no|nope|oops|enfin|"
-    r"finalement|instead|rather|make|disons|mettons|mets|max|budget|need|needs|must|has to|"
-    r"scrap|scratch|forget|never ?mind|nvm|wait|euh|heu|hum|hmm|uh|um|oh|ah|ugh|attends|"
-    r"laisse|oublie|"
-    r"have to|il faut|faut|doit|besoin|\d|"
-    # a refusal ends where the speaker names someone: "no candles, my aunt likes puzzles"
-    r"my|our|mon|ma|mes|notre|nos|"
-    # or where someone who knows the person speaks: "je ne le connais pas, sa maman m'a dit
-    # qu'il aimait les voitures", "I don't know him, his mum says trains"
-    r"(?:sa|son|ses|leur|leurs|his|her|their) (?:maman|mere|papa|pere|parents|mum|mom|"
-    r"mummy|mommy|mother|dad|daddy|father|maitresse|maitre|teacher|prof|nounou|nanny|"
-    r"grand-mere|grand-pere|grandma|grandpa|granny|soeur|frere|sister|brother))"
-)
+# Where a clause ends: sentence punctuation, a contrast ("but", "mais"), a comma before a
+# word that opens a new clause (offline_clauses' openers: subjects, corrections, figures,
+# someone named or speaking for the person) or before a figure.
+_CLAUSES = "offline_clauses"
 _BREAK = re.compile(
     r"[.;!?\n…]+|\s[-–—]+\s|\.\.\.|"
-    r"\b(?:but|mais|however|par contre|sauf que|though|cela dit|en revanche)\b|"
-    rf",\s*(?=(?:{_CLAUSE_OPENERS})\b)|,\s*(?=[\d$€£])|"
+    rf"\b{source(_CLAUSES, 'contrasts')}\b|"
+    rf",\s*(?={source(_CLAUSES, 'joiners')} \b|(?:{source(_CLAUSES, 'openers')}|\d)\b)|"
+    r",\s*(?=[\d$€£])|"
     # a taste given up ends its clause: "not cooking anymore, running" likes running
     r"(?:(?<=\banymore)|(?<=\bany more)|(?<=\bno more)),"
 )
@@ -53,12 +42,7 @@ TAKE_BACK = (
 )
 # A correction replaces the earlier value instead of adding to it.
 CORRECTION = re.compile(
-    r"(?<![\w'])(?:actually|sorry,? i meant|i meant|i mean|my bad|oops|scratch that|"
-    r"correction|on second thought|make it|change (?:it|that) to|rather|instead|"
-    r"en fait|plutot|pardon|je voulais dire|non pas|finalement|enfin non|ah non|oh non|"
-    r"au temps pour moi|je me suis trompee?|ou plutot|disons plutot|mets plutot|"
-    # taking back what was just said, without "but": "scrap that", "no wait", "euh non"
-    rf"{TAKE_BACK})(?![\w'])"
+    rf"(?<![\w'])(?:{source(_CLAUSES, 'corrections')}|{TAKE_BACK})(?![\w'])"
     r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
 )
 # "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
@@ -190,21 +174,11 @@ _POS = (
 )
 # "No worries", "no rush", "pas de souci": saying all is well refuses nothing. Shared with
 # ``intents``, where "yeah no worries" is a yes.
-NO_TROUBLE = (
-    r"worries|worry|problem|problems|probs?|biggie|rush|hurry|pressure|stress|soucis?|"
-    r"problemes?|pression|urgence"
-)
+NO_TROUBLE = alternation(union(_CLAUSES, "no_trouble"))
 # Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
 # de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
 # (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
-_HEDGE = (
-    r"(?:no|not (?:a|any|the (?:slightest|faintest|foggiest))|zero) (?:idea|clue)s?|"
-    r"not sure|unsure|(?:i )?(?:don'?t|do not) know|dunno|no inspiration|"
-    r"(?:aucune |pas (?:d'|la moindre |une |trop d'|vraiment d'|beaucoup d'))idees?|"
-    r"(?:je )?(?:ne )?(?:sais|sait) pas|(?:je )?(?:n')?en sais rien|pas (?:trop )?sure?|"
-    r"(?:pas|aucune|manque d') ?inspiration|en panne d'idees?|a court d'idees?|"
-    rf"(?:no|pas de|pas d'|aucun|aucune|zero) (?:{NO_TROUBLE})"
-)
+_HEDGE = source(_CLAUSES, "hedges")
 # French "ne … que" restricts, it does not deny: "il ne parle que de dinosaures", "elle ne
 # jure que par les chevaux", "il ne pense qu'au foot", "n'écoute que du rap" say what the
 # person is all about. Read before the negations ("n'aime que le foot" loves football). The
@@ -232,19 +206,8 @@ MARKER = re.compile(
 )
 
 
-_HABIT = re.compile(
-    r"(?<![\w'])(?:tous les (?:jours|matins|soirs|week-ends|weekends|dimanches|samedis|etes)|"
-    r"tous les apres-midi|chaque (?:jour|matin|apres-midi|soir|semaine|week-end|weekend|"
-    r"dimanche|samedi|ete)|"
-    r"every (?:day|morning|afternoon|evening|night|weekend|week|summer|sunday|saturday|"
-    r"monday|tuesday|wednesday|thursday|friday)|tous les (?:lundis|mardis|mercredis|jeudis|"
-    r"vendredis)|"
-    r"toute la (?:journee|semaine|soiree)|all day(?: long)?|all the time|a longueur de journee|"
-    r"sans arret|non-stop|religieusement|"
-    # what someone keeps doing: "is always repotting something", "spends hours watching"
-    rf"{alternation(union('offline_pastimes', 'habits'))})"
-    r"(?![\w'])"
-)
+# A habit describes the person's tastes: "il fait son café à la V60 tous les matins".
+_HABIT = matcher(_CLAUSES, "habits")
 # "est" describes the person after a name, a pronoun or "mon frère", not after "le bureau".
 _THING_IS = re.compile(r"(?<![\w'])(?:le|la|les|l'|un|une|du|des|ce|cet|cette|ces)\s*[\w-]+\s+$")
 

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
-from giftgenius.language.patterns import matcher
+from giftgenius.language.patterns import matcher, source
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
@@ -71,24 +71,18 @@ _PRICIER = matcher(_CHOICES, "pricier")
 # the list, since a verb, an adjective or a pronoun follows the choice itself.
 _OTHER_THINGS = union("offline_choices", "counted_things")
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
+# A part of the list: "of the first two", "parmi les trois derniers" (the counts and ends
+# of the list are the questions' words for "the first few").
+_FEW = {w: n for n in (2, 3, 4) for w in union("questions", f"count_{n}")}
+_LAST_FEW = union("questions", "last_few")
+_ENDS = alternation(union("questions", "first_few") | _LAST_FEW)
 _SCOPE = re.compile(
-    r"(?<![\w])(?:of|among|between|from|des|parmi|entre)\s+(?:the|these|les|ces)?\s*"
-    r"(?:(?P<end1>first|last|top|bottom|premiers|premieres|derniers|dernieres)\s+)?"
-    r"(?P<n>two|three|four|2|3|4|deux|trois|quatre)"
-    r"(?:\s+(?P<end2>first|last|premiers|premieres|derniers|dernieres))?(?![\w])"
+    rf"(?<![\w]){source(_CHOICES, 'among')}\s+(?:(?P<end1>{_ENDS})\s+)?"
+    rf"(?P<n>{alternation(_FEW)})(?:\s+(?P<end2>{_ENDS}))?(?![\w])"
 )
-# A word about the price alone says what the person thinks of it, not what the gift is
-# ("that's too expensive", "c'est trop cher").
-_PRICEY = re.compile(
-    r"(?<![\w])(?:too|trop|so|si|very|tres|a bit|un peu|(?:in)?expensive|cheap|pricey|costly|"
-    r"cher|chere|chers|cheres|couteux|couteuse|abordables?|affordable|bon marche|"
-    # …and a word for the list or its entries names no kind of gift ("le moins cher de la
-    # liste", "the cheapest of your ideas")
-    r"(?:short)?lists?|listes?|options?|ideas?|idees?|choices?|choix|suggestions?|"
-    r"propositions?|items?|gifts?|cadeaux?|articles?|produits?|products?|things?|trucs?|"
-    r"others?|autres?|else)(?![\w])"
-)
-_SCOPE_SIZE = {"two": 2, "three": 3, "four": 4, "deux": 2, "trois": 3, "quatre": 4}
+# A word about the price alone or for the list names no kind of gift ("c'est trop cher",
+# "le moins cher de la liste").
+_PRICEY = re.compile(rf"(?<![\w]){source(_CHOICES, 'about_price', 'the_list')}(?![\w])")
 
 
 def _scope(folded: str) -> int | None:
@@ -99,70 +93,26 @@ def _scope(folded: str) -> int | None:
     end = m["end1"] or m["end2"]
     if end is None:
         return None
-    n = _SCOPE_SIZE.get(m["n"]) or int(m["n"])
-    return -n if end in ("last", "bottom", "derniers", "dernieres") else n
+    return -_FEW[m["n"]] if end in _LAST_FEW else _FEW[m["n"]]
 
 
-# Words that make a message a choice ("let's go with …", "je prends …").
+# Words that make a message a choice ("let's go with …", "je prends …"), or point at one by
+# what it is: "the knitting one" (any one or two words between, so not a phrase of the data).
 CHOICE_CUE = re.compile(
-    r"(?<![\w'])(?:take|taking|go with|going with|go for|pick|choose|i'?ll have|want|"
-    r"i'?d like|let'?s do|prends|prend|choisis|choisi|je veux|on part sur|va pour|"
-    r"je vais prendre|on prend|ce sera|j'opte pour|plutot|i'?ll go with|i'?d go (?:with|for)|"
-    r"je prendrais|i'?d take|i'?d rather have|i'?d pick|"
-    r"gimme|give me|donne-moi|donnez-moi|je voudrais|j'aimerais|je choisis|je prendrai|"
-    # pointing at one by what it is: "the knitting one", "the one with the dog", "celui qui
-    # se plie", "celle pour le thé"
-    r"(?:the|that|this) [\w'-]+(?: [\w'-]+)? one|the one (?:that|which|with|for|in|at|from|"
-    r"about)|(?:celui|celle) (?:qui|que|qu'|avec|en|du|de|des|pour|a|au|aux|sur))(?![\w])"
+    rf"(?<![\w'])(?:{source(_CHOICES, 'choosing')}|(?:the|that|this) [\w'-]+(?: [\w'-]+)? one)"
+    r"(?![\w])"
 )
 
-# Yes, in words; "no" in words. A decline wins over a yes in the same message. The family is
-# broad on purpose: assent in every register (plain, polite, British and American slang,
-# familiar French), not the phrases of one conversation. A hyphenated word is one word: the
-# "k" of "k-pop" and the "go" of "her go-to drink" say no yes.
-_CONFIRM = re.compile(
-    r"(?<![\w'-])(?:yes|yep|yeah|yup|ya|yea|ye|yas+|yess+|yessir|yes sir|aye|sure|sure thing|"
-    r"ok|okay|k|kk|confirm\w*|go|go ahead|go for it|go on(?: then)?|sorted|lock it(?: in)?|"
-    r"locked in|bet|nice one|cheers|done deal|that'?ll do|that works|works for me|"
-    r"fine by me|good (?:for|by|with) me|(?:all|that'?s) good|ring it up|wrap it up|buy it|"
-    r"seal the deal|why not|affirmative|for sure|100 ?%|settled|"
-    r"bon pour moi|ok pour moi|okay pour moi|ca me convient|ca me plait|ca convient|adjuge|"
-    r"marche conclu|je valide|go pour|d'acc|dac|ouep|sans hesiter|c'est ok|"
-    r"on fait comme ca|on fait ca|"
-    r"let'?s do it|let'?s go|sounds? (?:good|great|perfect|fine)|looks? (?:good|great)|"
-    r"perfect|great|deal|do it|book it|order it|that'?s it|that'?s the one|that one|"
-    r"i'?ll take it|take it|absolutely|definitely|of course|please do|fine|works for me|"
-    r"oui|ouais|ouaip|ok|d'accord|dac|daccord|valide\w*|confirme\w*|parfait|c'est bon|"
-    r"tout bon|vas-y|allez-y|allez|allons-y|banco|ca marche|ca me va|ca ira|ca roule|nickel|"
-    r"impec\w*|on y va|je le prends|je la prends|on le prend|on la prend|on prend|vendu|"
-    r"finalise\w*|carrement|volontiers|avec plaisir|top|super|genial|go|c'est parti|"
-    r"entendu|exactement|tout a fait|bien sur|oki|okey|j'achete|envoie\w*|envoyez|"
-    r"c'est regle|dernier mot|on part la-dessus|c'est beau|correct|comme ca|"
-    r"(?:c'est )?(?:bien )?(?:celui|celle)-(?:la|ci)|c'est (?:bien )?(?:lui|elle)|voila)"
-    r"(?![\w']|-\w)"
-)
-DECLINE = re.compile(
-    r"(?<![\w'])(?:not yet|pas encore|don'?t confirm|do not confirm|ne (?:confirme|valide) pas|"
-    r"wait|attends|attendez|hold on|not sure|pas sur|nah|nope|no thanks|"
-    r"(?:show|see|give) me (?:others|other|something else|more|different)|something else|"
-    r"other (?:ones|options|ideas)|autre chose|d'autres|une autre|un autre|pas celui|"
-    r"pas celle|pas ca|bof|je n'aime pas|i don'?t like|not for me|pas pour moi|"
-    r"(?:ne|n') (?:me )?(?:convient|plait|va) pas)(?![\w'])"
-    r"|^\s*(?:no|non|nan)\s*(?:[,.!]|$)"
-)
+# Yes, in words; "no" in words (offline_choices' yes and no). A decline wins over a yes in
+# the same message. A hyphenated word is one word: the "k" of "k-pop" and the "go" of "her
+# go-to drink" say no yes; "yass" and "yesss" stretch their last letter.
+_CONFIRM = re.compile(rf"(?<![\w'-])(?:{source(_CHOICES, 'yes')}|yas+|yess+)(?![\w']|-\w)")
+DECLINE = re.compile(matcher(_CHOICES, "no").pattern + r"|^\s*(?:no|non|nan)\s*(?:[,.!]|$)")
 
-# Keeping words of both languages; a save needs its context too (a label, "profile", "for
-# next time"), so "keep it under 50" or "store pickup" save nothing.
-_SAVE_VERB = (
-    r"save|remember|keep|store|stash|bookmark|hang on to|hold on ?to|note|enregistre\w*|"
-    r"sauvegarde\w*|stocke\w*|conserve\w*|"
-    r"memorise\w*|retiens|retenir|"
-    r"garde\w*|note\w*|mets?\s+de\s+cote|appelle-(?:la|le|les)|"
-    r"call (?:her|him|them)|file (?:her|him|them) under"
-)
-_SAVE = re.compile(
-    rf"(?<![\w'])(?:{_SAVE_VERB})(?![\w])(?P<body>[^.!?\n]*)",
-)
+# Keeping words (offline_profiles' save); a save needs its context too (a label, "profile",
+# "for next time"), so "keep it under 50" or "store pickup" save nothing.
+_PROFILES = "offline_profiles"
+_SAVE = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'save')})(?![\w])(?P<body>[^.!?\n]*)")
 _LABEL_AFTER = re.compile(
     r"(?<![\w'])(?:as|under|called|named|sous le nom d[e']|sous le nom|au nom d[e']|sous|comme|"
     r"en tant que|avec le nom)\s*(?P<label>.+)$"
@@ -173,36 +123,19 @@ _NEXT_TIME = re.compile(
     r"please|pls|stp|svp|s'il (?:te|vous) plait|merci|thanks|thank you)\b.*$"
 )
 _SAVE_CONTEXT = re.compile(
-    r"profile|profil|details|info|infos|information|coordonnees|fiche|next time|"
-    r"prochaine fois|for later|en memoire|en tete|(?:as|under|sous|"
-    r"comme)\s|['\"«“]|d'(?:elle|lui|eux)|of (?:her|him|them)"
+    rf"{alternation(union(_PROFILES, 'save_context'))}|(?:as|under|sous|comme)\s|['\"«“]"
 )
-_NAME_LABEL = re.compile(
-    r"^(?:son prenom|son nom|his name|her name|their name|his first name|her first name|"
-    r"their first name|her name|son petit nom)$"
-)
+_NAME_LABEL = matcher(_PROFILES, "name_label")
 _LEADING = re.compile(
     r"^(?:(?:this|that|the|her|his|their|my|ce|cette|le|la|les|l'|son|sa|ses|mon|ma|mes)\s+"
     r"(?:profile|profil|person|personne|one)\s*|(?:her|him|them|it|this|that|ca|cela|-la|-le|"
     r"la|le|les|l')\s+|[-\s])+"
 )
+# Using a kept profile again; "same … as before" and "même … que" take up to two words
+# between, which no phrase of the data says.
 _LOAD = re.compile(
-    r"(?<![\w'])(?:last time|la derniere fois|la fois d'avant|la fois derniere|"
-    r"l'autre fois|the other time|as before|comme avant|comme d'hab\w*|"
-    r"same (?:\w+ ){0,2}as (?:last time|before)|saved profile|profil enregistre|"
-    r"(?:load|use|reuse|pull up|charge\w*|reprends?|utilise|recharge\w*)\s+(?:the |my |le |son |"
-    r"mon |ma |sa |her |his )?(?:saved )?(?:profile|profil)|"
-    r"(?:again|encore|de nouveau|une nouvelle fois|another gift) for|"
-    r"refai[st](?:-moi|-nous)? une (?:recherche|liste)|nouvelle recherche pour|"
-    r"(?:new|another) search for|en memoire|tu (?:l'as|dois l'avoir|les as) (?:gardee?s?|"
-    r"enregistree?s?|en memoire)|you (?:saved|have|kept) (?:her|him|them)|"
-    r"tu te souviens d(?:e|')|you remember|do you remember|"
-    r"(?:je )?(?:l'avais|l'ai|les avais|les ai|l'avait|l'a) (?:deja )?(?:enregistree?s?|"
-    r"sauvegardee?s?|gardee?s?|memorisee?s?|note)|i (?:had |have |already )?(?:saved|stored) "
-    r"(?:her|him|them)|"
-    r"(?:c'est encore|c'est de nouveau|encore une fois) pour|again for|once more for|"
-    r"meme (?:\w+ ){0,2}que)"
-    r"(?![\w])"
+    rf"(?<![\w'])(?:{source(_PROFILES, 'load')}|same (?:\w+ ){{0,2}}as (?:last time|before)|"
+    r"meme (?:\w+ ){0,2}que)(?![\w])"
 )
 
 
@@ -315,12 +248,10 @@ _ONE_AFTER = re.compile(r"\s*(?:one|un|une|option|idea|choice|pls|please|stp|svp
 
 
 # Asking whether there is such a thing names it as surely as pointing at it ("do you have a
-# moka pot?", "auriez-vous un cadre photo numérique ?", "is there a wooden one?").
+# moka pot?"), when the message opens with the question.
 _HAVE_ASK = re.compile(
-    r"^\s*(?:(?:and|so|ok|also|et|alors|sinon|bon)\W+)?(?:(?:do|would|could|does) (?:you|the "
-    r"shop|the catalog) (?:have|carry|sell|stock)|have you got|you got|got any|is there|are "
-    r"there|any chance|(?:vous )?(?:avez|auriez)(?:-vous)?|est-ce que vous (?:avez|auriez)|"
-    r"as-tu|aurais-tu|y a-t-il|y aurait-il|existe-t-il)(?![\w'])"
+    rf"^\s*(?:(?:{alternation(union(_CHOICES, 'openers'))})\W+)?"
+    rf"{source(_CHOICES, 'have_ask')}(?![\w'])"
 )
 
 
@@ -546,7 +477,7 @@ def save_label(folded: str, original: str) -> str | None:
     label = _LEADING.sub("", label.strip(" ,:;«»\"'")).strip(" ,:;«»\"'")
     if any(ch.isdigit() for ch in label):
         return None  # "note: under 50" is a budget, not a label
-    if _NAME_LABEL.match(fold(label)) or (after is None and len(label.split()) > 3):
+    if _NAME_LABEL.fullmatch(fold(label)) or (after is None and len(label.split()) > 3):
         return ""  # "note that Clara hates perfume, for next time": under her name
     return label[:40] or None
 
@@ -562,10 +493,7 @@ def wants_load(folded: str) -> bool:
 
 
 # A yes that stands even in the message that chooses: "I'll take the second one, confirm it".
-_EXPLICIT = re.compile(
-    r"(?<![\w'])(?:confirm\w*|book it|order it|place the order|valide\w*|confirme\w*|"
-    r"finalise\w*|commande\w*|go ahead and order)(?![\w'])"
-)
+_EXPLICIT = matcher(_CHOICES, "order_now")
 
 
 def explicit_confirm(folded: str) -> bool:

@@ -24,8 +24,9 @@ from itertools import pairwise
 
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union, words
+from giftgenius.language.lexicon import pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
+from giftgenius.language.patterns import any_word, source
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
@@ -40,59 +41,12 @@ from giftgenius.language.vocabulary import (
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags
 
-
-def _words_re(listed: frozenset[str]) -> re.Pattern[str]:
-    """Any of ``listed``, as whole words."""
-    return re.compile(rf"(?<![\w'])(?:{alternation(listed)})(?![\w'])")
-
-
-# What someone does → a catalog tag. Folded, whole words; "lit"/"court" need a subject.
-_SUBJECT = r"(?:il|elle|qui|iel|he|she|who|they)\s+(?:\w+\s+)?"
-_VERBS: tuple[tuple[str, str], ...] = (
-    (r"tricot\w*|knit(?:s|ting)?|crochet\w*", "knitting"),
-    (r"dessin(?:e|ent|er|ait)|draws?|drawing|sketch(?:es|ing)?|croquis", "drawing"),
-    (rf"{_SUBJECT}lit|lire|lecture|liseuse|reads?|reading|bookworm|bouquine\w*|devore des", "book"),
-    (r"cuisin(?:e|er|ent|ait)|cooks?|cooking|mitonne\w*|popote", "cooking"),
-    (r"bakes?|baking|patisse\w*|patisserie", "baking"),
-    (rf"{_SUBJECT}court|courir|jogg\w*|runs?|running|marathon\w*|trail", "running"),
-    (r"peint|peindre|peinture|paints?|painting|aquarelle\w*", "painting"),
-    (
-        r"jardin(?:e|er|age|ier|iere)|gardens|gardening|potager|cultiv(?:e|ent|er|ait)|"
-        r"fai(?:t|re) pousser|grows (?:her|his|their) own",
-        "gardening",
-    ),
-    (
-        r"randonn\w*|rando|hikes?|hiking|trek\w*|walks|walking|rambl(?:es|er|ers|ing)|"
-        r"balade\w*|se promene\w*|promenades?",
-        "hiking",
-    ),
-    (r"pedale|bikes?|biking|cycl\w*", "cycling"),
-    (r"photographi\w*|takes? (?:photos|pictures)|prend des photos", "photography"),
-    (r"coud|coudre|couture|sews?|sewing", "sewing"),
-    (r"medit\w*", "meditation"),
-    (r"marrer|rigol\w*|rire|drole|funny|laughs?|humou?r", "humor"),
-    (r"zero dechet|zero waste|ecolo\w*|eco-?responsable|durable|sustainab\w*", "eco-friendly"),
-    (r"voyag\w*|travels?|travelling|traveling|globe-?trotte\w*", "travel"),
-    (r"grimpe\w*|escalade|climbs?|climbing|bloc", "climbing"),
-    (r"campe|camper|camping|bivouac\w*", "camping"),
-    (r"muscu\w*|gym|s'entraine|works? out|crossfit", "fitness"),
-    (r"sporti\w*|sporty|athletic|sportsman|sportswoman", "sport"),
-    # "passionné par l'espace", not "l'espace de rangement" (room for something)
-    (
-        r"etoiles|stargaz\w*|telescope|"
-        r"l'espace(?!\s*(?:de|d'|du|des|pour|a|au|libre)(?![\w']))",
-        "astronomy",
-    ),
-    (r"chante\w*|sings?|singing|musicien\w*|musique", "music"),
-    (r"cinephile|films?|movies?|cine", "movie"),
-    (r"ecrit|ecrire|writes?|writing|journaling", "notebook"),
-    (r"joue de la guitare|plays? (?:the )?guitar|gratte", "guitar"),
-    (r"plantes?|bonsai", "plant"),
-    (r"green (?:fingers|thumbs?)|(?:la )?main verte", "gardening"),
-    (r"disquaires?|platine|turntable|record (?:shops?|stores?)|crate-?digg\w*", "vinyl"),
-    (r"podcasts? true crime|true crime|polars?|whodunits?", "mystery"),
-)
-_VERB = [(re.compile(rf"(?<![\w'-])(?:{pattern})(?![\w'-])"), tag) for pattern, tag in _VERBS]
+# What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
+# the tags are read). Folded, whole words; "lit"/"court" need a subject.
+_VERB = [
+    (re.compile(rf"(?<![\w'-]){source('offline_verbs', tag)}(?![\w'-])"), tag)
+    for tag in pattern_kinds("offline_verbs", "en")
+]
 
 # English-only synonyms that are everyday French words: never read in a French message.
 _FALSE_FRIENDS_IN_FR = frozenset(words("offline_tastes", "false_friends", "fr"))
@@ -105,7 +59,7 @@ _FILLER = union("offline_tastes", "filler") | union(
     "function_words", "definite_articles", "indefinite_articles", "conjunctions"
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
-_FAN = _words_re(union("offline_tastes", "fans"))
+_FAN = any_word("offline_tastes", "fans")
 _LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
 
 
@@ -393,23 +347,19 @@ _SOMETHING = re.compile(
     r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
 )
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
-_KIND_NOUN = _words_re(union("offline_tastes", "kind_nouns"))
+_KIND_NOUN = any_word("offline_tastes", "kind_nouns")
 _KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
 _CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
 # "a chocoholic", "a bookaholic": a taste with a suffix of craving.
 _HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
 # Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
 # minding one does not ("garde mon chat").
-_OWNS = {
-    "en": r"has|have|owns?|adopted|adopting|rescued|fosters?|got|gets",
-    "fr": r"a|ont|possede\w*|adopte\w*|vient d'adopter|viennent d'adopter",
-}
 _ANIMALS = frozenset({"cat", "dog", "horse", "bird", "pet", "aquarium"})
 
 
 def _owned_animals(folded: str, locale: str) -> list[str]:
-    owns = _OWNS["fr" if locale == "fr" else "en"]
-    pattern = rf"(?<![\w'])(?:{owns})\s+((?:[\w']+\s*){{1,4}})"
+    owns = source("offline_pastimes", "owning", lang="fr" if locale == "fr" else "en")
+    pattern = rf"(?<![\w']){owns}\s+((?:[\w']+\s*){{1,4}})"
     found: list[str] = []
     for m in re.finditer(pattern, folded):
         for word in m[1].split():

@@ -211,6 +211,10 @@ def test_a_price_end_over_a_kind_keeps_the_kind(text: str, price: str, kind: str
         "le moins cher de tes propositions",
         "the priciest of the first three",
         "la plus chère de la liste svp",
+        # the end word alone or a two-word end ("petit prix"), one phrase each
+        "je prends le plus abordable",
+        "le plus économique",
+        "celui au plus petit prix",
     ],
 )
 def test_a_price_end_over_the_whole_list_names_no_kind(text: str) -> None:
