@@ -3,12 +3,15 @@ is in the environment's language: ``GIFTGENIUS_LANGUAGE``, then the POSIX locale
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
 from giftgenius import messages
-from giftgenius.errors import ConfigError
+from giftgenius.arguments import whole
+from giftgenius.domain import check_user_id
+from giftgenius.errors import ConfigError, UsageError
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import create_db_engine
 
@@ -56,3 +59,21 @@ def test_a_settings_error_is_in_the_environment_language(
     monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
     with pytest.raises(ConfigError, match=r"^Le fichier de configuration .* n'existe pas"):
         load_settings()
+
+
+def test_a_refused_count_is_said_in_the_environment_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read = whole(1, 10, what="sessions")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^give a count from 1 to 10, not 0$"):
+        read("0")
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^indiquez un nombre de 1 à 10, pas 0$"):
+        read("0")
+    with pytest.raises(UsageError, match=r"^Identifiant d'utilisateur invalide 'a b'"):
+        check_user_id("a b")
+
+
+def test_a_count_with_no_sentence_fails_when_the_parser_is_built() -> None:
+    with pytest.raises(KeyError, match=r"whole\.not\.bananas"):
+        whole(1, what="bananas")

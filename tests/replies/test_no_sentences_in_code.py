@@ -13,7 +13,8 @@ The terminal's modules are all scanned, the operator commands (``cli/main.py``,
 language through the catalogue's ``commands`` section. Their option help (``--help``) is
 the one part left in English on purpose, as ``cli/speech.py`` says. So are the stores
 (``storage/``) and the settings (``settings.py``, ``tokens.py``), whose errors a command
-ends on: they speak the environment's language through ``messages.speak``. Their SQL and
+ends on, and the values a command line refuses (``arguments.py``, ``domain.py``): they
+speak the environment's language through ``messages.speak``. Their SQL and
 Lua are code, not sentences, and are told apart by their keywords.
 """
 
@@ -40,6 +41,8 @@ SPEAKING = sorted(
         *(PACKAGE / "storage").glob("*.py"),
         PACKAGE / "settings.py",
         PACKAGE / "tokens.py",
+        PACKAGE / "arguments.py",
+        PACKAGE / "domain.py",
     ]
 )
 
