@@ -77,3 +77,16 @@ def test_a_refused_count_is_said_in_the_environment_language(
 def test_a_count_with_no_sentence_fails_when_the_parser_is_built() -> None:
     with pytest.raises(KeyError, match=r"whole\.not\.bananas"):
         whole(1, what="bananas")
+
+
+def test_a_model_setting_error_is_in_the_environment_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from giftgenius.llm.factory import make_model
+
+    monkeypatch.setenv("GIFTGENIUS_MODEL", "gpt-9")
+    with pytest.raises(ConfigError, match=r"^GIFTGENIUS_MODEL='gpt-9' is not a model this app"):
+        make_model(load_settings())
+    monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
+    with pytest.raises(ConfigError, match=r"^GIFTGENIUS_MODEL='gpt-9' n'est pas un modèle"):
+        make_model(load_settings())

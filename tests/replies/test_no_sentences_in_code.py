@@ -13,8 +13,9 @@ The terminal's modules are all scanned, the operator commands (``cli/main.py``,
 language through the catalogue's ``commands`` section. Their option help (``--help``) is
 the one part left in English on purpose, as ``cli/speech.py`` says. So are the stores
 (``storage/``) and the settings (``settings.py``, ``tokens.py``), whose errors a command
-ends on, and the values a command line refuses (``arguments.py``, ``domain.py``): they
-speak the environment's language through ``messages.speak``. Their SQL and
+ends on, the values a command line refuses (``arguments.py``, ``domain.py``) and the model
+client's errors (``llm/factory.py``, ``llm/openai_chat.py``): they speak the environment's
+language through ``messages.speak``. Their SQL and
 Lua are code, not sentences, and are told apart by their keywords.
 """
 
@@ -43,6 +44,8 @@ SPEAKING = sorted(
         PACKAGE / "tokens.py",
         PACKAGE / "arguments.py",
         PACKAGE / "domain.py",
+        PACKAGE / "llm" / "factory.py",
+        PACKAGE / "llm" / "openai_chat.py",
     ]
 )
 
