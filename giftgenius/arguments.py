@@ -3,7 +3,8 @@
 Every command line of GiftGenius (the main one and the benchmarks', which are parsed by
 their own modules) reads counts and durations through these, so a negative count, a
 20-digit number or ``1e999`` seconds is one plain usage line — never a traceback, an
-overflow deep in a driver, or a run that never ends.
+overflow deep in a driver, or a run that never ends. The line is the catalogue's ``usage``
+section, in the environment's language; argparse writes "argument --flag:" before it.
 """
 
 from __future__ import annotations
@@ -12,21 +13,35 @@ import argparse
 import math
 from collections.abc import Callable
 
+from giftgenius.messages import keys, speak
 
-def whole(low: int, high: int | None = None, *, what: str = "whole number") -> Callable[[str], int]:
-    """A whole number from ``low`` (to ``high``)."""
+
+def whole(low: int, high: int | None = None, *, what: str = "number") -> Callable[[str], int]:
+    """A whole number from ``low`` (to ``high``). ``what`` names what is counted: the
+    ``usage`` sentences ``whole.not.<what>`` and ``whole.range.<what>`` say it (a missing
+    one fails here, when the parser is built, not when a person mistypes)."""
+    refused, out_of_range = f"whole.not.{what}", f"whole.range.{what}"
+    missing = {refused, out_of_range} - keys("usage")
+    if missing:
+        raise KeyError(f"no sentence {sorted(missing)} in the usage section of messages")
 
     def read(text: str) -> int:
         try:
             number = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
+            raise argparse.ArgumentTypeError(speak("usage", refused, text=repr(text))) from None
         if high is not None and not low <= number <= high:
-            noun = what.split()[0]
-            raise argparse.ArgumentTypeError(f"give a {noun} from {low} to {high}, not {number}")
+            raise argparse.ArgumentTypeError(
+                speak("usage", out_of_range, low=low, high=high, number=number)
+            )
         if number < low:
-            floor = "0 or more" if low == 0 else f"at least {low}"
-            raise argparse.ArgumentTypeError(f"must be {floor}, not {number}")
+            if low == 0:
+                raise argparse.ArgumentTypeError(
+                    speak("usage", "whole.zero_or_more", number=number)
+                )
+            raise argparse.ArgumentTypeError(
+                speak("usage", "whole.at_least", low=low, number=number)
+            )
         return number
 
     return read
@@ -39,9 +54,13 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(
+                speak("usage", "seconds.not", text=repr(text))
+            ) from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"give seconds from {low:g} to {high:g}, not {text}")
+            raise argparse.ArgumentTypeError(
+                speak("usage", "seconds.range", low=f"{low:g}", high=f"{high:g}", text=text)
+            )
         return value
 
     return read

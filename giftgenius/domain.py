@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from giftgenius.errors import UsageError
+from giftgenius.messages import speak
 
 # Bump these when the stored shape changes (and add an upgrade step in
 # ``storage/checkpoints.py``): 2 and 3 added the recipient's name and audience.
@@ -42,8 +43,8 @@ def check_user_id(user_id: str) -> str:
     if not isinstance(user_id, str) or not USER_ID.fullmatch(user_id):
         shown = repr(user_id)
         if isinstance(user_id, str) and len(user_id) > 64:  # never echo a pasted page back
-            shown = f"{user_id[:20]!r}… ({len(user_id)} characters)"
-        raise UsageError(f"Invalid user id {shown}: use 1 to 64 letters, digits, '_', '.' or '-'.")
+            shown = speak("usage", "user_id.long", start=repr(user_id[:20]), length=len(user_id))
+        raise UsageError(speak("usage", "user_id.invalid", shown=shown))
     return user_id
 
 

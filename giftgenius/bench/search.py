@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = command_parser("giftgenius bench search", __doc__)
     parser.add_argument(
         "--repeat",
-        type=whole(1, 100_000, what="count of rounds"),
+        type=whole(1, 100_000, what="rounds"),
         default=20,
         help="rounds over the profiles",
     )

@@ -102,7 +102,7 @@ def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
         p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
     p.add_argument(
         "--sessions",
-        type=whole(1, 10_000, what="count of sessions"),
+        type=whole(1, 10_000, what="sessions"),
         default=DEFAULT_SESSIONS,
         help="sessions played side by side (in each worker process, for turns per second)",
     )
@@ -115,7 +115,7 @@ def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--seed",
-        type=whole(0, 2**32 - 1, what="seed number"),
+        type=whole(0, 2**32 - 1, what="seed"),
         default=0,
         help="synthetic catalog seed",
     )

@@ -139,7 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     prune.add_argument(
         "--keep-last",
-        type=whole(0, MAX_KEEP_LAST, what="number of checkpoints"),
+        type=whole(0, MAX_KEEP_LAST, what="checkpoints"),
         default=None,
         help="keep at least this many of each run's newest checkpoints (default: none kept)",
     )
@@ -214,7 +214,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address (default: this machine)")
     serve.add_argument(
         "--port",
-        type=whole(0, 65535, what="port number"),
+        type=whole(0, 65535, what="port"),
         default=8000,
         help="port to listen on (0: any free port)",
     )

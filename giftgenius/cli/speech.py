@@ -3,10 +3,10 @@
 The chat answers in the person's language, read from what they type. The commands
 (``state``, ``checkpoints``, ``prune``, ``forget``, ``catalog``, ``db``, the errors they
 end on) have nobody's words to go by, so they do as any Unix tool does and follow the
-environment's locale: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set
-names the language (``fr_FR.UTF-8`` → French); a language the catalogue lacks, ``C`` or
-``POSIX`` reads English. It is read at each sentence, not once per process, so a fork
-server's child or a test that sets ``LANG`` speaks the language it was given.
+environment: the first of ``GIFTGENIUS_LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
+that is set names the language (``fr_FR.UTF-8`` → French); a language the catalogue lacks,
+``C`` or ``POSIX`` reads English. The catalogue decides it
+(``messages.environment_language``), for the stores' and settings' errors as well.
 
 The sentences are the catalogue's ``commands`` section. Counting ("3 checkpoints") goes
 through babel's plural rules, imported on first use: a command that counts nothing does
@@ -16,7 +16,6 @@ variables whose names are English anyway, and it is read before any command runs
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
@@ -26,22 +25,13 @@ from giftgenius import messages
 if TYPE_CHECKING:
     from rich.console import Console
 
-LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
-"""Which variables name the language, strongest first (POSIX's order for messages)."""
-
 SECTION = "commands"
 
 
 def command_language(environ: Mapping[str, str] | None = None) -> str:
-    """The catalogue language the commands speak: the locale's language ("fr_FR.UTF-8",
-    "fr_CA", "fr" → "fr"), English for any other or none."""
-    env = os.environ if environ is None else environ
-    for name in LOCALE_VARIABLES:
-        value = env.get(name, "").strip()
-        if value:
-            lang = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
-            return messages.language(lang)
-    return "en"
+    """The catalogue language the commands speak: the environment's
+    (``messages.environment_language``)."""
+    return messages.environment_language(environ)
 
 
 def say(key: str, **values: Any) -> str:

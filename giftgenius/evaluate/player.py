@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from giftgenius import messages
 from giftgenius.evaluate.corpus import Script
 from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.judge import judge, suggestion_failures
@@ -42,10 +43,9 @@ from giftgenius.settings import DATABASE_FILE
 TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
 TAIL_CHARS = 1500
 NOTHING_TO_RESUME = 3  # the exit code of `resume` with no unfinished run
-OFFLINE = (  # the notice every talking command prints on stderr; not worth a transcript line
-    "Using the offline model (deterministic, no network). "
-    "Set GIFTGENIUS_MODEL=openai:gpt-4o-mini and OPENAI_API_KEY for a real one."
-)
+OFFLINE_NOTICES = frozenset(messages.by_language("commands", "offline_model").values())
+"""The notice every talking command prints on stderr, in each language it may be printed in
+(the processes inherit the caller's locale): not worth a transcript line."""
 
 
 OFFLINE_MODEL = "offline"
@@ -223,13 +223,18 @@ class _Cli:
         for line in lines:
             self.transcript.append(f"you> {line}")
         self.transcript.append(done.stdout.rstrip())
-        notes = [line for line in done.stderr.splitlines() if line.strip() and line != OFFLINE]
-        self.transcript += [f"(stderr) {line}" for line in notes]
+        self.transcript += [f"(stderr) {line}" for line in stderr_notes(done.stderr)]
         if done.returncode != 0:
             raise _Failed(
                 f"`giftgenius {command}` exited with {done.returncode}: {_last_line(done.stderr)}"
             )
         return True
+
+
+def stderr_notes(stderr: str) -> list[str]:
+    """The lines a process wrote on stderr that belong in the run's transcript: all but blank
+    lines and the offline model's notice, in whichever language the process spoke."""
+    return [line for line in stderr.splitlines() if line.strip() and line not in OFFLINE_NOTICES]
 
 
 def _last_line(text: str) -> str:

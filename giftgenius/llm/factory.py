@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from giftgenius.errors import ConfigError
 from giftgenius.llm.base import ChatModel
 from giftgenius.llm.scripted import SCRIPTED_CONTEXT_WINDOW, SCRIPTED_PREFIX, ScriptedModel
+from giftgenius.messages import speak
 from giftgenius.settings import Settings
 from giftgenius.tokens import OFFLINE_MODEL, TokenCounter, context_window_for
 
@@ -34,10 +35,6 @@ OPENAI_PREFIX = "openai:"
 REPLAY_PREFIX = "replay:"
 REPLAY_BASE_URL = "http://replay.giftgenius.invalid/v1"
 LOCAL_API_KEY = "giftgenius-local"  # sent to a base URL of one's own when no key is set
-ACCEPTED_FORMS = (
-    "'offline', 'openai:<model>' (for example 'openai:gpt-4o-mini'), 'replay:<folder of a "
-    "recording>' or 'scripted:<path to a JSON script>'"
-)
 
 
 def _kind(settings: Settings) -> tuple[str, str]:
@@ -49,9 +46,7 @@ def _kind(settings: Settings) -> tuple[str, str]:
     for prefix in (SCRIPTED_PREFIX, OPENAI_PREFIX, REPLAY_PREFIX):
         if spec.startswith(prefix) and spec[len(prefix) :].strip():
             return prefix, spec[len(prefix) :].strip()
-    raise ConfigError(
-        f"GIFTGENIUS_MODEL={settings.model!r} is not a model this app knows. Use {ACCEPTED_FORMS}."
-    )
+    raise ConfigError(speak("model", "unknown", model=repr(settings.model)))
 
 
 def model_context_window(settings: Settings) -> int:
@@ -74,10 +69,7 @@ def make_model(settings: Settings) -> ChatModel:
         return _offline(settings)
     if kind == SCRIPTED_PREFIX:
         if settings.record_dir is not None:
-            raise ConfigError(
-                "GIFTGENIUS_RECORD_DIR records what a model sends and receives over the wire; "
-                f"GIFTGENIUS_MODEL={settings.model!r} has no wire. Unset GIFTGENIUS_RECORD_DIR."
-            )
+            raise ConfigError(speak("model", "no_wire", model=repr(settings.model)))
         return ScriptedModel.from_file(
             Path(rest).expanduser(), context_window=model_context_window(settings)
         )
@@ -128,11 +120,7 @@ def _api_key(settings: Settings) -> str:
         return settings.openai_api_key
     if settings.openai_base_url:
         return LOCAL_API_KEY
-    raise ConfigError(
-        f"GIFTGENIUS_MODEL={settings.model!r} needs an API key: set OPENAI_API_KEY (or "
-        "OPENAI_BASE_URL to an endpoint of your own, e.g. `giftgenius model serve`), or use "
-        "GIFTGENIUS_MODEL=offline to run without one."
-    )
+    raise ConfigError(speak("model", "no_key", model=repr(settings.model)))
 
 
 def _openai(settings: Settings, model: str) -> OpenAIChatModel:

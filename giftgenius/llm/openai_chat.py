@@ -17,6 +17,7 @@ import openai
 from giftgenius.domain import Message, ToolCall
 from giftgenius.errors import ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.messages import speak
 from giftgenius.protocol import PURPOSE_HEADER
 
 
@@ -107,18 +108,19 @@ class OpenAIChatModel:
             raise self._map_error(exc) from exc
         except (openai.APIConnectionError, httpx2.TransportError) as exc:  # a stream cut
             # Not retried by the client (the answer had begun) and not "could not reach".
-            raise ModelError(
-                f"The connection to the model endpoint at {self.client.base_url} broke while "
-                f"it answered ({exc.__cause__ or exc}). Check the network and OPENAI_BASE_URL, "
-                "then try again."
-            ) from exc
+            url, reason = self.client.base_url, exc.__cause__ or exc
+            raise ModelError(speak("model", "stream_broke", url=url, reason=reason)) from exc
         except openai.APIError as exc:  # an error event inside the stream
             raise self._map_error(exc) from exc
         except json.JSONDecodeError as exc:  # the client parses each event (or the body)
             raise ModelError(
-                f"The answer of the model endpoint at {self.client.base_url} could not be read "
-                f"(malformed JSON: {exc.msg} at position {exc.pos}). Try again; if it "
-                "persists, check that OPENAI_BASE_URL points to an OpenAI-compatible endpoint."
+                speak(
+                    "model",
+                    "malformed_json",
+                    url=self.client.base_url,
+                    reason=exc.msg,
+                    position=exc.pos,
+                )
             ) from exc
 
     def _assemble(self, stream: Any, on_text: Callable[[str], None] | None) -> ChatResponse:
@@ -156,11 +158,7 @@ class OpenAIChatModel:
         if finish is None:
             # The body ended cleanly but the answer did not: never take half an answer (or
             # half a tool call's arguments) for a whole one.
-            raise ModelError(
-                f"The answer of the model endpoint at {self.client.base_url} stopped in the "
-                "middle (the stream ended without a finish reason). Try again; if it "
-                "persists, check the network and OPENAI_BASE_URL."
-            )
+            raise ModelError(speak("model", "cut", url=self.client.base_url))
         # An empty answer is an answer (small models give them): the agent says so plainly.
         message = Message(role="assistant", content="".join(content) or None, tool_calls=tool_calls)
         return ChatResponse(message=message, usage=usage, finish_reason=finish, model=model)
@@ -169,10 +167,7 @@ class OpenAIChatModel:
         """A non-streamed completion as a ``ChatResponse`` (``stream=False``)."""
         choice = completion.choices[0] if completion.choices else None
         if choice is None:
-            raise ModelError(
-                f"The answer of the model endpoint at {self.client.base_url} held no choice. "
-                "Check that OPENAI_BASE_URL points to an OpenAI-compatible endpoint."
-            )
+            raise ModelError(speak("model", "no_choice", url=self.client.base_url))
         said = choice.message
         tool_calls = [
             ToolCall(id=c.id, name=c.function.name, arguments=c.function.arguments or "{}")
@@ -199,31 +194,16 @@ class OpenAIChatModel:
         base_url = str(self.client.base_url)
         api_message = _api_message(exc)
         if isinstance(exc, openai.BadRequestError) and exc.code == "context_length_exceeded":
-            return ContextLengthExceeded(
-                f"The request is larger than the model's context window: {api_message} "
-                "Lower GIFTGENIUS_CONTEXT_WINDOW to match the model, or start a new run."
-            )
+            return ContextLengthExceeded(speak("model", "context_length", reason=api_message))
         if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            return ModelError(
-                f"The model endpoint refused the credentials ({api_message}). Check "
-                "OPENAI_API_KEY, or use GIFTGENIUS_MODEL=offline."
-            )
+            return ModelError(speak("model", "credentials", reason=api_message))
         if isinstance(exc, openai.APITimeoutError):
-            return ModelError(
-                f"The model endpoint at {base_url} did not answer in time. Check the network "
-                "and OPENAI_BASE_URL, or raise GIFTGENIUS_MODEL_TIMEOUT."
-            )
+            return ModelError(speak("model", "timeout", url=base_url))
         if isinstance(exc, openai.APIConnectionError):
-            return ModelError(
-                f"Could not reach the model endpoint at {base_url} ({exc.message}). Check the "
-                "network and OPENAI_BASE_URL, or use GIFTGENIUS_MODEL=offline."
-            )
+            return ModelError(speak("model", "unreachable", url=base_url, reason=exc.message))
         if isinstance(exc, openai.APIStatusError):
-            return ModelError(
-                f"The model endpoint returned HTTP {exc.status_code}: {api_message} "
-                "Retries were exhausted or the error is not retryable; try again later."
-            )
-        return ModelError(f"The model endpoint failed: {api_message} Try again later.")
+            return ModelError(speak("model", "http", status=exc.status_code, reason=api_message))
+        return ModelError(speak("model", "failed", reason=api_message))
 
 
 def _api_message(exc: openai.APIError) -> str:

@@ -40,6 +40,7 @@ from typing import Any
 import httpx2
 
 from giftgenius.errors import ConfigError, ModelError
+from giftgenius.messages import speak
 from giftgenius.protocol import PURPOSE_HEADER, split_state
 
 MANIFEST = "recording.json"
@@ -117,38 +118,35 @@ def write_manifest(folder: Path, manifest: Manifest) -> None:
             known = _read_manifest(path)
             if known != manifest:
                 raise ConfigError(
-                    f"{folder} holds a recording of {known.model!r} (context window "
-                    f"{known.context_window}); record {manifest.model!r} with a window of "
-                    f"{manifest.context_window} into another folder (GIFTGENIUS_RECORD_DIR)."
+                    speak(
+                        "model",
+                        "record.other_model",
+                        folder=folder,
+                        known=repr(known.model),
+                        known_window=known.context_window,
+                        model=repr(manifest.model),
+                        window=manifest.context_window,
+                    )
                 )
             return
         _write_atomic(path, json.dumps(manifest.as_json(), indent=2) + "\n")
     except OSError as exc:
-        raise ConfigError(
-            f"Cannot record into {folder} ({exc.strerror or exc}). Check GIFTGENIUS_RECORD_DIR."
-        ) from exc
+        reason = exc.strerror or exc
+        raise ConfigError(speak("model", "record.cannot", folder=folder, reason=reason)) from exc
 
 
 def read_manifest(folder: Path) -> Manifest:
     """The manifest of a recording folder (or of the recordings under it, which must agree)."""
     if not folder.is_dir():
-        raise ConfigError(
-            f"There is no recording at {folder}: GIFTGENIUS_MODEL=replay:DIR needs a folder "
-            "written with GIFTGENIUS_RECORD_DIR (or `giftgenius eval --record DIR`)."
-        )
+        raise ConfigError(speak("model", "replay.none", folder=folder))
     own = folder / MANIFEST
     paths = [own] if own.is_file() else sorted(folder.rglob(MANIFEST))
     if not paths:
-        raise ConfigError(
-            f"{folder} holds no {MANIFEST}: it is not a recording made by GIFTGENIUS_RECORD_DIR."
-        )
+        raise ConfigError(speak("model", "replay.no_manifest", folder=folder, manifest=MANIFEST))
     manifests = {_read_manifest(path) for path in paths}
     if len(manifests) > 1:
         names = ", ".join(sorted(f"{m.model} ({m.context_window})" for m in manifests))
-        raise ConfigError(
-            f"The recordings under {folder} were made with different models ({names}); "
-            "replay one of its subfolders."
-        )
+        raise ConfigError(speak("model", "replay.mixed", folder=folder, names=names))
     return manifests.pop()
 
 
@@ -161,7 +159,7 @@ def _read_manifest(path: Path) -> Manifest:
             stream=bool(data.get("stream", True)),
         )
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"The recording manifest {path} cannot be read ({exc}).") from exc
+        raise ConfigError(speak("model", "replay.unreadable", path=path, reason=exc)) from exc
 
 
 # -- recording ------------------------------------------------------------------------------

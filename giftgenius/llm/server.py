@@ -24,6 +24,7 @@ import httpx2
 
 from giftgenius.chatwire import ChatCompletionsTransport, WireError, error_response
 from giftgenius.errors import ConfigError
+from giftgenius.messages import speak
 from giftgenius.protocol import PURPOSE_HEADER
 
 MAX_BODY_BYTES = 32 * 1024 * 1024
@@ -52,9 +53,9 @@ class WireServer(ThreadingHTTPServer):
             super().__init__(address, _Handler)
         except OSError as exc:
             host, port = address
+            reason = exc.strerror or exc
             raise ConfigError(
-                f"Cannot listen on {host}:{port} ({exc.strerror or exc}). Pick another --port "
-                "(0 takes any free one) or --host."
+                speak("model", "serve.cannot_listen", host=host, port=port, reason=reason)
             ) from exc
 
     @property

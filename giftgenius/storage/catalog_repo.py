@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from giftgenius.domain import utcnow
 from giftgenius.errors import StorageError
+from giftgenius.messages import speak
 from giftgenius.storage.postings import posting_rows
 from giftgenius.storage.tables import (
     CatalogMetaRow,
@@ -436,10 +437,7 @@ class _Stage:
 
     def _own(self, session: Session, token: str) -> None:
         if CatalogRepo(session)._meta(_IMPORT_KEY) != token:
-            raise StorageError(
-                "Another catalog import started while this one ran and took its place; "
-                "nothing of this one was imported."
-            )
+            raise StorageError(speak("storage", "import.overtaken"))
 
     def fill(self, session: Session, token: str, rows: _Rows) -> None:
         """One batch of the file's products, with their index, into the staging tables."""

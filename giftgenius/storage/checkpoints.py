@@ -47,6 +47,7 @@ from giftgenius.domain import (
 from giftgenius.errors import StorageError, UsageError
 from giftgenius.language.currency import BUDGET_CURRENCIES, currency_code
 from giftgenius.language.relations import resolve_relation
+from giftgenius.messages import speak
 from giftgenius.storage.tables import CheckpointRow, RunRow
 
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)?")
@@ -200,14 +201,17 @@ def decode_checkpoint(row: Mapping[str, Any], payload: Mapping[str, Any]) -> Che
     version = payload.get("format_version", row.get("format_version"))
     if not isinstance(version, int) or version < 1:
         raise StorageError(
-            f"Checkpoint {row.get('id')} has no valid format version ({version!r}); it is "
-            "damaged: restore it from a backup, or start afresh with `giftgenius chat --new`."
+            speak("storage", "checkpoint.no_version", id=row.get("id"), version=repr(version))
         )
     if version > CHECKPOINT_FORMAT_VERSION:
         raise StorageError(
-            f"Checkpoint {row.get('id')} has format version {version}, newer than this "
-            f"GiftGenius understands ({CHECKPOINT_FORMAT_VERSION}): upgrade GiftGenius to "
-            "resume this run."
+            speak(
+                "storage",
+                "checkpoint.newer",
+                id=row.get("id"),
+                version=version,
+                known=CHECKPOINT_FORMAT_VERSION,
+            )
         )
     data = dict(payload)
     while version < CHECKPOINT_FORMAT_VERSION:
@@ -228,9 +232,9 @@ def decode_checkpoint(row: Mapping[str, Any], payload: Mapping[str, Any]) -> Che
             next_seq=data.get("next_seq", 1),
         )
     except (KeyError, ValidationError) as exc:
+        version = payload.get("format_version")
         raise StorageError(
-            f"Checkpoint {row.get('id')} (format {payload.get('format_version')}) cannot be "
-            f"read: {exc}. Restore it from a backup, or start afresh with `giftgenius chat --new`."
+            speak("storage", "checkpoint.unreadable", id=row.get("id"), version=version, reason=exc)
         ) from exc
 
 
@@ -329,7 +333,7 @@ class CheckpointRepo:
         if older_than.tzinfo is None:
             raise UsageError("prune needs a timezone-aware cutoff (UTC).")
         if keep_last is not None and keep_last < 0:
-            raise UsageError(f"--keep-last must be 0 or more, not {keep_last}.")
+            raise UsageError(speak("storage", "prune.keep_last", keep_last=keep_last))
         rank = (
             sa.func.row_number()
             .over(partition_by=CheckpointRow.run_id, order_by=_newest_first())

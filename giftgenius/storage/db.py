@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from giftgenius.errors import ConfigError, SchemaOutdated, StorageError
+from giftgenius.messages import speak
 from giftgenius.storage.repositories import Repos
 from giftgenius.storage.sqlite_file import configure_file_connection
 
@@ -73,10 +74,7 @@ def create_db_engine(url: str, *, read_only: bool = False) -> Engine:
     try:
         parsed = make_url(url)
     except ArgumentError as exc:
-        raise StorageError(
-            f"The database URL is not valid ({exc}); set GIFTGENIUS_DATABASE_URL to e.g. "
-            "sqlite:////path/giftgenius.db or postgresql://user@host/dbname."
-        ) from exc
+        raise StorageError(speak("storage", "db.url_invalid", reason=exc)) from exc
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         return _sqlite_engine(parsed)
@@ -92,13 +90,9 @@ def create_db_engine(url: str, *, read_only: bool = False) -> Engine:
             )
         except (ArgumentError, ImportError) as exc:
             raise StorageError(
-                f"Cannot use the database URL {mask_url(url)} ({exc}); use the "
-                "postgresql+psycopg:// driver that GiftGenius ships with."
+                speak("storage", "db.driver", url=mask_url(url), reason=exc)
             ) from exc
-    raise StorageError(
-        f"Unsupported database {mask_url(url)}: GiftGenius runs on SQLite or PostgreSQL; "
-        "fix GIFTGENIUS_DATABASE_URL."
-    )
+    raise StorageError(speak("storage", "db.unsupported", url=mask_url(url)))
 
 
 def _sqlite_engine(url: sa.URL) -> Engine:
@@ -148,10 +142,7 @@ def _require_folder(path: Path) -> None:
     Only the default file's folder, GIFTGENIUS_HOME, is created (by ``Database.from_settings``).
     """
     if not path.parent.is_dir():
-        raise ConfigError(
-            f"The folder {path.parent} of the SQLite database file {path.name} does not exist: "
-            "check GIFTGENIUS_DATABASE_URL for a typo, or create the folder first."
-        )
+        raise ConfigError(speak("storage", "db.no_folder", folder=path.parent, file=path.name))
 
 
 _CORRUPT = ("file is not a database", "database disk image is malformed")
@@ -184,16 +175,8 @@ def connection_error(url: str, exc: BaseException) -> StorageError:
         parsed = None
     path = _sqlite_file(parsed) if parsed and parsed.get_backend_name() == "sqlite" else None
     if path is not None:
-        return StorageError(
-            f"Cannot open the database file {path}: {said} Check that it is a file (not a "
-            "folder) that GiftGenius may read and write, or set GIFTGENIUS_HOME (or "
-            "GIFTGENIUS_DATABASE_URL) to another place."
-        )
-    return StorageError(
-        f"Cannot reach the database at {mask_url(url)}: {said} Check that the server is "
-        "running and that GIFTGENIUS_DATABASE_URL is right (or unset it to use the embedded "
-        "SQLite file)."
-    )
+        return StorageError(speak("storage", "db.cannot_open", path=path, said=said))
+    return StorageError(speak("storage", "db.unreachable", url=mask_url(url), said=said))
 
 
 def _stamped_revision(conn: sa.Connection) -> str | None:
@@ -254,8 +237,7 @@ class Database:
                 settings.home.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StorageError(
-                    f"Cannot create the folder {settings.home} for the database file ({exc}); "
-                    "set GIFTGENIUS_HOME (or GIFTGENIUS_DATABASE_URL) to a writable place."
+                    speak("storage", "db.no_home", home=settings.home, reason=exc)
                 ) from exc
         return cls(settings.effective_database_url)
 
@@ -289,14 +271,12 @@ class Database:
                 if current != head:
                     if current is not None and not migrate.is_known(current):
                         raise SchemaOutdated(
-                            f"The database schema is at {current}, which this GiftGenius "
-                            f"(schema {head}) does not know: a newer GiftGenius upgraded it. "
-                            "Upgrade GiftGenius, or point GIFTGENIUS_DATABASE_URL elsewhere."
+                            speak("storage", "schema.unknown", current=current, head=head)
                         )
                     if not self.auto_migrate:
+                        at = current or speak("storage", "schema.empty")
                         raise SchemaOutdated(
-                            f"The database schema is at {current or 'nothing (empty database)'}"
-                            f", this GiftGenius needs {head}: run `giftgenius db upgrade`."
+                            speak("storage", "schema.outdated", current=at, head=head)
                         )
                     migrate.upgrade(self.engine, "head")
             self._ready = True
@@ -397,9 +377,9 @@ class Database:
                     "A write was attempted inside db.read(); make it inside db.write()."
                 ) from exc
             if "database is locked" in reason:
+                seconds = SQLITE_BUSY_TIMEOUT_MS // 1000
                 raise StorageError(
-                    f"The database {self.display_url} stayed locked by another GiftGenius "
-                    f"process for over {SQLITE_BUSY_TIMEOUT_MS // 1000} s; try again."
+                    speak("storage", "db.locked", url=self.display_url, seconds=seconds)
                 ) from exc
             fault = self._fault(reason, exc)
             if fault is not None:
@@ -417,21 +397,11 @@ class Database:
         said = _one_line(exc).rstrip(".")
         if any(sign in reason for sign in _CORRUPT):
             where = _sqlite_file(self.engine.url) or self.display_url
-            return StorageError(
-                f"The database file {where} is corrupt ({said}). Move it aside (rename it) or "
-                "restore it from a backup; with the file gone, GiftGenius starts a new, empty "
-                "database there."
-            )
+            return StorageError(speak("storage", "db.corrupt", path=where, said=said))
         if any(sign in reason for sign in _DISK_FULL):
-            return StorageError(
-                f"The database {self.display_url} could not write: its disk is full ({said}). "
-                "Free some space on it (`giftgenius prune` deletes old checkpoints), then try "
-                "again."
-            )
+            return StorageError(speak("storage", "db.disk_full", url=self.display_url, said=said))
         if any(sign in reason for sign in _TOO_MANY_VALUES):
             return StorageError(
-                f"The database {self.display_url} refused a statement with more values than "
-                f"it takes at once ({said}). Nothing was changed; try a shorter search or "
-                "fewer words."
+                speak("storage", "db.too_many_values", url=self.display_url, said=said)
             )
         return None

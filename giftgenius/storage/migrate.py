@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from giftgenius.errors import StorageError
+from giftgenius.messages import speak
 from giftgenius.resources import resource_dir
 from giftgenius.storage.db import connection_error, create_db_engine
 
@@ -42,7 +43,7 @@ def head() -> str:
     """The revision this GiftGenius needs."""
     revision = _script().get_current_head()
     if revision is None:
-        raise StorageError("No migrations found; reinstall GiftGenius.")
+        raise StorageError(speak("storage", "migrate.none"))
     return revision
 
 
@@ -67,22 +68,24 @@ def current(url: str | Engine) -> str | None:
 def upgrade(url: str | Engine, revision: str = "head") -> None:
     """Migrate forward to ``revision`` (default: the newest)."""
     with _migration_connection(url) as conn:
-        _run(lambda: command.upgrade(_config(conn), revision), "upgrade", revision)
+        _run(lambda: command.upgrade(_config(conn), revision), "migrate.upgrade_failed", revision)
 
 
 def downgrade(url: str | Engine, revision: str = "-1") -> None:
     """Migrate back to ``revision`` (default: one step back; "base" empties the schema)."""
     with _migration_connection(url) as conn:
-        _run(lambda: command.downgrade(_config(conn), revision), "downgrade", revision)
+        _run(
+            lambda: command.downgrade(_config(conn), revision), "migrate.downgrade_failed", revision
+        )
 
 
-def _run(action: Callable[[], None], verb: str, revision: str) -> None:
+def _run(action: Callable[[], None], failed: str, revision: str) -> None:
+    """Run a migration command; ``failed`` is the ``storage`` sentence that says it failed."""
     try:
         action()
     except CommandError as exc:
         raise StorageError(
-            f"Cannot {verb} the database schema to {revision!r}: {exc}. Check the revision "
-            f"(this GiftGenius knows up to {head()}; `base` means empty)."
+            speak("storage", failed, revision=repr(revision), reason=exc, head=head())
         ) from exc
 
 

@@ -23,10 +23,11 @@ import redis
 from pydantic import TypeAdapter, ValidationError
 
 from giftgenius.domain import Message, Session, Summary
-from giftgenius.errors import ConfigError, StorageError, VersionConflict
+from giftgenius.errors import ConfigError, StorageError
+from giftgenius.messages import speak
 from giftgenius.storage.checkpoints import decode_session
 from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
-from giftgenius.storage.session_store import Clock, check_run_id, run_erased
+from giftgenius.storage.session_store import Clock, check_run_id, run_erased, version_conflict
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +172,7 @@ class RedisSessionStore:
         owns_client: bool = False,
     ) -> None:
         if not prefix or "{" in prefix or "}" in prefix:
-            raise ConfigError(
-                f"GIFTGENIUS_REDIS_PREFIX {prefix!r} is not usable: it must be non-empty and "
-                "contain no braces (braces would change the Redis Cluster hash slot)."
-            )
+            raise ConfigError(speak("storage", "redis.prefix", prefix=repr(prefix)))
         self._client = client
         self.prefix = prefix
         self.session_ttl = session_ttl
@@ -213,10 +211,7 @@ class RedisSessionStore:
                 health_check_interval=30,
             )
         except ValueError as exc:
-            raise ConfigError(
-                f"GIFTGENIUS_REDIS_URL is not a valid Redis URL ({exc}); "
-                "use e.g. redis://localhost:6379/0."
-            ) from exc
+            raise ConfigError(speak("storage", "redis.url", reason=exc)) from exc
         return cls(
             client,
             prefix=prefix,
@@ -284,13 +279,7 @@ class RedisSessionStore:
         if written == -1:
             raise run_erased(session.run_id)
         if written != 1:
-            want = "no session yet" if expected_version is None else f"version {expected_version}"
-            stored_text = _text(stored)
-            have = f"version {stored_text}" if stored_text else "none (expired or deleted)"
-            raise VersionConflict(
-                f"Session {session.run_id} changed under us: expected {want}, the store has "
-                f"{have}. Reload the session and apply the change again."
-            )
+            raise version_conflict(session.run_id, expected_version, _text(stored) or None)
 
     def delete(self, run_id: str) -> None:
         with self._errors():
@@ -361,9 +350,7 @@ class RedisSessionStore:
             yield
         except redis.RedisError as exc:
             raise StorageError(
-                f"The Redis session store at {self._where} failed ({exc}). Check that Redis "
-                "is running and reachable and that GIFTGENIUS_REDIS_URL points to it, then "
-                "try again."
+                speak("storage", "redis.failed", where=self._where, reason=exc)
             ) from exc
 
 

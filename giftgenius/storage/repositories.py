@@ -28,6 +28,7 @@ from giftgenius.domain import (
     utcnow,
 )
 from giftgenius.errors import NotFound, RunClosed, StorageError, VersionConflict
+from giftgenius.messages import speak
 from giftgenius.privacy import strip_controls
 from giftgenius.storage.catalog_repo import CatalogRepo
 from giftgenius.storage.checkpoints import CheckpointRepo, upgrade_profile_v2
@@ -52,10 +53,11 @@ _AFTER = {f"t_{c.name}": c.name for c in _TRANSCRIPT.c}
 _AFTER_COLUMNS = [_TRANSCRIPT.c[name].label(label) for label, name in _AFTER.items()]
 
 
-def _written(value: _T | None, what: str) -> _T:
-    """The row just upserted in this transaction; missing means the database misbehaved."""
+def _written(value: _T | None, unreadable: str) -> _T:
+    """The row just upserted in this transaction; missing means the database misbehaved
+    (``unreadable``: the ``storage`` sentence that says so)."""
     if value is None:
-        raise StorageError(f"The {what} just saved cannot be read back; check the database.")
+        raise StorageError(speak("storage", unreadable))
     return value
 
 
@@ -181,10 +183,7 @@ class RunRepo(_Repo):
         self._s.execute(stmt.on_conflict_do_nothing())
         run = self.active_for(user_id)
         if run is None:
-            raise StorageError(
-                f"Run id {run_id!r} is already taken by another run; start the run with a "
-                "freshly generated id."
-            )
+            raise StorageError(speak("storage", "run.id_taken", run=repr(run_id)))
         return run
 
     def set_status(self, run_id: str, status: RunStatus | str) -> None:
@@ -197,12 +196,9 @@ class RunRepo(_Repo):
                 .execution_options(synchronize_session=False)
             )
         except IntegrityError as exc:
-            raise StorageError(
-                f"Cannot reactivate run {run_id}: its user already has an unfinished run. "
-                "Finish or abandon that one first."
-            ) from exc
+            raise StorageError(speak("storage", "run.cannot_reactivate", run=run_id)) from exc
         if _rowcount(result) != 1:
-            raise NotFound(f"No run {run_id!r}; list runs with `giftgenius state --user USER`.")
+            raise NotFound(speak("storage", "run.none", run=repr(run_id)))
 
     def fence(
         self,
@@ -247,19 +243,11 @@ class RunRepo(_Repo):
             return
         run = self.get(run_id)
         if run is None:
-            raise RunClosed(
-                f"Run {run_id} no longer exists (its user was erased); nothing of this turn "
-                "was saved."
-            )
+            raise RunClosed(speak("storage", "run.gone", run=run_id))
         if run.status != (RunStatus.done if finished else RunStatus.active):
-            raise RunClosed(
-                f"Run {run_id} is {run.status} (another window started a new gift search); "
-                "nothing of this turn was saved."
-            )
+            raise RunClosed(speak("storage", "run.closed", run=run_id, status=run.status))
         raise VersionConflict(
-            f"Run {run_id} is no longer at session version {expected_version} (another "
-            "process committed a turn first); nothing of this turn was saved: reload the "
-            "session and send the message again."
+            speak("storage", "run.moved_on", run=run_id, version=expected_version)
         )
 
 
@@ -298,10 +286,11 @@ class TranscriptRepo(_Repo):
         try:
             self._s.execute(_TRANSCRIPT.insert(), rows)
         except IntegrityError as exc:
+            first, last = entries[0], entries[-1]
             raise VersionConflict(
-                f"Transcript position {entries[0].seq}..{entries[-1].seq} of run "
-                f"{entries[0].run_id} is already taken (another process wrote first, or the "
-                "run is gone); reload the session and retry."
+                speak(
+                    "storage", "transcript.taken", first=first.seq, last=last.seq, run=first.run_id
+                )
             ) from exc
 
     def for_run(self, run_id: str, after_seq: int = 0) -> list[TranscriptEntry]:
@@ -375,7 +364,7 @@ class ProfileRepo(_Repo):
             set_={"profile": stmt.excluded.profile, "updated_at": stmt.excluded.updated_at},
         )
         self._s.execute(stmt)
-        return _written(self.get(profile.user_id, label), "recipient profile")
+        return _written(self.get(profile.user_id, label), "written.recipient_profile")
 
 
 def _order(row: OrderDraftRow) -> OrderDraft:
@@ -404,8 +393,7 @@ class OrderRepo(_Repo):
         owner = self._s.scalar(sa.select(RunRow.user_id).where(RunRow.id == draft.run_id))
         if owner != draft.user_id:
             raise NotFound(
-                f"No run {draft.run_id!r} for user {draft.user_id!r}; an order draft can only "
-                "be recorded on the user's own run."
+                speak("storage", "run.not_users", run=repr(draft.run_id), user=repr(draft.user_id))
             )
         stmt = insert_for(self._s, OrderDraftRow).values(
             id=draft.id,
@@ -424,7 +412,7 @@ class OrderRepo(_Repo):
             },
         )
         self._s.execute(stmt)
-        return _written(self.for_run(draft.run_id), "order draft")
+        return _written(self.for_run(draft.run_id), "written.order_draft")
 
     def list_for(self, user_id: str) -> list[OrderDraft]:
         rows = self._s.scalars(

@@ -17,6 +17,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 
 from giftgenius.domain import Session, utcnow
 from giftgenius.errors import RunErased, UsageError, VersionConflict
+from giftgenius.messages import speak
 
 if TYPE_CHECKING:
     from giftgenius.settings import Settings
@@ -141,12 +142,28 @@ def _update_once(
 def check_run_id(run_id: str) -> str:
     """Run ids become key parts (and a Redis hash tag), so braces and blanks are refused."""
     if not run_id or "{" in run_id or "}" in run_id or any(c.isspace() for c in run_id):
-        raise UsageError(f"Invalid run id {run_id!r}: use a non-empty id without braces or spaces.")
+        raise UsageError(speak("storage", "run.id_invalid", run=repr(run_id)))
     return run_id
 
 
 def run_erased(run_id: str) -> RunErased:
     """What a backend raises for a save refused by the run's tombstone (``erase``)."""
-    return RunErased(
-        f"Run {run_id} was erased (giftgenius forget); its live session is not written back."
+    return RunErased(speak("storage", "run.erased", run=run_id))
+
+
+def version_conflict(run_id: str, expected: object, stored: object) -> VersionConflict:
+    """What a backend raises for a save whose check-and-set lost: the version it expected
+    (None: no session yet) and the one the store holds (None: none, expired or deleted)."""
+    want = (
+        speak("storage", "session.none_yet")
+        if expected is None
+        else speak("storage", "session.version", version=expected)
+    )
+    have = (
+        speak("storage", "session.gone")
+        if stored is None
+        else speak("storage", "session.version", version=stored)
+    )
+    return VersionConflict(
+        speak("storage", "session.changed", run=run_id, expected=want, stored=have)
     )

@@ -22,10 +22,11 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from giftgenius.domain import Session
-from giftgenius.errors import StorageError, VersionConflict
+from giftgenius.errors import StorageError
+from giftgenius.messages import speak
 from giftgenius.storage.checkpoints import decode_session
 from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
-from giftgenius.storage.session_store import Clock, check_run_id, run_erased
+from giftgenius.storage.session_store import Clock, check_run_id, run_erased, version_conflict
 from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ class SqliteSessionStore:
                 row = None
             if expected_version is None:
                 if row is not None:
-                    raise _conflict(run_id, expected_version, row[0])
+                    raise version_conflict(run_id, expected_version, row[0])
                 self._purge_expired(tx, now)
                 tx.execute(
                     "INSERT INTO sessions (run_id, version, data, created_at, expires_at)"
@@ -150,18 +151,18 @@ class SqliteSessionStore:
                 )
                 return
             if row is None:
-                raise _conflict(run_id, expected_version, None)
+                raise version_conflict(run_id, expected_version, None)
             expires_at = self._expiry(now, row[1])
             if expires_at <= now:
                 tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
-                raise _conflict(run_id, expected_version, None)
+                raise version_conflict(run_id, expected_version, None)
             updated = tx.execute(
                 "UPDATE sessions SET version = ?, data = ?, expires_at = ?"
                 " WHERE run_id = ? AND version = ?",
                 (session.version, data, expires_at, run_id, expected_version),
             ).rowcount
             if updated != 1:
-                raise _conflict(run_id, expected_version, row[0])
+                raise version_conflict(run_id, expected_version, row[0])
 
     def delete(self, run_id: str) -> None:
         check_run_id(run_id)
@@ -281,10 +282,9 @@ class SqliteSessionStore:
         except sqlite3.OperationalError as exc:
             text = str(exc).lower()
             if "locked" in text or "busy" in text:
+                seconds = f"{self._busy_timeout:g}"
                 raise StorageError(
-                    f"The session store {self.path} stayed locked for more than "
-                    f"{self._busy_timeout:g} s (another giftgenius process is writing to it); "
-                    "try again in a moment, and stop stuck giftgenius processes if it persists."
+                    speak("storage", "sessions.locked", path=self.path, seconds=seconds)
                 ) from exc
             raise _storage_error(self.path, exc) from exc
         except (sqlite3.Error, OSError) as exc:
@@ -292,17 +292,4 @@ class SqliteSessionStore:
 
 
 def _storage_error(path: Path, exc: Exception) -> StorageError:
-    return StorageError(
-        f"The session store {path} failed ({exc}). Check that the directory exists and is "
-        "writable (GIFTGENIUS_HOME); the file only holds live sessions, so deleting it is "
-        "safe — conversations are rebuilt from their checkpoints."
-    )
-
-
-def _conflict(run_id: str, expected: int | None, stored: int | None) -> VersionConflict:
-    want = "no session yet" if expected is None else f"version {expected}"
-    have = "none (expired or deleted)" if stored is None else f"version {stored}"
-    return VersionConflict(
-        f"Session {run_id} changed under us: expected {want}, the store has {have}. "
-        "Reload the session and apply the change again."
-    )
+    return StorageError(speak("storage", "sessions.failed", path=path, reason=exc))

@@ -60,7 +60,10 @@ _HELPERS = {
     ("cli/catalog_cmd.py", "say"): "commands",
     ("cli/generate.py", "say"): "commands",
 }
-_READERS = {"catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text"}
+_READERS = {
+    "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text",
+    "speak", "messages.speak", "speak_count", "messages.speak_count",
+}  # fmt: skip
 
 
 def _called(func: ast.expr) -> str:
@@ -97,5 +100,5 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
-        "commands",
+        "commands", "storage", "settings", "usage", "model",
     }  # fmt: skip

@@ -11,7 +11,12 @@ the reason it is not a sentence for the person.
 The terminal's modules are all scanned, the operator commands (``cli/main.py``,
 ``cli/catalog_cmd.py``, ``cli/generate.py``) among them: they speak the environment's
 language through the catalogue's ``commands`` section. Their option help (``--help``) is
-the one part left in English on purpose, as ``cli/speech.py`` says.
+the one part left in English on purpose, as ``cli/speech.py`` says. So are the stores
+(``storage/``) and the settings (``settings.py``, ``tokens.py``), whose errors a command
+ends on, the values a command line refuses (``arguments.py``, ``domain.py``) and the model
+client's errors (``llm/factory.py``, ``llm/openai_chat.py``): they speak the environment's
+language through ``messages.speak``. Their SQL and
+Lua are code, not sentences, and are told apart by their keywords.
 """
 
 from __future__ import annotations
@@ -34,7 +39,13 @@ SPEAKING = sorted(
         *(PACKAGE / "cli").glob("*.py"),
         *(PACKAGE / "agent" / "tools").glob("*.py"),
         PACKAGE / "agent" / "runner.py",
-        PACKAGE / "storage" / "leases.py",
+        *(PACKAGE / "storage").glob("*.py"),
+        PACKAGE / "settings.py",
+        PACKAGE / "tokens.py",
+        PACKAGE / "arguments.py",
+        PACKAGE / "domain.py",
+        PACKAGE / "llm" / "factory.py",
+        PACKAGE / "llm" / "openai_chat.py",
     ]
 )
 
@@ -59,9 +70,31 @@ ALLOWED = {
     ("cli/main.py", "", "do not ask for confirmation (for scripts)"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
-    # A programming error: the lease's owner is the process's own id, never typed.
+    # Programming errors: the lease's owner is the process's own id, never typed; a write
+    # in a read transaction, a datetime without its zone, a closed store used again, a
+    # dialect the engine refused long before, are the code's mistakes, not the person's.
     ("storage/leases.py", "hold_lease",
      "A lease owner must be a non-empty string (e.g. a process/turn id)."),
+    ("storage/db.py", "_errors",
+     "A write was attempted inside db.read(); make it inside db.write()."),
+    ("storage/checkpoints.py", "_aware",
+     "A checkpoint's created_at lost its time zone; store UTC datetimes."),
+    ("storage/checkpoints.py", "prune", "prune needs a timezone-aware cutoff (UTC)."),
+    ("storage/sqlite_sessions.py", "_connection",
+     "The session store  is closed; create a new store to use it again."),
+    ("storage/upsert.py", "insert_for",
+     "Unsupported database dialect ; use SQLite or PostgreSQL."),
+    # How the drivers word a fault: matched against what they say, never said by us.
+    ("storage/db.py", "", "file is not a database"),
+    ("storage/db.py", "", "database disk image is malformed"),
+    ("storage/db.py", "", "database or disk is full"),
+    ("storage/db.py", "", "no space left on device"),
+    ("storage/db.py", "", "could not extend file"),
+    ("storage/db.py", "", "too many sql variables"),
+    ("storage/db.py", "", "number of parameters must be between"),
+    ("storage/db.py", "_errors", "database is locked"),
+    # Stands in for a URL that cannot be parsed, where the URL would be: a value, not words.
+    ("storage/db.py", "mask_url", "<unparsable database URL>"),
 }  # fmt: skip
 
 # (module, function) whose every literal is option help: the command line's parser, its
@@ -74,6 +107,11 @@ _LOGGERS = {"log", "logging", "logger"}
 _REGEX = {"compile", "match", "search", "sub", "fullmatch"}  # a pattern reads input
 _PROGRAMMER_ERRORS = {"TypeError", "ValueError", "AssertionError", "RuntimeError", "KeyError"}
 _FOR_THE_MODEL = {"description", "hint", "error"}  # a tool's text for the model, not the person
+# SQL and Lua sent to a store: their keywords are upper case, which no sentence's words are.
+_CODE = re.compile(
+    r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|ANALYZE|WHERE|AND|OR|IN|IS|"
+    r"NULL|NOT|CASE|WHEN|THEN|END|LIKE|EXISTS|LIMIT|CAST|RENAME)\b|redis\.call"
+)
 
 
 def _is_sentence(text: str) -> bool:
@@ -161,7 +199,7 @@ def literals(path: Path) -> Iterator[tuple[str, str, int]]:
             text = node.value
         else:
             continue
-        if _is_sentence(text):
+        if _is_sentence(text) and not _CODE.search(text):
             yield owner.get(id(node), ""), text, node.lineno
 
 
