@@ -220,6 +220,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
+    keys = _command(sub, "keys", common, "API keys of the HTTP service")
+    ksub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
+    kmake = _command(ksub, "create", common, "make a key for a user and print it, once")
+    kmake.add_argument("--user", required=True, help=_USER)
+    klist = _command(ksub, "list", common, "list keys (never the keys themselves)")
+    klist.add_argument("--user", help="only this user's keys")
+    klist.add_argument("--json", action="store_true", help=_JSON)
+    kdrop = _command(ksub, "revoke", common, "revoke a key by its id (see keys list)")
+    kdrop.add_argument("key_id", help="the key's id")
+
     ev = _command(
         sub,
         "eval",
@@ -277,6 +287,10 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
+    if table == "api_keys":
+        from giftgenius import messages
+
+        return messages.count("service", "keys.erased", command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
     return count("forget.erased.rows", n, table=table)
@@ -710,6 +724,28 @@ class Cli:
             )
         except KeyboardInterrupt:
             self.err.print(say("serve.stopped"), markup=False)
+        return 0
+
+    def keys(self) -> int:
+        """``keys create|list|revoke``: the service's API keys. ``create`` prints the key as
+        its last line, once; only its hash is kept."""
+        from giftgenius.cli.keys_cmd import create_key, list_keys, revoke_key
+
+        reader = self.reader()
+        try:
+            if self.args.keys_command == "create":
+                lines = create_key(reader, self.args.user, command_language())
+            elif self.args.keys_command == "revoke":
+                lines = revoke_key(reader, self.args.key_id, command_language())
+            else:
+                document, lines = list_keys(reader, self.args.user, command_language())
+                if self.args.json:
+                    self.emit_json(document)
+                    return 0
+        finally:
+            reader.close()
+        for line in lines:
+            self.print_plain(line)
         return 0
 
     def eval(self) -> int:
