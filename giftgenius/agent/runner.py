@@ -105,6 +105,7 @@ class TurnResult:
     summarized: bool = False
     notices: list[str] = field(default_factory=list)
     timings: TurnTimings = field(default_factory=TurnTimings)  # where the turn's time went
+    version: int = 0  # the session version this turn committed (the run's fence)
 
 
 class Agent(RunReader):
@@ -283,6 +284,7 @@ class Agent(RunReader):
             summarized=summarized,
             notices=notices,
             timings=timings,
+            version=new_version,
         )
 
     def _accept(self, run: RunInfo, turn_id: str, session: Session, text: str) -> Message:

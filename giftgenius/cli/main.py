@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from giftgenius import __version__
 from giftgenius.arguments import whole
 from giftgenius.cli.speech import command_language, confirm, count, say
-from giftgenius.errors import GiftGeniusError, NotFound, NothingToResume, UsageError
+from giftgenius.errors import GiftGeniusError, NothingToResume, UsageError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -220,6 +220,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
+    keys = _command(sub, "keys", common, "API keys of the HTTP service")
+    ksub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
+    kmake = _command(ksub, "create", common, "make a key for a user and print it, once")
+    kmake.add_argument("--user", required=True, help=_USER)
+    klist = _command(ksub, "list", common, "list keys (never the keys themselves)")
+    klist.add_argument("--user", help="only this user's keys")
+    klist.add_argument("--json", action="store_true", help=_JSON)
+    kdrop = _command(ksub, "revoke", common, "revoke a key by its id (see keys list)")
+    kdrop.add_argument("key_id", help="the key's id")
+
     ev = _command(
         sub,
         "eval",
@@ -277,6 +287,10 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
+    if table == "api_keys":
+        from giftgenius import messages
+
+        return messages.count("service", "keys.erased", command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
     return count("forget.erased.rows", n, table=table)
@@ -475,93 +489,50 @@ class Cli:
         return 0 if report.passed else EXIT_DEMO_FAILED
 
     def checkpoints(self) -> int:
-        from giftgenius.domain import check_user_id
+        from giftgenius.agent.documents import checkpoints_document, read_checkpoints
 
-        check_user_id(self.args.user)
         agent = self.reader()
         try:
-            with agent.db.read() as repos:
-                if self.args.run_id:
-                    run = repos.runs.get(self.args.run_id)
-                    if run is None or run.user_id != self.args.user:
-                        raise NotFound(
-                            say(
-                                "checkpoints.no_run",
-                                quoted=repr(self.args.user),
-                                run=self.args.run_id,
-                            )
-                        )
-                found = repos.checkpoints.list(self.args.user, self.args.run_id)
+            found = read_checkpoints(
+                agent, self.args.user, self.args.run_id, locale=command_language()
+            )
         finally:
             agent.close()
         if self.args.json:
-            self.emit_json(
-                {
-                    "user_id": self.args.user,
-                    "checkpoints": [
-                        {
-                            "id": c.id,
-                            "run_id": c.run_id,
-                            "step": str(c.step),
-                            "created_at": c.created_at.isoformat(),
-                            "session_version": c.session_version,
-                            "agent_version": c.agent_version,
-                            "format_version": c.format_version,
-                            "state": c.state.model_dump(mode="json"),
-                        }
-                        for c in found
-                    ],
-                }
-            )
+            self.emit_json(checkpoints_document(self.args.user, found))
         else:
             self.ui().checkpoints(found, locale=command_language())
         return 0
 
     def state(self) -> int:
+        from giftgenius.agent.documents import read_state, state_document
         from giftgenius.domain import check_user_id
 
         check_user_id(self.args.user)
         agent = self.reader()
         try:
-            current = agent.inspect(self.args.user)
-            if current is not None and self.args.json:
-                with agent.db.read() as repos:
-                    reached = repos.checkpoints.list(self.args.user, current.run.id)
+            current, reached = read_state(agent, self.args.user)
         finally:
             agent.close()
-        if current is None:
-            if self.args.json:
-                self.emit_json({"user_id": self.args.user, "run_id": None, "state": None})
-            else:
-                self.out.print(say("state.no_run", user=self.args.user), markup=False)
-            return 0
-        session, source = current.loaded.session, current.loaded.source
         if self.args.json:
-            self.emit_json(
-                {
-                    "user_id": self.args.user,
-                    "run_id": current.run.id,
-                    "run_status": str(current.run.status),
-                    # the agent and system prompt of the run's last committed turn
-                    "agent_version": current.run.agent_version,
-                    "source": source,
-                    "session_version": session.version,
-                    "state": session.state.model_dump(mode="json"),
-                    "summary": session.summary.text,
-                    # the key steps this run has durably reached, oldest first
-                    "checkpoints": [str(c.step) for c in reached],
-                }
-            )
-        else:
-            from giftgenius.cli.render import render_state
+            self.emit_json(state_document(self.args.user, current, reached))
+            return 0
+        if current is None:
+            self.out.print(say("state.no_run", user=self.args.user), markup=False)
+            return 0
+        from giftgenius.cli.render import render_state
 
-            self.out.print(
-                render_state(
-                    session.state, run_id=current.run.id, source=source, version=session.version
-                ),
-                markup=False,
-                highlight=False,
-            )
+        session = current.loaded.session
+        self.out.print(
+            render_state(
+                session.state,
+                run_id=current.run.id,
+                source=current.loaded.source,
+                version=session.version,
+            ),
+            markup=False,
+            highlight=False,
+        )
         return 0
 
     def prune(self) -> int:
@@ -627,7 +598,6 @@ class Cli:
 
     def catalog(self) -> int:
         from giftgenius.catalog import load_rates, product_json
-        from giftgenius.catalog.search import words_query
 
         if self.args.catalog_command == "import":
             from giftgenius.cli.catalog_cmd import import_catalog
@@ -645,29 +615,25 @@ class Cli:
                 yes=self.args.yes,
                 stdin=self.stdin,
             )
+        from giftgenius.agent.documents import find_product, search_catalog, search_document
+
+        query = " ".join(getattr(self.args, "words", None) or [])
         agent = self.reader()
         try:
-            with agent.db.read() as repos:
-                if self.args.catalog_command == "show":
-                    product = repos.catalog.get(self.args.gift_id)
-                    if product is None:
-                        raise NotFound(say("catalog.no_gift", quoted=repr(self.args.gift_id)))
-                    results = [product]
-                else:
-                    wanted = words_query(" ".join(self.args.words))
-                    results = repos.catalog.search().ranked(wanted, limit=20)
+            if self.args.catalog_command == "show":
+                product = find_product(agent, self.args.gift_id, locale=command_language())
+            else:
+                results = search_catalog(agent, query)
         finally:
             agent.close()
         if self.args.catalog_command == "show":
             if self.args.json:
-                self.emit_json(product_json(results[0], load_rates()))
+                self.emit_json(product_json(product, load_rates()))
             else:
-                self._print_product(results[0])
+                self._print_product(product)
             return 0
-        query = " ".join(self.args.words)
         if self.args.json:
-            rates = load_rates()
-            self.emit_json({"query": query, "results": [product_json(p, rates) for p in results]})
+            self.emit_json(search_document(query, results))
         else:
             if not results:
                 self.print_plain(say("catalog.no_match", quoted=repr(query)))
@@ -758,6 +724,28 @@ class Cli:
             )
         except KeyboardInterrupt:
             self.err.print(say("serve.stopped"), markup=False)
+        return 0
+
+    def keys(self) -> int:
+        """``keys create|list|revoke``: the service's API keys. ``create`` prints the key as
+        its last line, once; only its hash is kept."""
+        from giftgenius.cli.keys_cmd import create_key, list_keys, revoke_key
+
+        reader = self.reader()
+        try:
+            if self.args.keys_command == "create":
+                lines = create_key(reader, self.args.user, command_language())
+            elif self.args.keys_command == "revoke":
+                lines = revoke_key(reader, self.args.key_id, command_language())
+            else:
+                document, lines = list_keys(reader, self.args.user, command_language())
+                if self.args.json:
+                    self.emit_json(document)
+                    return 0
+        finally:
+            reader.close()
+        for line in lines:
+            self.print_plain(line)
         return 0
 
     def eval(self) -> int:

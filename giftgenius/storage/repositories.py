@@ -30,9 +30,11 @@ from giftgenius.domain import (
 from giftgenius.errors import NotFound, RunClosed, StorageError, VersionConflict
 from giftgenius.messages import speak
 from giftgenius.privacy import strip_controls
+from giftgenius.storage.api_keys import ApiKeyRepo
 from giftgenius.storage.catalog_repo import CatalogRepo
 from giftgenius.storage.checkpoints import CheckpointRepo, upgrade_profile_v2
 from giftgenius.storage.tables import (
+    ApiKeyRow,
     CheckpointRow,
     OrderDraftRow,
     RecipientProfileRow,
@@ -436,6 +438,7 @@ class Repos:
         self.profiles = ProfileRepo(session)
         self.orders = OrderRepo(session)
         self.catalog = CatalogRepo(session)
+        self.keys = ApiKeyRepo(session)
 
     def forget_user(self, user_id: str) -> dict[str, int]:
         """Erase the user and everything of theirs; returns rows deleted per table."""
@@ -459,6 +462,9 @@ class Repos:
                 sa.delete(RecipientProfileRow).where(RecipientProfileRow.user_id == user_id),
             ),
             ("runs", sa.delete(RunRow).where(RunRow.user_id == user_id)),
+            # the service's keys go with the user: a key names its user, and a key left
+            # behind would bring an erased user id back at its next request
+            ("api_keys", sa.delete(ApiKeyRow).where(ApiKeyRow.user_id == user_id)),
             ("users", sa.delete(UserRow).where(UserRow.id == user_id)),
         ]
         counts: dict[str, int] = {}

@@ -216,3 +216,16 @@ class CheckpointRow(Base):
     format_version: Mapped[int]
     created_at: Mapped[datetime]
     payload: Mapped[dict[str, Any]]
+
+
+class ApiKeyRow(Base):
+    """A key of the HTTP service (migration 0005): its SHA-256, never the key itself."""
+
+    __tablename__ = "api_keys"
+    __table_args__ = (sa.UniqueConstraint("key_hash", name="uq_api_keys_key_hash"),)
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(64), _fk("users.id"), index=True)
+    key_hash: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime]
+    revoked_at: Mapped[datetime | None]

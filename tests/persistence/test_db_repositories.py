@@ -400,6 +400,9 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
     _fill(db, "alice")
     bob_run = _fill(db, "bob")
     with db.write() as repos:
+        _, alice_key = repos.keys.create("alice")
+        _, bob_key = repos.keys.create("bob")
+    with db.write() as repos:
         counts = repos.forget_user("alice")
     assert counts == {
         "transcript": 2,
@@ -407,8 +410,11 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
         "order_drafts": 1,
         "recipient_profiles": 1,
         "runs": 2,
+        "api_keys": 1,  # a key names its user: it goes with them
         "users": 1,
     }
+    with db.read() as repos:
+        assert repos.keys.user_for(alice_key) is None and repos.keys.user_for(bob_key) == "bob"
     assert _users(db) == ["bob"]
     with db.read() as repos:
         assert repos.runs.list_for("alice") == [] and repos.checkpoints.list("alice") == []
