@@ -430,17 +430,19 @@ _PHONE_RUN_RE = re.compile(
     _DIGIT_AHEAD
     + _START
     + r"(?:\+[ \t]?)?(?:\(\+?\d+\)[ \t]?)?\d+"
-    + rf"(?:{_PHONE_SEP}(?:\(\d+\)[ \t]?)?\d+|\(\d+\)[ \t]?\d+){{0,10}}"
+    + rf"(?:{_PHONE_SEP}(?:\(\d+\)[ \t]?)?\d+|\(\d+\)[ \t]?\d+)*"
     + _END
 )
 """A run of digit groups joined by one space, dot or dash, with optional parentheses
 ("+1 (415) 555-2671", "+44 (0)20 7946 0958") and an optional leading "+".
 
 Every repetition needs a separator or a parenthesis before its digits, so a run of bare
-digits has exactly one reading (no catastrophic backtracking). Slashes and commas are not
-separators: they make dates ("24/12/2026") and amounts ("1,200"). Whether a run is a phone
-number is decided by ``_is_phone``, not by the regex, because the shapes overlap with
-ordinary numbers and only the digit count and grouping tell them apart.
+digits has exactly one reading (no catastrophic backtracking). The run is not capped: a cap
+would leave a phone number at the end of a long list of small numbers unseen, since a run
+never starts inside another; ``_phones_in_run`` bounds the work per group instead. Slashes
+and commas are not separators: they make dates ("24/12/2026") and amounts ("1,200").
+Whether a run is a phone number is decided by ``_is_phone``, not by the regex, because the
+shapes overlap with ordinary numbers and only the digit count and grouping tell them apart.
 """
 
 _PHONE_GROUP_RE = re.compile(r"\(\+?\d+\)|\+?\d+")
@@ -455,6 +457,7 @@ _PHONE_KEYWORD_RE = re.compile(
 ``[phone]`` placeholder is no such word, or a second scrub would find more than the first."""
 
 _NANP_SHAPES: Final = ([3, 3, 4], [1, 3, 3, 4])
+_MOST_PHONE_DIGITS: Final = 17  # "00" + the 15 digits E.164 allows
 
 
 def _is_phone(run: str, announced: bool) -> bool:
@@ -485,6 +488,8 @@ def _is_phone(run: str, announced: bool) -> bool:
         return count in (10, 11) if len(groups) == 1 else 9 <= count <= 11
     if announced:
         return 7 <= count <= 11
+    if len(groups) not in (3, 4):
+        return False  # no North American shape: skip counting (long runs try many stretches)
     lengths = [sum(char.isdigit() for char in group) for group in groups]
     return lengths in _NANP_SHAPES and (len(lengths) == 3 or digits.startswith("1"))
 
@@ -507,10 +512,13 @@ def _phones_in_run(run: str, announced: bool) -> str:
         + [True]
     )  # cuttable[i]: may a stretch begin at group i / end before group i
     for first in range(len(groups)):
-        digits = sum(sizes[first:])
-        for last in range(len(groups) - 1, first - 1, -1):
+        # A stretch holds at most 17 digits, so at most 17 groups: the work per group is
+        # bounded however long the run (a list of small numbers, a pasted table).
+        stop = min(len(groups), first + _MOST_PHONE_DIGITS)
+        digits = sum(sizes[first:stop])
+        for last in range(stop - 1, first - 1, -1):
             # 7-17 digits are the only stretches _is_phone could accept.
-            if 7 <= digits <= 17 and cuttable[first] and cuttable[last + 1]:
+            if 7 <= digits <= _MOST_PHONE_DIGITS and cuttable[first] and cuttable[last + 1]:
                 start, end = groups[first].start(), groups[last].end()
                 if _is_phone(run[start:end], announced and first == 0):
                     return run[:start] + PHONE + _phones_in_run_tail(run[end:])

@@ -69,3 +69,10 @@ def test_a_line_full_of_pii_does_not_change_the_profile(agent, line: str) -> Non
     run = agent.open("pii").run
     result = agent.turn(run.id, "pii", line)
     assert result.state.profile.budget is None, result.state.profile
+
+
+@pytest.mark.parametrize("small_numbers", [12, 30, 1900])
+def test_a_phone_after_a_long_list_of_small_numbers_is_found(small_numbers: int) -> None:
+    """A run of digit groups has no cap: the phone at the end of a pasted list is no less one."""
+    text = "sizes " + "1 " * small_numbers + "06 12 34 56 78 ok"
+    assert scrub(text) == "sizes " + "1 " * small_numbers + "[phone] ok"
