@@ -96,3 +96,11 @@ def words(topic: str, kind: str, lang: str) -> tuple[str, ...]:
 def union(topic: str, *kinds: str) -> frozenset[str]:
     """The words of these kinds in every language (for rules that read either language)."""
     return frozenset(w for lang in LANGUAGES for kind in kinds for w in words(topic, kind, lang))
+
+
+def mapping(topic: str, kind: str) -> dict[str, str]:
+    """A kind written as ``"said -> meant"`` entries, in every language: said → meant."""
+    pairs = [entry.split(" -> ") for entry in union(topic, kind)]
+    if any(len(pair) != 2 for pair in pairs):
+        raise LexiconError(f"lexicons/*/{topic}.toml, kind {kind!r}: write 'said -> meant'.")
+    return {said: meant for said, meant in pairs}

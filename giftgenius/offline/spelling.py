@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from giftgenius.language.currency import CURRENCY_WORDS
-from giftgenius.language.folding import fold
-from giftgenius.language.lexicon import union
+from giftgenius.language.folding import alternation, fold
+from giftgenius.language.lexicon import mapping, union
 from giftgenius.language.relations import lexicon
 from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
 
@@ -112,28 +112,11 @@ def _mended(word: str) -> str | None:
     return None if is_word(word) else str(fits[0])
 
 
-# Text-speak: the short forms people type in chats, in both languages, written out so the
-# reader meets the words it knows ("he luvs coffee", "obsessed w/ anime", "un cado pr mon
-# pere"). Whole words only, and only forms that are no word of either language.
-_SHORT_FORMS = {
-    "luv": "love", "luvs": "loves", "luvv": "love", "luvvs": "loves", "wuvs": "loves",
-    "w/": "with", "w": "with", "w/o": "without", "lemme": "let me", "smth": "something",
-    "sth": "something", "abt": "about",
-    "smthg": "something", "somethin": "something", "bc": "because", "cuz": "because",
-    "coz": "because", "hes": "he's", "shes": "she's", "theyre": "they're", "ppl": "people",
-    "u": "you", "ur": "your", "thx": "thanks", "tho": "though", "gonna": "going to",
-    "wanna": "want to", "gotta": "got to", "pls": "please", "plz": "please",
-    "cado": "cadeau", "cadô": "cadeau", "kdo": "cadeau", "kdos": "cadeaux", "slt": "salut",
-    "pr": "pour", "bcp": "beaucoup", "tjrs": "toujours", "tjs": "toujours",
-    "qqch": "quelque chose", "qqc": "quelque chose", "qqn": "quelqu'un",
-    "pcq": "parce que", "pck": "parce que", "vrmt": "vraiment",
-    "jsp": "je sais pas", "chui": "je suis", "chuis": "je suis",
-}  # fmt: skip
+# Text-speak written out so the reader meets the words it knows ("he luvs coffee", "un cado
+# pr mon pere"): offline_spelling's short_forms, "short -> written out", whole words only.
+_SHORT_FORMS = mapping("offline_spelling", "short_forms")
 _SHORT_FORM = re.compile(
-    r"(?<![\w'’/])("
-    + "|".join(re.escape(k) for k in sorted(_SHORT_FORMS, key=len, reverse=True))
-    + r")(?![\w'’/])",
-    re.IGNORECASE,
+    r"(?<![\w'’/])(" + alternation(_SHORT_FORMS) + r")(?![\w'’/])", re.IGNORECASE
 )
 
 
