@@ -194,7 +194,7 @@ _HOLIDAY = re.compile(
 _PERIOD_END = re.compile(
     r"^(?:the |la |le )?(?:(end of (?:the |this |next )?month|fin (?:du|de ce) mois(?: prochain)?)|"
     r"(end of (?:the |this |next )?week|fin de (?:la|cette) semaine(?: prochaine)?)|"
-    r"((?:this |the |next )?week-?end|(?:ce |le )?week-?end(?: prochain)?))\b"
+    r"((?:this |the |next |ce |le )?week-?end(?: prochain)?))\b"
 )
 
 
