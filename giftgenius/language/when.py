@@ -30,6 +30,10 @@ from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, LexiconError, table, union, words
 
+# How a digit is written as an ordinal ("2nd", "le 3e", "15ème"): a day here, a place in a
+# list for the offline reader.
+ORDINAL_SUFFIX = alternation(union("number_kinds", "ordinal_suffixes"))
+
 
 def _cue_words(kind: str) -> frozenset[str]:
     """Deadline cues of one kind, in both languages (``lexicons/<lang>/deadline_cues.toml``)."""
@@ -124,7 +128,7 @@ _NUMERIC_DATE = re.compile(r"\d[/.\-]\d")
 _MAX_DATE_WORDS = 6  # "the 24th of December 2026" is five
 # "the 12th", "le 15": a day of this month, or of the next once this one's has passed.
 _DAY_OF_MONTH = re.compile(
-    r"^(?P<article>(?:on )?(?:the|le) )?(?P<day>\d{1,2})(?P<suffix>st|nd|rd|th|er|eme|e)?"
+    rf"^(?P<article>(?:on )?(?:the|le) )?(?P<day>\d{{1,2}})(?P<suffix>{ORDINAL_SUFFIX})?"
     rf"(?!\s*(?:[/.\-]\d|(?:of\s+)?(?:{_MONTH_WORDS})\b|(?:day|week|month|jour|semaine|mois)))\b"
 )
 _FILLER = re.compile(r"^(?:(?:on|the|le|la|l'|this|that|at the latest|au plus tard)\s+)*")
@@ -190,7 +194,7 @@ _HOLIDAY = re.compile(
 _PERIOD_END = re.compile(
     r"^(?:the |la |le )?(?:(end of (?:the |this |next )?month|fin (?:du|de ce) mois(?: prochain)?)|"
     r"(end of (?:the |this |next )?week|fin de (?:la|cette) semaine(?: prochaine)?)|"
-    r"((?:this |the |next )?week-?end|(?:ce |le )?week-?end(?: prochain)?))\b"
+    r"((?:this |the |next |ce |le )?week-?end(?: prochain)?))\b"
 )
 
 
@@ -410,7 +414,7 @@ def restated_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.da
 # are as often first names.
 _DAY_NAME = re.compile(
     rf"^(?:(?:{_WEEKDAYS})(?![\w])|(?:{_MONTH_WORDS})\.?\s+(?:the\s+)?\d|"
-    rf"\d{{1,2}}(?:st|nd|rd|th|er|e)?\s+(?:of\s+)?(?:{_MONTH_WORDS})(?![\w]))"
+    rf"\d{{1,2}}(?:{ORDINAL_SUFFIX})?\s+(?:of\s+)?(?:{_MONTH_WORDS})(?![\w]))"
 )
 
 

@@ -34,7 +34,7 @@ from typing import Any
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
-from giftgenius.language.when import MONTH_NAMES, parse_deadline
+from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
 from giftgenius.offline.spelling import mend
 from giftgenius.offline.wire import message_text
@@ -114,9 +114,7 @@ def _counts() -> dict[str, int]:
 
 
 _CLAUSE = re.compile(r"[,;:.!?()]+")
-_NUMBER = re.compile(
-    r"(?<![\w$€£.,/:'-])(\d{1,2})(?:st|nd|rd|th|er|ere|eme|e)?(?![\w%€$£/:-]|[.,]\d)"
-)
+_NUMBER = re.compile(rf"(?<![\w$€£.,/:'-])(\d{{1,2}})(?:{ORDINAL_SUFFIX})?(?![\w%€$£/:-]|[.,]\d)")
 _WORD = re.compile(r"[a-z°#][a-z'-]*|#")
 
 

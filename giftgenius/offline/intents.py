@@ -24,6 +24,7 @@ from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
 from giftgenius.language.patterns import matcher, source
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
+from giftgenius.language.when import ORDINAL_SUFFIX
 from giftgenius.offline.clauses import NO_TROUBLE
 from giftgenius.offline.spelling import is_word
 
@@ -39,22 +40,18 @@ ORDINALS = {
     for lang in LANGUAGES
     for word in words("offline_choices", kind, lang)
 }
-_SHORT_ORDINAL = re.compile(r"(?<![\w])(\d{1,2})\s*(?:st|nd|rd|th|er|ere|e|eme|ème|è)(?![\w])")
+_SHORT_ORDINAL = re.compile(rf"(?<![\w])(\d{{1,2}})\s*(?:{ORDINAL_SUFFIX})(?![\w])")
+# A number after a word that names a place or takes one ("number 2", "la 2", "take 4"); a
+# number word after a noun or an article only, and "the one" points ("the one with the dog").
+_NOUNS = alternation(union(_CHOICES, "number_nouns"))
+_ARTICLES = alternation(union(_CHOICES, "number_articles"))
 _NUMBERED = re.compile(
-    r"(?<![\w])(?:number|numero|num|no\.?|n°|nº|option|choice|choix|gift|idea|idee|item|"
-    r"#|la|le|the|take|prends|pick|choose|choisis|want|veux)\s*(\d{1,2})\b(?!\s*[$€£%:/])"
+    rf"(?<![\w])(?:{_NOUNS}|{_ARTICLES}|{alternation(union(_CHOICES, 'number_takers'))})"
+    r"\s*(\d{1,2})\b(?!\s*[$€£%:/])"
 )
-_NUMBER_WORDS = {
-    "one": 1, "two": 2, "deux": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
-    "five": 5, "cinq": 5, "six": 6, "seven": 7, "sept": 7, "eight": 8, "huit": 8,
-}  # fmt: skip
-# "the one" is a way of pointing ("the one with the dog"), not the number 1.
 _NUMBER_WORD = re.compile(
-    r"(?<![\w'])(?:(?:number|numero|no\.?|option|choice|choix|#)\s*("
-    + "|".join(_NUMBER_WORDS)
-    + r")|(?:le|la|the)\s*("
-    + "|".join(w for w in _NUMBER_WORDS if w != "one")
-    + r"))(?![\w'])"
+    rf"(?<![\w'])(?:(?P<noun>{_NOUNS})|{_ARTICLES})\s*"
+    rf"(?P<n>{alternation(union('offline_numbers', 'cardinals'))})(?![\w'])"
 )
 # A place in the list said without an ordinal, and an end of the prices (the phrases are
 # data: offline_choices' [patterns]).
@@ -206,8 +203,29 @@ def _number(said: _Said) -> Choice | None:
 
 
 def _number_word(said: _Said) -> Choice | None:
-    m = _NUMBER_WORD.search(said.bare)
-    return Choice(position=_NUMBER_WORDS[m[1] or m[2]]) if m else None
+    """A number word after a noun or an article ("number two", "la deux"), as far as the
+    ordinals count; "the one" points at something, it counts nothing."""
+    for m in _NUMBER_WORD.finditer(said.bare):
+        place = _number_places().get(m["n"])
+        if place is not None and (m["noun"] or place > 1):
+            return Choice(position=place)
+    return None
+
+
+@lru_cache(maxsize=1)
+def _number_places() -> dict[str, int]:
+    """The number words that name a place in the list, as far as the ordinals count →
+    the place (offline_numbers' cardinals, read by text2num); "un" and "une" are articles."""
+    from text_to_num import text2num
+
+    articles = union("function_words", "indefinite_articles")
+    values = {
+        word: text2num(word, lang)
+        for lang in LANGUAGES
+        for word in words("offline_numbers", "cardinals", lang)
+        if word not in articles
+    }
+    return {word: value for word, value in values.items() if value <= len(_PLACES)}
 
 
 def _ordinal(said: _Said) -> Choice | None:
@@ -307,7 +325,7 @@ def described(text: str) -> str | None:
     words = [
         (m.start(), m.end())
         for m in re.finditer(r"[\w'-]+", cut)
-        if m[0] not in ORDINALS and m[0] not in _NUMBER_WORDS and not m[0].isdigit()
+        if m[0] not in ORDINALS and m[0] not in _number_places() and not m[0].isdigit()
     ]
     kept = " ".join(text[a:b] for a, b in words)
     return kept if read_description(kept).size else None

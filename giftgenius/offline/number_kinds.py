@@ -29,9 +29,10 @@ from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
 from giftgenius.language.places import resolve_country
+from giftgenius.language.when import ORDINAL_SUFFIX
 from giftgenius.offline.clauses import Clause, split
 
-_SUFFIX = r"(?:\s?(?:st|nd|rd|th|er|ere|eme|ème|e|è))?"
+_SUFFIX = rf"(?:\s?(?:{ORDINAL_SUFFIX}))?"
 _NUMBER = re.compile(rf"(?<![\w.,])(\d{{1,2}}){_SUFFIX}(?![\w])")
 # "Paris 15e", "Lyon 3e", "Paris 15": a bare number only where the phrase ends ("Paris 20
 # euros" is money).

@@ -85,6 +85,8 @@ DEADLINES = [
     ("avant le 20 décembre, elle a 12 ans", "fr", D(2026, 12, 19)),
     ("pour Pâques", "fr", D(2027, 3, 28)),
     ("pour ce week-end", "fr", D(2026, 12, 5)),
+    ("pour le week-end prochain", "fr", D(2026, 12, 12)),  # the next one, not this one
+    ("d'ici le weekend prochain", "fr", D(2026, 12, 12)),
     ("pour aujourd'hui", "fr", D(2026, 12, 1)),
     # a cue after the date
     ("il me le faut vendredi au plus tard", "fr", D(2026, 12, 4)),
