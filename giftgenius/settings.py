@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,9 @@ from giftgenius.messages import speak
 from giftgenius.privacy import DEFAULT_PHONE_REGIONS
 from giftgenius.resources import resource_dir
 from giftgenius.tokens import window_too_small
+
+RATE_LIMIT = re.compile(r"0*[1-9]\d{0,8}\s*(?:/|per)\s*(?:second|minute|hour|day)s?", re.I)
+"""What ``GIFTGENIUS_RATE_LIMIT`` may say ("120/minute"): the ``limits`` library reads it."""
 
 DATABASE_FILE = "giftgenius.db"
 """The embedded database's file in ``GIFTGENIUS_HOME`` (when no database URL is set)."""
@@ -90,11 +94,23 @@ class Settings(BaseSettings):
     # thing on any day; the time of day still runs (see ``clock``).
     today: dt.date | None = None
     phone_regions: Annotated[tuple[str, ...], NoDecode] = DEFAULT_PHONE_REGIONS
+    # The HTTP service (``giftgenius serve``): requests per user and period, and the
+    # largest request body taken.
+    rate_limit: str = "120/minute"
+    max_request_bytes: int = Field(65536, ge=1024)
 
     @field_validator("log_level", "currency", mode="before")
     @classmethod
     def _upper(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        """``N/second``, ``N/minute``, ``N/hour`` or ``N/day`` (``N per minute`` too), N ≥ 1."""
+        if not RATE_LIMIT.fullmatch(value.strip()):
+            raise ValueError(speak("service", "rate_limit.setting", value=repr(value)))
+        return value.strip()
 
     @field_validator("home", mode="before")
     @classmethod

@@ -220,6 +220,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
+    http = _command(
+        sub,
+        "serve",
+        common,
+        "serve GiftGenius over HTTP (the /v1 API, docs at /docs)",
+        description="Serve GiftGenius over HTTP until Ctrl-C or SIGTERM: the /v1 API (each "
+        "request with an API key from `giftgenius keys create`), /healthz, /readyz and the "
+        "OpenAPI docs at /docs. Several workers need Redis and Postgres.",
+    )
+    http.add_argument("--host", default="127.0.0.1", help="address (default: this machine)")
+    http.add_argument(
+        "--port",
+        type=whole(0, 65535, what="port"),
+        default=8000,
+        help="port to listen on (0: any free port)",
+    )
+    http.add_argument(
+        "--workers", type=whole(1, 64, what="processes"), default=1, help="worker processes"
+    )
+    http.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+
     keys = _command(sub, "keys", common, "API keys of the HTTP service")
     ksub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
     kmake = _command(ksub, "create", common, "make a key for a user and print it, once")
@@ -725,6 +746,24 @@ class Cli:
         except KeyboardInterrupt:
             self.err.print(say("serve.stopped"), markup=False)
         return 0
+
+    def serve(self) -> int:
+        """``serve``: the HTTP service under uvicorn, until Ctrl-C or SIGTERM."""
+        from giftgenius.cli.serve_cmd import serve
+
+        def say(line: str) -> None:
+            self.err.print(line, markup=False, highlight=False)
+            self.err.file.flush()
+
+        return serve(
+            self.settings,
+            vars(self.args),
+            host=self.args.host,
+            port=self.args.port,
+            workers=self.args.workers,
+            quiet=self.args.quiet,
+            say=say,
+        )
 
     def keys(self) -> int:
         """``keys create|list|revoke``: the service's API keys. ``create`` prints the key as

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from giftgenius.errors import ConfigError
+from giftgenius.errors import ConfigError, ModelError
 from giftgenius.llm.base import ChatModel
 from giftgenius.llm.scripted import SCRIPTED_CONTEXT_WINDOW, SCRIPTED_PREFIX, ScriptedModel
 from giftgenius.messages import speak
@@ -210,3 +210,21 @@ def preload() -> None:
 
     preload_tables()
     get_encoding(encoding_for(MODEL_NAME))
+
+
+def probe_endpoint(settings: Settings, *, timeout: float = 2.0) -> str | None:
+    """Ask the configured model endpoint whether it answers (``GET /models``): the URL
+    asked, or None for a model in this process (offline, scripted, replay), which has
+    nothing to reach. Raises ``ModelError`` with the catalogue's sentence when it does not
+    answer; an answer of any status counts (a 401 is a server that is up)."""
+    if _kind(settings)[0] != OPENAI_PREFIX:
+        return None
+    import httpx2
+
+    base = (settings.openai_base_url or "https://api.openai.com/v1").rstrip("/")
+    headers = {"Authorization": f"Bearer {settings.openai_api_key or LOCAL_API_KEY}"}
+    try:
+        httpx2.get(f"{base}/models", headers=headers, timeout=timeout)
+    except httpx2.HTTPError as exc:
+        raise ModelError(speak("model", "unreachable", url=base, reason=exc)) from exc
+    return base

@@ -281,6 +281,16 @@ class Database:
                     migrate.upgrade(self.engine, "head")
             self._ready = True
 
+    def check(self) -> None:
+        """Ask the database now, on a new statement: ``StorageError`` unless it answers,
+        ``SchemaOutdated`` unless its schema is this code's (the service's readiness)."""
+        with self._errors(), self._read_engine.connect() as conn:
+            current = _stamped_revision(conn)
+        head = _head_revision()
+        if current != head:
+            at = current or speak("storage", "schema.empty")
+            raise SchemaOutdated(speak("storage", "schema.outdated", current=at, head=head))
+
     @contextmanager
     def read(self) -> Iterator[Repos]:
         """Repositories over a short read-only session; nothing it does is ever committed."""
