@@ -258,9 +258,11 @@ class Checkpoint(BaseModel):
 
     def payload(self) -> dict[str, Any]:
         """What the database stores in the checkpoint's JSON column."""
-        return json.loads(
-            self.model_dump_json(include={"format_version", "state", "summary", "next_seq"})
-        )
+        return json.loads(self.payload_json())
+
+    def payload_json(self) -> str:
+        """``payload()`` as JSON text."""
+        return self.model_dump_json(include={"format_version", "state", "summary", "next_seq"})
 
 
 class RunStatus(StrEnum):

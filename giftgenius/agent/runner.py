@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from giftgenius import messages as catalogue
+from giftgenius import metrics
 from giftgenius.agent import tools
 from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.reader import Opened, RunReader
@@ -202,6 +203,18 @@ class Agent(RunReader):
         *,
         on_text: Callable[[str], None] | None = None,
     ) -> TurnResult:
+        try:
+            result = self._timed_turn(run_id, user_id, text, on_text)
+        except BaseException as exc:
+            metrics.turn_finished(_outcome(exc))
+            raise
+        metrics.turn_finished("ok", result.timings.phases(), result.timings.total)
+        return result
+
+    def _timed_turn(
+        self, run_id: str, user_id: str, text: str, on_text: Callable[[str], None] | None
+    ) -> TurnResult:
+        """The turn, timed phase by phase (``TurnTimings``); ``turn`` counts its outcome."""
         text = text.strip()
         if len(text) > self.settings.max_input_chars:
             limit = self.settings.max_input_chars
@@ -353,6 +366,7 @@ class Agent(RunReader):
                 with timings.phase("tools"):
                     result = _as_sent(tools.execute(ctx, call.name, call.arguments))
                     content = json.dumps(result, ensure_ascii=False)
+                metrics.tool_called(_tool_label(call.name), result.get("ok") is not False)
                 answer = Message(role="tool", content=content, tool_call_id=call.id)
                 thought.messages.append(self._numbered(session, answer))
                 outcomes.append(Outcome(call.name, _arguments(call.arguments), result))
@@ -400,8 +414,7 @@ class Agent(RunReader):
                 for change in ctx.staged:
                     change(repos)
                 repos.transcript.append([_entry(run.id, turn_id, m) for m in thought.messages[1:]])
-                for checkpoint in ctx.checkpoints:
-                    repos.checkpoints.add(checkpoint)
+                written = [(str(c.step), repos.checkpoints.add(c)) for c in ctx.checkpoints]
                 repos.runs.fence(
                     run.id,
                     old_version,
@@ -418,6 +431,7 @@ class Agent(RunReader):
             raise VersionConflict(
                 catalogue.text("errors", "changed.while_answering", "en")
             ) from exc
+        metrics.checkpoints_written(written)
         fault("after_commit")
         log.info(
             "turn committed",
@@ -569,6 +583,25 @@ class Agent(RunReader):
                 call.arguments = _scrubbed_arguments(call.arguments)
             return self._numbered(session, message)
         return None
+
+
+def _outcome(exc: BaseException) -> str:
+    """A failed turn's outcome label for ``metrics.turn_finished``."""
+    if isinstance(exc, SessionBusy):
+        return "busy"  # another window held the lease past the wait
+    if isinstance(exc, RunClosed):
+        return "closed"  # the run was abandoned or erased meanwhile
+    if isinstance(exc, VersionConflict):
+        return "conflict"
+    if isinstance(exc, UsageError | NothingToResume):
+        return "rejected"
+    return "error" if isinstance(exc, Exception) else "interrupted"
+
+
+def _tool_label(name: str) -> str:
+    """A called tool's name as a metric label: a name the model made up is "unknown", so
+    a model cannot grow the series without bound."""
+    return name if name in tools.TOOLS else "unknown"
 
 
 def _entry(run_id: str, turn_id: str, message: Message) -> TranscriptEntry:

@@ -2,7 +2,9 @@
 
 The run-cycle (``agent/runner.py``) fills one ``TurnTimings`` per turn with
 ``time.perf_counter`` differences — a dozen clock reads a turn, nothing stored or logged —
-and hands it back on ``TurnResult.timings``. The phases do not overlap: the model's time
+and hands it back on ``TurnResult.timings``; ``Agent.turn`` then records the same figures
+in the turn-phase histogram (``metrics.py``), and ``TimedModel`` each model call's time and
+tokens, so nothing is timed twice. The phases do not overlap: the model's time
 is taken out of the steps that call it (summarizing, thinking) and reported on its own, so
 the phases add up to the turn.
 """
@@ -12,8 +14,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
+from giftgenius import metrics
 from giftgenius.llm.base import ChatModel, ChatRequest, ChatResponse
 
 PHASES = ("load", "accept", "summarize", "context", "model", "tools", "commit", "save")
@@ -56,8 +59,7 @@ class TurnTimings:
 
     def phases(self) -> dict[str, float]:
         """The phases alone (no total), in run-cycle order."""
-        values = asdict(self)
-        return {name: values[name] for name in PHASES}
+        return {name: getattr(self, name) for name in PHASES}
 
 
 class TimedModel:
@@ -73,6 +75,14 @@ class TimedModel:
     ) -> ChatResponse:
         start = time.perf_counter()
         try:
-            return self._model.complete(request, on_text=on_text)
-        finally:
-            self._timings.model += time.perf_counter() - start
+            response = self._model.complete(request, on_text=on_text)
+        except BaseException:
+            spent = time.perf_counter() - start
+            self._timings.model += spent
+            metrics.model_called(self.name, spent, ok=False)
+            raise
+        spent = time.perf_counter() - start
+        self._timings.model += spent
+        usage = response.usage
+        metrics.model_called(self.name, spent, usage.prompt_tokens, usage.completion_tokens)
+        return response

@@ -21,6 +21,7 @@ A format newer than this code is refused rather than half-read.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -177,8 +178,9 @@ def _labelled(version: int, step: Callable[[Mapping[str, Any]], dict[str, Any]])
 _UPGRADES: dict[int, _Upgrade] = {1: _labelled(2, upgrade_v1), 2: upgrade_v2}
 
 
-def encode_checkpoint(cp: Checkpoint) -> dict[str, Any]:
-    """A ``Checkpoint`` as its row's columns: the metadata, and the payload for the JSON one."""
+def encode_checkpoint(cp: Checkpoint, payload: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ``Checkpoint`` as its row's columns: the metadata, and the payload for the JSON one
+    (``payload``, when the caller has it already)."""
     return {
         "id": cp.id,
         "run_id": cp.run_id,
@@ -188,7 +190,7 @@ def encode_checkpoint(cp: Checkpoint) -> dict[str, Any]:
         "agent_version": cp.agent_version,
         "format_version": cp.format_version,
         "created_at": cp.created_at,
-        "payload": cp.payload(),
+        "payload": cp.payload() if payload is None else payload,
     }
 
 
@@ -306,8 +308,11 @@ class CheckpointRepo:
     def __init__(self, session: DbSession) -> None:
         self._s = session
 
-    def add(self, cp: Checkpoint) -> None:
-        self._s.execute(_CHECKPOINTS.insert().values(**encode_checkpoint(cp)))
+    def add(self, cp: Checkpoint) -> int:
+        """Stage the checkpoint's row; the size of its payload as JSON, in bytes (metrics)."""
+        text = cp.payload_json()
+        self._s.execute(_CHECKPOINTS.insert().values(**encode_checkpoint(cp, json.loads(text))))
+        return len(text.encode())
 
     def latest(self, run_id: str, *, user_id: str | None = None) -> Checkpoint | None:
         query = sa.select(CheckpointRow).where(CheckpointRow.run_id == run_id)

@@ -28,6 +28,7 @@ from tenacity import (
 )
 
 from giftgenius import messages as catalogue
+from giftgenius import metrics
 from giftgenius.errors import SessionBusy, StorageError, UsageError
 from giftgenius.storage.session_store import check_run_id
 
@@ -204,7 +205,8 @@ def hold_lease(
     keeper = _lease_keeper()
     keeper.add(lease)
     try:
-        yield lease
+        with metrics.session_active():
+            yield lease
     finally:
         keeper.remove(lease)
         _release(ops, run_id, owner)
@@ -236,9 +238,13 @@ def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
     if wait <= 0:
         return False
     waiter = f"{owner}#{uuid.uuid4().hex[:12]}"  # one place in the queue for this wait
+    started, outcome = time.perf_counter(), "error"  # the store failed mid-wait
     try:
-        return _wait_in_queue(ops, run_id, owner, waiter, wait)
+        acquired = _wait_in_queue(ops, run_id, owner, waiter, wait)
+        outcome = "acquired" if acquired else "busy"
+        return acquired
     finally:
+        metrics.lease_waited(time.perf_counter() - started, outcome)
         with contextlib.suppress(StorageError):  # a dead store keeps no queue to leave
             ops.lease_leave_queue(run_id, waiter)
 

@@ -22,6 +22,7 @@ from typing import Any
 import redis
 from pydantic import TypeAdapter, ValidationError
 
+from giftgenius import metrics
 from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError
 from giftgenius.messages import speak
@@ -160,6 +161,8 @@ class SessionKeys:
 class RedisSessionStore:
     """``SessionStore`` on an injected ``redis.Redis`` client (pooled, with timeouts)."""
 
+    backend = "redis"  # the metrics' label
+
     def __init__(
         self,
         client: redis.Redis,
@@ -235,6 +238,7 @@ class RedisSessionStore:
 
     # -- SessionStore ------------------------------------------------------------------
 
+    @metrics.store_operation("load")
     def load(self, run_id: str) -> Session | None:
         keys = self.keys(run_id)
         with self._errors():
@@ -257,6 +261,7 @@ class RedisSessionStore:
                 self._client.delete(keys.state, keys.messages, keys.summary)
             return None
 
+    @metrics.store_operation("save")
     def save(self, session: Session, expected_version: int | None) -> None:
         keys = self.keys(session.run_id)
         now_ms = self._now_ms()
@@ -281,15 +286,18 @@ class RedisSessionStore:
         if written != 1:
             raise version_conflict(session.run_id, expected_version, _text(stored) or None)
 
+    @metrics.store_operation("delete")
     def delete(self, run_id: str) -> None:
         with self._errors():
             self._client.delete(*self.keys(run_id).all())
 
+    @metrics.store_operation("erase")
     def erase(self, run_id: str) -> None:
         keys = self.keys(run_id)
         with self._errors():
             self._erase_script(keys=[keys.tombstone, *keys.all()], args=[_ms(self.max_lifetime)])
 
+    @metrics.store_operation("ping")
     def ping(self) -> None:
         with self._errors():
             self._client.ping()
@@ -304,6 +312,7 @@ class RedisSessionStore:
 
     # -- LeaseOps ------------------------------------------------------------------------
 
+    @metrics.store_operation("lease_acquire")
     def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         queue, seen, counter = self.queue_keys(run_id)
         with self._errors():
@@ -313,6 +322,7 @@ class RedisSessionStore:
             )
         return acquired == 1
 
+    @metrics.store_operation("lease_leave_queue")
     def lease_leave_queue(self, run_id: str, waiter: str) -> None:
         queue, seen, _ = self.queue_keys(run_id)
         with self._errors():
@@ -328,6 +338,7 @@ class RedisSessionStore:
             f"{self.prefix}:lease-ticket:{tag}",
         )
 
+    @metrics.store_operation("lease_renew")
     def lease_renew(self, run_id: str, owner: str) -> bool:
         with self._errors():
             renewed = self._renew_script(
@@ -335,6 +346,7 @@ class RedisSessionStore:
             )
         return renewed == 1
 
+    @metrics.store_operation("lease_release")
     def lease_release(self, run_id: str, owner: str) -> None:
         with self._errors():
             self._release_script(keys=[self.keys(run_id).lease], args=[owner])

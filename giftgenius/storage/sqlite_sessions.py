@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
+from giftgenius import metrics
 from giftgenius.domain import Session
 from giftgenius.errors import StorageError
 from giftgenius.messages import speak
@@ -63,6 +64,8 @@ _SCHEMA = (
 class SqliteSessionStore:
     """``SessionStore`` on a SQLite file; the clock decides expiry (sessions and leases)."""
 
+    backend = "sqlite"  # the metrics' label
+
     def __init__(
         self,
         path: str | Path,
@@ -97,6 +100,7 @@ class SqliteSessionStore:
 
     # -- SessionStore ------------------------------------------------------------------
 
+    @metrics.store_operation("load")
     def load(self, run_id: str) -> Session | None:
         check_run_id(run_id)
         with self._write() as tx:
@@ -123,6 +127,7 @@ class SqliteSessionStore:
             )
             return session
 
+    @metrics.store_operation("save")
     def save(self, session: Session, expected_version: int | None) -> None:
         run_id = check_run_id(session.run_id)
         data = session.dump()
@@ -164,12 +169,14 @@ class SqliteSessionStore:
             if updated != 1:
                 raise version_conflict(run_id, expected_version, row[0])
 
+    @metrics.store_operation("delete")
     def delete(self, run_id: str) -> None:
         check_run_id(run_id)
         with self._write() as tx:
             tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
             tx.execute("DELETE FROM leases WHERE run_id = ?", (run_id,))
 
+    @metrics.store_operation("erase")
     def erase(self, run_id: str) -> None:
         check_run_id(run_id)
         with self._write() as tx:
@@ -184,6 +191,7 @@ class SqliteSessionStore:
         with self._lock, self._errors():
             truncate_wal(self._connection())
 
+    @metrics.store_operation("ping")
     def ping(self) -> None:
         with self._lock, self._errors():
             self._connection().execute("SELECT 1").fetchone()
@@ -199,6 +207,7 @@ class SqliteSessionStore:
 
     # -- LeaseOps ------------------------------------------------------------------------
 
+    @metrics.store_operation("lease_acquire")
     def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         with self._write() as tx:
             now = self._clock()
@@ -224,10 +233,12 @@ class SqliteSessionStore:
                 tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
             return inserted == 1
 
+    @metrics.store_operation("lease_leave_queue")
     def lease_leave_queue(self, run_id: str, waiter: str) -> None:
         with self._write() as tx:
             tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
 
+    @metrics.store_operation("lease_renew")
     def lease_renew(self, run_id: str, owner: str) -> bool:
         with self._write() as tx:
             now = self._clock()
@@ -238,6 +249,7 @@ class SqliteSessionStore:
             ).rowcount
             return renewed == 1
 
+    @metrics.store_operation("lease_release")
     def lease_release(self, run_id: str, owner: str) -> None:
         with self._write() as tx:
             tx.execute("DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, owner))
