@@ -197,9 +197,7 @@ def _phrase_place(
     phrase: str, cued: bool, strong: bool, after_en: bool, lang: Locale
 ) -> str | None:
     """The country of the longest run of a phrase's first words that names a place."""
-    words = phrase.split()[:5]
-    if len(words) > 1 and fold(words[0]) in _ARTICLES:
-        words = words[1:]  # "to the US", "in the Netherlands", "vers la Suisse"
+    words = _past_article(phrase.split()[:5])
     if not words or fold(words[0]) in _NOT_PLACE:
         return None
     for size in range(len(words), 0, -1):
@@ -214,6 +212,12 @@ def _phrase_place(
         if found is not None:
             return found
     return None
+
+
+def _past_article(words: list[str]) -> list[str]:
+    """The words of a place phrase after its article: "to the US", "in the Netherlands",
+    "vers la Suisse"."""
+    return words[1:] if len(words) > 1 and fold(words[0]) in _ARTICLES else words
 
 
 def _everyday(word: str, cued: bool) -> bool:
@@ -237,7 +241,7 @@ def _country_named(candidate: str, strong: bool, lang: Locale) -> str | None:
         # a lowercase place after a plain place word ("my buddy in denver", "from lyon"):
         # only a sure name (``place_alone``), so "in time" and "à peine" stay words
         return place_alone(candidate, lang)
-    if found is None and strong and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
+    if found is None and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
         return resolve_country(candidate.title(), lang)
     return found
 
@@ -266,9 +270,7 @@ def _slipped_country(phrases: list[tuple[str, bool, bool]], lang: Locale) -> str
     """A country's name with one slip after a place word ("En Frange", "in Germnay",
     "livré en Allemange"): capitalised, as a name is, or no word of either language."""
     for phrase, cued, _ in phrases:
-        words = phrase.split()
-        if cued and words and fold(words[0]) in _ARTICLES and len(words) > 1:
-            words = words[1:]
+        words = _past_article(phrase.split())
         if not cued or not words:
             continue
         word = words[0].strip(" '\"")
@@ -584,7 +586,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
 _SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w'])")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
-_POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")
+_POINTING = matcher(_REPLIES, "pointing")
 
 
 def _facts(text: str, msg: _Message) -> dict[str, Any]:
@@ -1092,7 +1094,9 @@ _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(rf"(?<![\w']){source(_PEOPLE, 'determiners')}\s*$")
 
 
-_CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+# A capitalised word, or two joined by a hyphen ("Jean-Luc"): a first name or a surname.
+_NAME = r"([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])"
+_CAPITALIZED = re.compile(rf"(?<![\w'-]){_NAME}")
 # Words that are never a person's name, though capitalised at a sentence's start: greetings,
 # grammar words, and the months no one is named after ("April", "Mai" are first names).
 _GREETINGS = (
@@ -1162,7 +1166,7 @@ def _known_relation(word: str) -> bool:
     return relation is not None and relation.known
 
 
-_SURNAME = re.compile(r"^ ([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+_SURNAME = re.compile(rf"^ {_NAME}")
 
 
 def _surname(after: str) -> str:
