@@ -26,6 +26,7 @@ from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union
 from giftgenius.language.lexicon import words as lexicon_words
+from giftgenius.language.patterns import matcher, source
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -79,7 +80,7 @@ from giftgenius.offline.unknown_tastes import tastes_unknown, unknown_spans
 from giftgenius.privacy import PLACEHOLDERS
 
 _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
-_REPLIES, _DATES = "reading_replies", "reading_dates"
+_REPLIES, _DATES, _TASTES_SAID = "reading_replies", "reading_dates", "reading_tastes"
 
 
 def _words(topic: str, *kinds: str) -> str:
@@ -117,10 +118,7 @@ _WORKPLACE_DRAW = re.compile(
     rf"|(?<![\w'])(?:{_words(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
 )
 _DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
-_RETARGET = re.compile(
-    r"(?<![\w'])(?:for|pour)\s+(?:my|mon|ma|mes|a|an|un|une|our|notre|his|her|son|sa)\b"
-    r"|(?<![\w'])(?:not|pas)\s+(?:my|mon|ma|mes)\b|(?:it'?s|c'est) (?:for|pour)\b"
-)
+_RETARGET = matcher(_PEOPLE, "retargets")
 _UNKNOWN_RELATION_CUE = re.compile(
     r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
     r"|^\s*(?:my|mon|ma|mes)\s"
@@ -199,9 +197,7 @@ def _phrase_place(
     phrase: str, cued: bool, strong: bool, after_en: bool, lang: Locale
 ) -> str | None:
     """The country of the longest run of a phrase's first words that names a place."""
-    words = phrase.split()[:5]
-    if len(words) > 1 and fold(words[0]) in _ARTICLES:
-        words = words[1:]  # "to the US", "in the Netherlands", "vers la Suisse"
+    words = _past_article(phrase.split()[:5])
     if not words or fold(words[0]) in _NOT_PLACE:
         return None
     for size in range(len(words), 0, -1):
@@ -216,6 +212,12 @@ def _phrase_place(
         if found is not None:
             return found
     return None
+
+
+def _past_article(words: list[str]) -> list[str]:
+    """The words of a place phrase after its article: "to the US", "in the Netherlands",
+    "vers la Suisse"."""
+    return words[1:] if len(words) > 1 and fold(words[0]) in _ARTICLES else words
 
 
 def _everyday(word: str, cued: bool) -> bool:
@@ -236,17 +238,12 @@ def _country_named(candidate: str, strong: bool, lang: Locale) -> str | None:
     if not strong:
         if found is not None and _own_name(found, candidate):
             return found
-        return _sure_lowercase_place(candidate, lang)
-    if found is None and strong and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
+        # a lowercase place after a plain place word ("my buddy in denver", "from lyon"):
+        # only a sure name (``place_alone``), so "in time" and "à peine" stay words
+        return place_alone(candidate, lang)
+    if found is None and len(candidate) >= 5 and not any(c.isdigit() for c in candidate):
         return resolve_country(candidate.title(), lang)
     return found
-
-
-def _sure_lowercase_place(candidate: str, lang: Locale) -> str | None:
-    """A place typed in lowercase after a plain place word ("my buddy in denver", "from
-    lyon"): only a sure name, a big city's or a region's that no everyday word shares
-    (``place_alone``), so "in time", "à peine" and "in reading" stay words."""
-    return place_alone(candidate, lang)
 
 
 def _own_name(country: str, text: str) -> bool:
@@ -273,9 +270,7 @@ def _slipped_country(phrases: list[tuple[str, bool, bool]], lang: Locale) -> str
     """A country's name with one slip after a place word ("En Frange", "in Germnay",
     "livré en Allemange"): capitalised, as a name is, or no word of either language."""
     for phrase, cued, _ in phrases:
-        words = phrase.split()
-        if cued and words and fold(words[0]) in _ARTICLES and len(words) > 1:
-            words = words[1:]
+        words = _past_article(phrase.split())
         if not cued or not words:
             continue
         word = words[0].strip(" '\"")
@@ -448,10 +443,9 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
     # A labelled save names no one ("save her profile as Laura"); one under the person's name
     # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
     readable = _blank_save(raw, folded) if msg.out.save_label else raw
-    for m in _NOT_A_RECIPIENT.finditer(folded):
-        readable = readable[: m.start()] + " " * len(m[0]) + readable[m.end() :]
-    for start, end in unknown_spans(folded):  # "no clue what she's into": no taste cued
-        readable = readable[:start] + " " * (end - start) + readable[end:]
+    exchanges = [m.span() for m in _NOT_A_RECIPIENT.finditer(folded)]
+    # "no clue what she's into": no taste cued
+    readable = blank(readable, exchanges + unknown_spans(folded))
     facts = _facts(readable, msg)
     if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
         # the exchange is an occasion too, read where it is still said: "Secret Santa at
@@ -505,10 +499,7 @@ def _negated(folded: str) -> bool:
 def _blank_save(raw: str, folded: str) -> str:
     """The message without its save request ("save her profile as Laura" names no one)."""
     span = intents.save_span(folded)
-    if span is None:
-        return raw
-    start, end = span
-    return raw[:start] + " " * (end - start) + raw[end:]
+    return raw if span is None else blank(raw, [span])
 
 
 def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intents.Choice | None:
@@ -595,7 +586,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
 _SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w'])")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
-_POINTING = re.compile(r"(?<![\w'])(?:the|that|this|le|la|l'|ce|cet|cette|celui|celle)(?![\w'])")
+_POINTING = matcher(_REPLIES, "pointing")
 
 
 def _facts(text: str, msg: _Message) -> dict[str, Any]:
@@ -725,12 +716,8 @@ def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
 def _without_named_tastes(clause: Clause) -> Clause:
     """``clause`` with the names said as tastes blanked (same length, spans hold): a team,
     a band or a land someone loves is not where the gift goes."""
-    text, folded = clause.text, clause.folded
-    for taste in taste_names(text):
-        blank = " " * (taste.end - taste.start)
-        text = text[: taste.start] + blank + text[taste.end :]
-        folded = folded[: taste.start] + blank + folded[taste.end :]
-    return replace(clause, text=text, folded=folded)
+    spans = [(taste.start, taste.end) for taste in taste_names(clause.text)]
+    return replace(clause, text=blank(clause.text, spans), folded=blank(clause.folded, spans))
 
 
 def _budget(
@@ -824,10 +811,7 @@ def _bare_budget(clause: Clause, facts: dict[str, Any]) -> None:
         facts.pop("budget_min", None)
 
 
-_MONTH = (
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|janv|fevr?|mars|avr|mai|juin|juil|"
-    r"aout|sept)[a-z]*\.?"
-)
+_MONTH = rf"(?:{_words('calendar', 'months', 'month_abbreviations')})[a-z]*\.?"
 
 
 def _year_of_a_date(text: str, amount: object) -> bool:
@@ -953,10 +937,8 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 
 # Refusals strong enough to keep an object the vocabulary does not know ("rien en plastique").
 _FREE_DISLIKE = re.compile(
-    r"^(?:pas de|pas d'|sans|rien en|rien de|rien avec|allergique (?:a|au|aux)|allergic to|"
-    r"hates?|deteste\w*|n'aime (?:pas|plus)|doesn'?t like|don'?t like|not a fan of|"
-    r"pas fan d(?:e |')|no|nothing with|nothing in|without|avoids?|avoiding|evite[rz]?|"
-    r"nothing (?:too|overly|very|that'?s(?: too)?|that is(?: too)?))$"
+    rf"^(?:{_words(_TASTES_SAID, 'free_dislikes')}"
+    rf"|{_words(_TASTES_SAID, 'free_dislike_stems')}\w*)$"
 )
 
 
@@ -1109,13 +1091,12 @@ _THIRD_PERSON_RELATIVE = {
     "fr": re.compile(r"(?<![\w'])(?:c'est)?\s*(?:sa|son|ses|leur|leurs)\s+[\w-]+"),
 }
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
-_DETERMINER = re.compile(
-    r"(?<![\w'])(?:my|our|your|his|her|their|the|a|an|mon|ma|mes|ton|ta|tes|son|sa|ses|notre|nos|votre|"
-    r"vos|leur|le|la|les|l'|un|une|du|de|d'|des)\s*$"
-)
+_DETERMINER = re.compile(rf"(?<![\w']){source(_PEOPLE, 'determiners')}\s*$")
 
 
-_CAPITALIZED = re.compile(r"(?<![\w'-])([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+# A capitalised word, or two joined by a hyphen ("Jean-Luc"): a first name or a surname.
+_NAME = r"([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])"
+_CAPITALIZED = re.compile(rf"(?<![\w'-]){_NAME}")
 # Words that are never a person's name, though capitalised at a sentence's start: greetings,
 # grammar words, and the months no one is named after ("April", "Mai" are first names).
 _GREETINGS = (
@@ -1185,7 +1166,7 @@ def _known_relation(word: str) -> bool:
     return relation is not None and relation.known
 
 
-_SURNAME = re.compile(r"^ ([A-ZÀ-Ý][a-zà-ÿ]+(?:-[A-ZÀ-Ý][a-zà-ÿ]+)?)(?![\w'-])")
+_SURNAME = re.compile(rf"^ {_NAME}")
 
 
 def _surname(after: str) -> str:
@@ -1232,14 +1213,10 @@ _NAME_VERBS = union(_PEOPLE, "name_verbs")
 # The birthday of someone named with an indefinite article is theirs to receive the gift:
 # "ma fille est invitée à l'anniversaire d'une copine de classe", "a birthday party of a
 # boy in his class" (the speaker's own child goes to it).
-_PARTY_OF = r"(?<!\w)(?:anniversaire|anniv|birthday party|birthday|party) (?:d'|de |of |for )"
 _FOR_BEFORE = re.compile(
-    r"(?<![\w'])(?:for|pour|to give to|a offrir a)"
-    r"(?: (?:my|our|the|a|an|his|her|their|mon|ma|mes|notre|nos|le|la|les|l'|un|une|son|sa|ses))?"
-    r"(?: (?:future|new|little|big|petit|petite|nouveau|nouvelle|futur|future|grand|grande))?"
-    r"\s*$"
+    rf"(?<![\w']){source(_PEOPLE, 'for_before')}\s*$"
     # whose birthday a child is invited to: "invitée à l'anniversaire d'un copain de classe"
-    rf"|{_PARTY_OF}(?:un|une|a|an) (?:(?:petit|petite|little|new|nouveau|nouvelle) )?$"
+    rf"|(?<!\w){source(_PEOPLE, 'party_guests')}\s*$"
 )
 
 
@@ -1249,7 +1226,7 @@ _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
 _HELLO = union(_PEOPLE, "hellos")
 # A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
 _NAME_AT_END = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ'-]+)[\s,]*$")
-_POSSESSIVE_START = re.compile(r"(?:my|our|mon|ma|mes|notre|nos)\s")
+_POSSESSIVE_START = re.compile(rf"(?:{_words('function_words', 'first_person_possessives')})\s")
 
 
 def _apposed_name(before: Clause, clause: Clause) -> str | None:
@@ -1292,7 +1269,9 @@ def _relation_after_for(text: str, lang: Locale) -> Relation | None:
     return None
 
 
-_FOR_WORD = re.compile(rf"(?<![\w'])(?:for|pour)\s|{_PARTY_OF}", re.IGNORECASE)
+_FOR_WORD = re.compile(
+    rf"(?<![\w'])(?:for|pour)\s|(?<!\w){source(_PEOPLE, 'party_of')}(?:(?<=')|\s)", re.IGNORECASE
+)
 
 
 def _recipient(clauses: list[Clause], lang: Locale) -> tuple[str | None, bool, bool]:
@@ -1365,7 +1344,6 @@ def _relation_in(positive: str, lang: Locale) -> tuple[Relation | None, str]:
     if said_at >= 0 and names_a_day(positive[said_at:]):
         # "before Valentine's Day" is a day, not "my valentine"; "mothers day gift for my
         # mom" names the mother after the day
-        end = said_at + len(relation.said or "")
-        positive = positive[:said_at] + " " * (end - said_at) + positive[end:]
+        positive = blank(positive, [(said_at, said_at + len(relation.said or ""))])
         relation = resolve_relation(positive, lang) if positive.strip() else None
     return relation, positive

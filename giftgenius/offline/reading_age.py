@@ -22,6 +22,8 @@ def _words(kind: str, lang: str | None = None) -> str:
     return alternation(words("reading_ages", kind, lang) if lang else union("reading_ages", kind))
 
 
+# "N ans" said of someone, not of something ("20 ans de mariage").
+_YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"
@@ -33,7 +35,7 @@ _AGE = [
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
     re.compile(
         r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|a eu|avait|fete|"
-        r"fetera|va feter)\s+(?:ses\s+)?(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+        rf"fetera|va feter)\s+(?:ses\s+)?{_YEARS}"
     ),
     # a coming age said by its verb alone, whoever the subject: "mon neveu va avoir 7 ans",
     # "aura bientôt 9 ans", "va sur ses 8 ans"; "a N ans" needs its subject ("il y a 3 ans")
@@ -41,8 +43,7 @@ _AGE = [
         r"(?<![\w'])(?<!ca )(?<!cela )(?:(?:il|elle|qui|iel|ils|elles)\s+(?:a|ont|avait)|"
         r"aura|auront|aurait|vont avoir|va(?:\s+bientot)?\s+avoir|vien(?:t|nent) d'avoir|"
         r"va sur|vont sur|atteindra|fetera|feteront)\s+"
-        rf"(?:(?:{_words('before_figure', 'fr')})\s+)?(?:ses\s+)?"
-        r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+        rf"(?:(?:{_words('before_figure', 'fr')})\s+)?(?:ses\s+)?{_YEARS}"
     ),
     # an ordinal birthday: "for her 12th birthday", "his 7th bday", "pour son 10e anniversaire";
     # not a couple's or a firm's ("our 10th anniversary", "son 30e anniversaire de mariage")
@@ -51,14 +52,8 @@ _AGE = [
         r"ieme|er|°)\s+(?:birthday|bday|b-day|anniversaire|anniv)(?![\w])"
         r"(?!\s*(?:de(?!\s+(?:ma|mon|ta|ton)\s)|d'|du|des|of|dans|chez|au sein|at)(?![\w]))"
     ),
-    re.compile(
-        r"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+"
-        r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
-    ),
-    re.compile(
-        r"(?<![\w'])(?:de|d'|agee? de)\s*(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
-        r"(?<!depuis \d ans)(?<!depuis \d\d ans)"
-    ),
+    re.compile(rf"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+{_YEARS}"),
+    re.compile(rf"(?<![\w'])(?:de|d'|agee? de)\s*{_YEARS}(?<!depuis \d ans)(?<!depuis \d\d ans)"),
 ]
 
 

@@ -22,3 +22,16 @@ def test_a_missing_kind_names_the_file_and_the_fix() -> None:
 
 def test_union_reads_both_languages() -> None:
     assert {"the", "le", "la", "les", "l"} <= lexicon.union("function_words", "definite_articles")
+
+
+# Narrower kinds of function words: every reader that takes all function words of a language
+# (the catalog's stopwords, language votes, sentence openers) must read the same words.
+NARROWER = ("first_person_possessives", "third_person_possessives")
+
+
+@pytest.mark.parametrize("lang", lexicon.LANGUAGES)
+def test_the_narrower_function_words_add_no_word(lang: str) -> None:
+    table = lexicon.table("function_words", lang)
+    classes = {w for kind, ws in table.items() if kind not in NARROWER for w in ws}
+    for kind in NARROWER:
+        assert set(table[kind]) <= classes, f"{lang} {kind}: {set(table[kind]) - classes}"

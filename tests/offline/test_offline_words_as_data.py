@@ -19,7 +19,19 @@ from giftgenius.offline.intents import Candidate, choice, confirms, declines, ti
 from giftgenius.offline.interests import free_words
 
 OFFLINE = Path(__file__).parents[2] / "giftgenius" / "offline"
-READERS = ("interests", "doings", "intents", "spelling", "clauses", "policy", "summarize")
+READERS = (
+    "interests",
+    "doings",
+    "intents",
+    "spelling",
+    "clauses",
+    "policy",
+    "summarize",
+    "nlu",
+    "reading_age",
+    "unknown_tastes",
+    "dropped_tastes",
+)
 
 
 def _word_lists(tree: ast.AST) -> list[int]:
