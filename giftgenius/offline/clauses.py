@@ -64,7 +64,7 @@ KEEN = (
 WELCOME = rf"{source(_CLAUSES, 'welcome')}|(?<=, )(?:just|juste)"
 # Liking cues: what follows them is an interest.
 _POS = (
-    rf"{KEEN}|{WELCOME}|{source(_CLAUSES, 'liking')}|"
+    rf"{KEEN}|{WELCOME}|{source(_CLAUSES, 'liking', 'taste_cues')}|"
     # what the speaker loved is no one else's taste: "I loved it"
     r"(?<!i )(?<!we )(?:loved|liked|enjoyed|adored)|"
     # "like" after a comma is the talker's filler or a comparison, no one's liking: "he's
