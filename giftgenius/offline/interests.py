@@ -84,15 +84,7 @@ PROPER = _PROPER = re.compile(
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves
 # fishing", "fan de Stromae"); ``nlu`` keeps free words after them, names are read after them.
-LIKING = (
-    r"aime\w*|adore\w*|kiffe\w*|passionne\w* (?:par|pour|de|d')|passionne\w*|"
-    r"fan (?:de|d'|du|des|of)|fond of|likes?|loves?|"
-    r"enjoys?|is into|into|keen on|interested in|s'interesse (?:a|au|aux)|interesse\w* par|"
-    r"fait du|fait de la|fait des|fait de l'|plays?|joue (?:a|au|aux|du|de la)|collectionne|"
-    r"collects?|is crazy about|obsessed with|dingue d(?:e|')|accro (?:a|au|aux)|"
-    rf"branche\w* par|amateur de|amatrice de|passion(?: pour| for)?|{KEEN}|{ONLY}|"
-    r"aim(?:ai[st]|aient)|ador(?:ai[st]|aient)|loved|liked|enjoyed|adored"
-)
+LIKING = rf"{source('offline_clauses', 'liking')}|like|{KEEN}|{ONLY}|loved|liked|enjoyed|adored"
 # Verbs whose object is a taste and says what kind of thing a name is: what someone listens
 # to is music, what they read is books, whom they support is a team (the vocabulary's
 # "sport": which sport a team plays, its name does not say). What they watch is a taste the
