@@ -34,6 +34,7 @@ from typing import IO, Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from giftgenius import messages
 from giftgenius.catalog.models import Product
 from giftgenius.errors import InvalidCatalogFile
 
@@ -64,10 +65,7 @@ class CatalogFile:
         for where, raw in _rows(self.path):
             product, problem = _product(where, raw)
             if product is None:  # the file changed since it was scanned
-                raise InvalidCatalogFile(
-                    f"Catalog file {self.path} changed while it was imported ({problem}); "
-                    "nothing was imported."
-                )
+                raise InvalidCatalogFile(_speak("changed", path=self.path, problem=problem))
             yield product
 
 
@@ -83,7 +81,7 @@ def scan_catalog_file(path: Path) -> CatalogFile:
             if product is not None:
                 first = seen.add(product.id, where)
                 if first is not None:
-                    problem = f"{where}: id {product.id} is already on {first}."
+                    problem = _speak("duplicate", where=where, id=product.id, first=first)
             if problem is not None:
                 bad += 1
                 if len(problems) < _SHOWN:
@@ -91,13 +89,11 @@ def scan_catalog_file(path: Path) -> CatalogFile:
             else:
                 count += 1
     if bad:
-        more = f" (and {bad - _SHOWN} more)" if bad > _SHOWN else ""
-        raise InvalidCatalogFile(
-            f"Catalog file {path} has {bad} invalid {'row' if bad == 1 else 'rows'}{more}; "
-            "nothing was imported. " + " ".join(problems)
-        )
+        more = _speak("more", n=bad - _SHOWN) if bad > _SHOWN else ""
+        rows = messages.speak_count("catalog_import", "invalid", bad, path=path, more=more)
+        raise InvalidCatalogFile(f"{rows} {' '.join(problems)}")
     if not count:
-        raise InvalidCatalogFile(f"Catalog file {path} holds no products; nothing was imported.")
+        raise InvalidCatalogFile(_speak("empty", path=path))
     return CatalogFile(path, count, version)
 
 
@@ -133,15 +129,12 @@ def _version(path: Path) -> str:
     except UnicodeDecodeError as exc:  # the file ends inside a character
         raise _not_utf8(path, offset - len(exc.object) + exc.start) from None
     except OSError as exc:
-        raise InvalidCatalogFile(f"Cannot read catalog file {path}: {exc.strerror}.") from exc
+        raise InvalidCatalogFile(_speak("unreadable", path=path, reason=exc.strerror)) from exc
     return "import:" + digest.hexdigest()[:16]
 
 
 def _not_utf8(path: Path, byte: int) -> InvalidCatalogFile:
-    return InvalidCatalogFile(
-        f"Catalog file {path} is not UTF-8 (byte {byte} cannot be read); "
-        "save it as UTF-8 and import it again."
-    )
+    return InvalidCatalogFile(_speak("not_utf8", path=path, byte=byte))
 
 
 class _Seen:
@@ -188,7 +181,7 @@ def _rows(path: Path) -> Iterator[Row]:
             else:
                 yield from _json_lines(file)
     except OSError as exc:
-        raise InvalidCatalogFile(f"Cannot read catalog file {path}: {exc.strerror}.") from exc
+        raise InvalidCatalogFile(_speak("unreadable", path=path, reason=exc.strerror)) from exc
 
 
 def _json(text: str) -> Any:
@@ -197,35 +190,35 @@ def _json(text: str) -> Any:
 
 
 def _plainly(decode: Callable[[], _T]) -> _T:
-    """Run a ``json`` decode, with what it cannot read said plainly (``ValueError``): a JSON
+    """Run a ``json`` decode, with what it cannot read said plainly (``_Unreadable``): a JSON
     error with its place, nesting past the parser's depth, a number too long to convert."""
     try:
         return decode()
     except json.JSONDecodeError:
         raise
     except RecursionError:
-        raise ValueError("nested too deeply: a product is one flat JSON object") from None
+        raise _Unreadable(_speak("too_deep")) from None
     except ValueError as exc:  # int("9" * 5000): Python converts a few thousand digits at most
         if "digits" not in str(exc):
-            raise ValueError(f"not valid JSON ({exc})") from None
-        raise ValueError(
-            f"a number of more than {sys.get_int_max_str_digits()} digits: no field holds one"
-        ) from None
+            raise _Unreadable(_speak("not_json", reason=exc)) from None
+        raise _Unreadable(_speak("too_many_digits", digits=sys.get_int_max_str_digits())) from None
 
 
 def _json_lines(file: IO[bytes]) -> Iterator[Row]:
+    line_at = _place_text("where.line")
     for number, data in enumerate(file, start=1):
         line = data.decode("utf-8")  # ``_version`` saw the whole file is UTF-8
         if number == 1:
             line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
+        where = line_at.format(number=number)
         try:
-            yield (f"line {number}", _json(line))
+            yield (where, _json(line))
         except json.JSONDecodeError as exc:
-            yield (f"line {number}", f"not valid JSON ({exc.msg} at column {exc.colno})")
-        except ValueError as exc:
-            yield (f"line {number}", str(exc))
+            yield (where, _speak("json_at_column", reason=exc.msg, column=exc.colno))
+        except _Unreadable as exc:
+            yield (where, str(exc))
 
 
 def _array_rows(file: IO[bytes], path: Path) -> Iterator[Row]:
@@ -239,24 +232,25 @@ def _array_rows(file: IO[bytes], path: Path) -> Iterator[Row]:
     window = _Window(text)
     decoder = json.JSONDecoder()
     if window.next_char() != "[":
-        raise InvalidCatalogFile(f"Catalog file {path} must hold a JSON array of products.")
+        raise InvalidCatalogFile(_speak("not_array", path=path))
     window.pos += 1
     number = 0
+    item_at = _place_text("where.item")
     while True:
         char = window.next_char()
         if char == "]" or (char == "," and number):
             window.pos += 1
             if char == "]":
                 if window.next_char():
-                    raise _bad_array(path, number, "more after the closing ]")
+                    raise _bad_array(path, number, _speak("after_closing"))
                 return
             window.next_char()  # the item starts at its first character
         elif number:
-            raise _bad_array(path, number, "expected , or ] between items")
+            raise _bad_array(path, number, _speak("between_items"))
         item, end = _decode_item(window, decoder, path, number)
         number += 1
         window.pos = end
-        yield (f"item {number}", item)
+        yield (item_at.format(number=number), item)
 
 
 def _decode_item(
@@ -270,8 +264,9 @@ def _decode_item(
         except json.JSONDecodeError as exc:
             if window.more():
                 continue
-            raise _bad_array(path, number, f"{exc.msg} at line {exc.lineno}") from exc
-        except ValueError as exc:
+            why = _speak("json_at_line", reason=exc.msg, line=exc.lineno)
+            raise _bad_array(path, number, why) from exc
+        except _Unreadable as exc:
             raise _bad_array(path, number, str(exc)) from exc
         if end < len(buffer) or not window.more():  # cut at the end, a number may go on
             return item, end
@@ -310,10 +305,7 @@ class _Window:
 
 
 def _bad_array(path: Path, after: int, why: str) -> InvalidCatalogFile:
-    return InvalidCatalogFile(
-        f"Catalog file {path} is not valid JSON after item {after} ({why}); give a JSON array "
-        "of products or one product per line to have the line named; nothing was imported."
-    )
+    return InvalidCatalogFile(_speak("bad_array", path=path, after=after, why=why))
 
 
 def _csv_rows(text: IO[str], path: Path) -> Iterator[Row]:
@@ -322,28 +314,30 @@ def _csv_rows(text: IO[str], path: Path) -> Iterator[Row]:
         unknown = sorted(set(reader.fieldnames or ()) - _FIELDS)
         if unknown:
             raise InvalidCatalogFile(
-                f"Catalog file {path} has unknown columns {', '.join(map(repr, unknown))}; the "
-                f"columns are {', '.join(Product.model_fields)}."
+                _speak(
+                    "unknown_columns",
+                    path=path,
+                    unknown=", ".join(map(repr, unknown)),
+                    columns=", ".join(Product.model_fields),
+                )
             )
+        line_at = _place_text("where.line")
         for record in reader:
-            yield _csv_row(record, f"line {reader.line_num}")
+            yield _csv_row(record, line_at.format(number=reader.line_num))
     except csv.Error as exc:  # the reader cannot go on past it: the whole file is refused
         # (the line is the underlying reader's: the DictReader's counts whole rows read)
-        limit = csv.field_size_limit()
         why = (
-            f"a cell is longer than {limit:,} characters"
+            _speak("csv.too_long", limit=_number(csv.field_size_limit()))
             if "field limit" in str(exc)
-            else f"{exc} (check its quotes)"
+            else _speak("csv.quotes", reason=exc)
         )
-        raise InvalidCatalogFile(
-            f"Catalog file {path} cannot be read as CSV at line {reader.reader.line_num}: {why}; "
-            "fix that line and import it again; nothing was imported."
-        ) from exc
+        line = reader.reader.line_num
+        raise InvalidCatalogFile(_speak("csv.unreadable", path=path, line=line, why=why)) from exc
 
 
 def _csv_row(record: dict[str | Any, Any], where: str) -> Row:
     if None in record:
-        return (where, "more cells than columns")
+        return (where, _speak("csv.extra_cells"))
     row: dict[str, Any] = {}
     for name, cell in record.items():
         cell = (cell or "").strip()
@@ -360,17 +354,41 @@ _PRODUCT = TypeAdapter(Product)
 def _product(where: str, raw: Any) -> tuple[Product | None, str | None]:
     """The row's product, or None and what is wrong with it (its place first)."""
     if isinstance(raw, str):
-        return None, f"{where}: {raw}."
+        return None, _speak("row_problem", where=where, problems=raw)
     if not isinstance(raw, dict):
-        return None, f"{where}: a product must be a JSON object."
+        return None, _speak("not_object", where=where)
     try:
         return _PRODUCT.validate_python(raw), None
     except ValidationError as exc:
         errors = "; ".join(f"{_place(e['loc'])}: {e['msg']}" for e in exc.errors())
-        return None, f"{where}: {errors}."
+        return None, _speak("row_problem", where=where, problems=errors)
 
 
 def _place(loc: tuple[int | str, ...]) -> str:
     """Where in the row a problem is ("tags.1"); an unknown key is cut to 40 characters."""
     parts = [str(p) if len(str(p)) <= 40 else str(p)[:40] + "…" for p in loc]
-    return ".".join(parts) or "row"
+    return ".".join(parts) or _speak("where.row")
+
+
+_SECTION = "catalog_import"
+
+
+class _Unreadable(ValueError):
+    """A row the ``json`` module cannot read, said plainly in the environment's language."""
+
+
+def _speak(key: str, **values: Any) -> str:
+    """The import's sentence ``key`` in the environment's language."""
+    return messages.speak(_SECTION, key, **values)
+
+
+def _number(value: int) -> str:
+    """A number as the environment's language writes it ("131,072", "131 072")."""
+    from giftgenius import formats
+
+    return formats.number(value, messages.environment_language())
+
+
+def _place_text(key: str) -> str:
+    """A row's place ("line {number}") unfilled, read once for a whole file."""
+    return messages.text(_SECTION, key, messages.environment_language())

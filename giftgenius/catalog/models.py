@@ -28,6 +28,7 @@ from pydantic import (
 
 from giftgenius.domain import Currency
 from giftgenius.errors import ToolError
+from giftgenius.messages import speak
 
 _COUNTRY = re.compile(r"^([A-Z]{2}|\*)$")
 # The products table's columns: ``id`` String(64), ``title`` String(200), ``price``
@@ -47,10 +48,9 @@ def _storable(field: str, value: str) -> None:
     found = _UNSTORABLE.search(value)
     if found is None:
         return
-    what = "a NUL byte" if found.group() == "\x00" else "a lone surrogate"
+    what = speak("catalog_import", "nul" if found.group() == "\x00" else "surrogate")
     raise ValueError(
-        f"{what} at character {found.start() + 1} of {field}, which the database cannot "
-        "store; remove it"
+        speak("catalog_import", "unstorable", what=what, at=found.start() + 1, field=field)
     )
 
 

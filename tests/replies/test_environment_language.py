@@ -90,3 +90,18 @@ def test_a_model_setting_error_is_in_the_environment_language(
     monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
     with pytest.raises(ConfigError, match=r"^GIFTGENIUS_MODEL='gpt-9' n'est pas un modèle"):
         make_model(load_settings())
+
+
+def test_a_refused_catalog_file_is_said_in_the_environment_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from giftgenius.catalog.importing import scan_catalog_file
+    from giftgenius.errors import InvalidCatalogFile
+
+    bad = tmp_path / "shop.jsonl"
+    bad.write_text('{"id": bad}\n[1]\n', encoding="utf-8")
+    with pytest.raises(InvalidCatalogFile, match=r"has 2 invalid rows; .* line 2: a product"):
+        scan_catalog_file(bad)
+    monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
+    with pytest.raises(InvalidCatalogFile, match=r"a 2 lignes invalides ; .* ligne 2 : un produit"):
+        scan_catalog_file(bad)

@@ -46,6 +46,8 @@ SPEAKING = sorted(
         PACKAGE / "domain.py",
         PACKAGE / "llm" / "factory.py",
         PACKAGE / "llm" / "openai_chat.py",
+        PACKAGE / "catalog" / "importing.py",
+        PACKAGE / "catalog" / "models.py",
     ]
 )
 
