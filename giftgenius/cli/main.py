@@ -287,10 +287,11 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
-    if table == "api_keys":
+    if table in ("api_keys", "gift_history"):
         from giftgenius import messages
 
-        return messages.count("service", "keys.erased", command_language(), n)
+        section, key = ("service", "keys.erased") if table == "api_keys" else ("history", "erased")
+        return messages.count(section, key, command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
     return count("forget.erased.rows", n, table=table)

@@ -100,5 +100,5 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
-        "commands", "storage", "settings", "usage", "model", "service",
+        "commands", "storage", "settings", "usage", "model", "service", "history",
     }  # fmt: skip
