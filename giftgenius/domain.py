@@ -320,3 +320,20 @@ class OrderDraft(BaseModel):
     price: float
     currency: Currency
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class GiftGiven(BaseModel):
+    """A confirmed gift, kept as given: to whom (the recipient as the run named them), what,
+    for how much and when. The product's title is kept as it was, so the history reads the
+    same when the catalog changes. Written with the order draft, erased by ``forget``."""
+
+    id: str = Field(default_factory=new_id)
+    user_id: str
+    run_id: str
+    recipient: str = Field(min_length=1, max_length=60)
+    recipient_name: str | None = Field(None, max_length=60)
+    gift_id: str
+    title: str = Field(max_length=200)
+    price: float
+    currency: Currency
+    confirmed_at: datetime = Field(default_factory=utcnow)

@@ -89,3 +89,11 @@ def plural(n: int, locale: str, one: str, other: str) -> str:
     """
     form = _babel_locale(locale).plural_form(n)
     return (one if form == "one" else other).format(n=number(n, locale))
+
+
+def month(value: dt.date | str, locale: str) -> str:
+    """A month of a year in words: "December 2026" / "décembre 2026" (when a gift was given)."""
+    from babel.dates import format_skeleton
+
+    day = dt.date.fromisoformat(value) if isinstance(value, str) else value
+    return str(format_skeleton("yMMMM", day, locale=cldr(locale)))

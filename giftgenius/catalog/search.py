@@ -656,9 +656,10 @@ def reserve(
     recipient: str | None = None,
     age: int | None = None,
     ages: AgeRange | None = None,
+    exclude: Collection[str] = (),
 ) -> list[Product]:
     """For each stated interest no passing product answers, the best product for it that
-    passes the filters (at most one per interest).
+    passes the filters (at most one per interest), never one of ``exclude``.
 
     The pool is capped, so filters may empty one interest's share of it while other
     products for that interest would pass: those are fetched here, so the shortlist never
@@ -670,7 +671,8 @@ def reserve(
         if not interest.strip() or any(answers(p, [interest]) for p in [*passing, *extra]):
             continue
         query = interest_query(interest, recipient=recipient, age=age, by_strength=False, ages=ages)
-        extra += source.ranked(query, limit=1, spec=spec, exclude=[p.id for p in passing])
+        skip = [*exclude, *(p.id for p in passing)]
+        extra += source.ranked(query, limit=1, spec=spec, exclude=skip)
     return extra
 
 

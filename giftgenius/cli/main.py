@@ -133,6 +133,15 @@ def _parser() -> argparse.ArgumentParser:
     state.add_argument("--user", required=True, help=_USER)
     state.add_argument("--json", action="store_true", help=_JSON)
 
+    given = _command(sub, "history", common, "the gifts a user confirmed, per recipient")
+    given.add_argument("--user", required=True, help=_USER)
+    given.add_argument(
+        "--recipient",
+        metavar="LABEL",
+        help="only this recipient's: a saved profile's label, or 'mum', 'my sister Clara'",
+    )
+    given.add_argument("--json", action="store_true", help=_JSON)
+
     prune = _command(sub, "prune", common, "delete old checkpoints")
     prune.add_argument(
         "--older-than", type=_duration, help="e.g. 90d (default: GIFTGENIUS_RETENTION_DAYS)"
@@ -308,10 +317,11 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
-    if table == "api_keys":
+    if table in ("api_keys", "gift_history"):
         from giftgenius import messages
 
-        return messages.count("service", "keys.erased", command_language(), n)
+        section, key = ("service", "keys.erased") if table == "api_keys" else ("history", "erased")
+        return messages.count(section, key, command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
     return count("forget.erased.rows", n, table=table)
@@ -554,6 +564,24 @@ class Cli:
             markup=False,
             highlight=False,
         )
+        return 0
+
+    def history(self) -> int:
+        """The gifts the user confirmed, newest first (``cli/given_cmd.py``)."""
+        from giftgenius.cli.given_cmd import gift_history
+
+        reader = self.reader()
+        try:
+            document, lines = gift_history(
+                reader, self.args.user, self.args.recipient, command_language()
+            )
+        finally:
+            reader.close()
+        if self.args.json:
+            self.emit_json(document)
+            return 0
+        for line in lines:
+            self.print_plain(line)
         return 0
 
     def prune(self) -> int:

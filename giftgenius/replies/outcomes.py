@@ -20,6 +20,7 @@ from typing import Any
 
 from giftgenius.replies import refusals
 from giftgenius.replies import texts as r
+from giftgenius.replies.given import given_note
 
 # The tool that answers a question about the listed gifts: its result is facts for the
 # model to answer with, never an outcome the agent presents.
@@ -131,7 +132,21 @@ def noted(outcomes: Sequence[Outcome], state: dict[str, Any], locale: str) -> st
 def _shortlist(
     outcomes: Sequence[Outcome], searched: Outcome, state: dict[str, Any], locale: str
 ) -> tuple[str, bool]:
-    """The ideas that passed; or, when none did, why, with what would bring some back."""
+    """The ideas that passed; or, when none did, why, with what would bring some back.
+    Gifts left out because the recipient was given them before are said first."""
+    given = given_note(searched.result.get("given_before"), state, locale)
+    text, settles = _found(outcomes, searched, state, locale)
+    if not given:
+        return text, settles
+    echo = noted(outcomes, state, locale)
+    if echo and text.startswith(echo):  # what was understood, then what was left out
+        return echo + given + "\n\n" + text[len(echo) :], settles
+    return given + "\n\n" + text, settles
+
+
+def _found(
+    outcomes: Sequence[Outcome], searched: Outcome, state: dict[str, Any], locale: str
+) -> tuple[str, bool]:
     result = searched.result
     candidates = result.get("shortlist") or []
     budget = (state.get("profile") or {}).get("budget")

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from giftgenius.domain import (
+    GiftGiven,
     OrderDraft,
     ProfileDraft,
     RecipientProfile,
@@ -36,6 +37,7 @@ from giftgenius.storage.checkpoints import CheckpointRepo, upgrade_profile_v2
 from giftgenius.storage.tables import (
     ApiKeyRow,
     CheckpointRow,
+    GiftHistoryRow,
     OrderDraftRow,
     RecipientProfileRow,
     RunRow,
@@ -426,6 +428,78 @@ class OrderRepo(_Repo):
         return [_order(r) for r in rows]
 
 
+def _given(row: GiftHistoryRow) -> GiftGiven:
+    return GiftGiven(
+        id=row.id,
+        run_id=row.run_id,
+        user_id=row.user_id,
+        recipient=row.recipient,
+        recipient_name=row.recipient_name,
+        gift_id=row.gift_id,
+        title=row.title,
+        price=float(row.price),
+        currency=row.currency,
+        confirmed_at=row.confirmed_at,
+    )
+
+
+# The most gifts one read of a person's history returns, newest first: a lifetime of
+# birthdays and holidays for a household, and a bound on what a search turn reads.
+MAX_GIFTS_READ = 500
+
+
+class GiftHistoryRepo(_Repo):
+    """The gifts a person confirmed, one per run; ``forget`` erases them, ``prune`` never."""
+
+    def record(self, gift: GiftGiven) -> GiftGiven:
+        """Keep the run's confirmed gift; confirming again in the same run replaces it."""
+        owner = self._s.scalar(sa.select(RunRow.user_id).where(RunRow.id == gift.run_id))
+        if owner != gift.user_id:
+            raise NotFound(
+                speak("storage", "run.not_users", run=repr(gift.run_id), user=repr(gift.user_id))
+            )
+        stmt = insert_for(self._s, GiftHistoryRow).values(
+            id=gift.id,
+            user_id=gift.user_id,
+            run_id=gift.run_id,
+            recipient=gift.recipient,
+            recipient_name=gift.recipient_name,
+            gift_id=gift.gift_id,
+            title=gift.title,
+            price=money(gift.price),
+            currency=gift.currency,
+            confirmed_at=gift.confirmed_at,
+        )
+        changed = ("id", "recipient", "recipient_name", "gift_id", "title", "price")
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["run_id"],
+            set_={
+                name: getattr(stmt.excluded, name)
+                for name in (*changed, "currency", "confirmed_at")
+            },
+        )
+        self._s.execute(stmt)
+        row = self._s.scalars(
+            sa.select(GiftHistoryRow)
+            .where(GiftHistoryRow.run_id == gift.run_id)
+            .execution_options(populate_existing=True)
+        ).first()
+        if row is None:
+            raise StorageError(speak("history", "unreadable"))
+        return _given(row)
+
+    def list_for(self, user_id: str, *, limit: int = MAX_GIFTS_READ) -> list[GiftGiven]:
+        """The user's gifts, newest first (at most ``limit``)."""
+        rows = self._s.scalars(
+            sa.select(GiftHistoryRow)
+            .where(GiftHistoryRow.user_id == user_id)
+            .order_by(GiftHistoryRow.confirmed_at.desc(), GiftHistoryRow.id.desc())
+            .limit(limit)
+            .execution_options(populate_existing=True)
+        )
+        return [_given(r) for r in rows]
+
+
 class Repos:
     """Every repository, sharing one session (and so one transaction)."""
 
@@ -437,6 +511,7 @@ class Repos:
         self.checkpoints = CheckpointRepo(session)
         self.profiles = ProfileRepo(session)
         self.orders = OrderRepo(session)
+        self.gifts = GiftHistoryRepo(session)
         self.catalog = CatalogRepo(session)
         self.keys = ApiKeyRepo(session)
 
@@ -455,6 +530,12 @@ class Repos:
                 "order_drafts",
                 sa.delete(OrderDraftRow).where(
                     sa.or_(OrderDraftRow.user_id == user_id, OrderDraftRow.run_id.in_(run_ids))
+                ),
+            ),
+            (
+                "gift_history",
+                sa.delete(GiftHistoryRow).where(
+                    sa.or_(GiftHistoryRow.user_id == user_id, GiftHistoryRow.run_id.in_(run_ids))
                 ),
             ),
             (

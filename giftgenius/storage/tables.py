@@ -200,6 +200,25 @@ class OrderDraftRow(Base):
     created_at: Mapped[datetime]
 
 
+class GiftHistoryRow(Base):
+    """A gift confirmed for a recipient (migration 0006_gift_history): one per run, written
+    with its order draft; only ``forget`` deletes it."""
+
+    __tablename__ = "gift_history"
+    __table_args__ = (sa.Index("ix_gift_history_user_confirmed", "user_id", "confirmed_at"),)
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(sa.String(64), _fk("users.id"))
+    run_id: Mapped[str] = mapped_column(sa.String(32), _fk("runs.id"), unique=True)
+    recipient: Mapped[str] = mapped_column(sa.String(60))
+    recipient_name: Mapped[str | None] = mapped_column(sa.String(60))
+    gift_id: Mapped[str] = mapped_column(sa.String(64))
+    title: Mapped[str] = mapped_column(sa.String(200))
+    price: Mapped[Decimal] = mapped_column(sa.Numeric(10, 2))
+    currency: Mapped[str] = mapped_column(sa.String(3))
+    confirmed_at: Mapped[datetime]
+
+
 class CheckpointRow(Base):
     __tablename__ = "checkpoints"
     __table_args__ = (

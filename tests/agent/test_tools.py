@@ -71,7 +71,7 @@ def test_whole_funnel_writes_the_four_checkpoints_in_order(make_ctx) -> None:
         CheckpointStep.filtered,
         CheckpointStep.final_choice_made,
     ]
-    assert len(ctx.staged) == 1  # the order draft, staged, not committed
+    assert len(ctx.staged) == 2  # the order draft and the gift's history, staged, not committed
     assert call(ctx, "update_profile", budget_max=80)["ok"] is False  # the run is done
 
 

@@ -16,6 +16,7 @@ from giftgenius.storage.db import Database, create_db_engine, mask_url, normaliz
 from giftgenius.storage.tables import Base
 
 TABLES = {
+    "gift_history",
     "users",
     "runs",
     "transcript",
@@ -65,7 +66,12 @@ def test_empty_to_head_to_base_and_back(db_url: str) -> None:
     migrate.upgrade(db_url, "head")
     assert _tables(db_url) == TABLES
     migrate.downgrade(db_url, "0001")
-    assert _tables(db_url) == TABLES - {"product_terms", "product_postings", "api_keys"}
+    assert _tables(db_url) == TABLES - {
+        "product_terms",
+        "product_postings",
+        "api_keys",
+        "gift_history",
+    }
     migrate.downgrade(db_url)  # one step back from the first revision is the empty schema
     assert migrate.current(db_url) is None
     with pytest.raises(StorageError, match="Cannot downgrade"):

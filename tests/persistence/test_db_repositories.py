@@ -18,6 +18,7 @@ from giftgenius.domain import (
     Budget,
     Checkpoint,
     CheckpointStep,
+    GiftGiven,
     OrderDraft,
     ProfileDraft,
     RecipientProfile,
@@ -377,6 +378,51 @@ def test_one_order_draft_per_run(db: Database) -> None:
         )
 
 
+# -- gifts given ---------------------------------------------------------------------------
+
+
+def _gift(run_id: str, user: str, gift_id: str, **kw: Any) -> GiftGiven:
+    values: dict[str, Any] = {
+        "run_id": run_id,
+        "user_id": user,
+        "recipient": "mum",
+        "gift_id": gift_id,
+        "title": f"Gift {gift_id}",
+        "price": 35.5,
+        "currency": "EUR",
+    }
+    return GiftGiven(**{**values, **kw})
+
+
+def test_gifts_given_are_kept_per_run_newest_first_and_only_for_their_user(db: Database) -> None:
+    december = utcnow().replace(year=2026, month=12, day=1)
+    first, second = _start(db, "alice"), None
+    with db.write() as repos:
+        repos.gifts.record(_gift(first, "alice", "g-1", confirmed_at=december))
+        repos.runs.set_status(first, RunStatus.done)
+    second = _start(db, "alice")
+    with db.write() as repos:
+        kept = repos.gifts.record(
+            _gift(second, "alice", "g-2", recipient="sister", recipient_name="Clara")
+        )
+        # confirming again in the same run replaces the run's gift
+        kept = repos.gifts.record(
+            _gift(second, "alice", "g-3", recipient="sister", recipient_name="Clara")
+        )
+    with db.read() as repos:
+        gifts = repos.gifts.list_for("alice")
+        assert [(g.gift_id, g.recipient, g.recipient_name) for g in gifts] == [
+            ("g-3", "sister", "Clara"),
+            ("g-1", "mum", None),
+        ]
+        assert gifts[0] == kept and gifts[1].confirmed_at == december
+        assert gifts[1].price == 35.5 and gifts[1].currency == "EUR"
+        assert repos.gifts.list_for("bob") == []
+        assert len(repos.gifts.list_for("alice", limit=1)) == 1
+    with pytest.raises(NotFound), db.write() as repos:
+        repos.gifts.record(_gift(first, "bob", "g-9"))  # not bob's run
+
+
 # -- forget -------------------------------------------------------------------------------
 
 
@@ -388,6 +434,7 @@ def _fill(db: Database, user: str) -> str:
         repos.orders.upsert(
             OrderDraft(run_id=run_id, user_id=user, gift_id="g-1", price=10, currency="USD")
         )
+        repos.gifts.record(_gift(run_id, user, "g-1"))
         repos.profiles.upsert(
             RecipientProfile(user_id=user, label="boss", profile=ProfileDraft(recipient="boss"))
         )
@@ -408,6 +455,7 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
         "transcript": 2,
         "checkpoints": 1,
         "order_drafts": 1,
+        "gift_history": 1,
         "recipient_profiles": 1,
         "runs": 2,
         "api_keys": 1,  # a key names its user: it goes with them
@@ -419,6 +467,8 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
     with db.read() as repos:
         assert repos.runs.list_for("alice") == [] and repos.checkpoints.list("alice") == []
         assert repos.profiles.list("alice") == [] and repos.orders.list_for("alice") == []
+        assert repos.gifts.list_for("alice") == []
+        assert [g.gift_id for g in repos.gifts.list_for("bob")] == ["g-1"]
         assert len(repos.runs.list_for("bob")) == 2
         assert len(repos.transcript.for_run(bob_run)) == 2
         assert len(repos.checkpoints.list("bob")) == 1 and len(repos.profiles.list("bob")) == 1

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from giftgenius.agent.tools.call_context import TurnContext, ok, require_open
+from giftgenius.agent.tools.given import given_to, left_out
 from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.tastes import popular_note, searched_interests
 from giftgenius.catalog import (
@@ -20,7 +21,7 @@ from giftgenius.catalog import (
 )
 from giftgenius.catalog.relaxing import relaxations
 from giftgenius.catalog.search import band_fill, in_band, reserve
-from giftgenius.domain import MAX_CANDIDATES, MAX_FACTS, Step
+from giftgenius.domain import MAX_CANDIDATES, MAX_FACTS, GiftGiven, Step
 from giftgenius.errors import ToolError
 from giftgenius.language.relations import told_ages
 
@@ -115,10 +116,12 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
     (``filtered``) when something passes.
     """
     spec = ctx.filter_spec()
-    products = ctx.products(ctx.state.search_pool)
+    given = given_to(ctx)
+    pool = [i for i in ctx.state.search_pool if i not in given]
+    products = ctx.products(pool)
     passing: list[Product] = []
     rejected: dict[str, list[str]] = {}
-    for gift_id in ctx.state.search_pool:
+    for gift_id in pool:
         product = products.get(gift_id)
         reasons = (
             ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
@@ -139,39 +142,53 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
             recipient=profile.audience,
             age=profile.age,
             ages=relation_ages(ctx),
+            exclude=list(given),
         )
     )
-    passing += _toward_budget(ctx, passing, spec)
+    passing += _toward_budget(ctx, passing, spec, given)
     preferred = {p.id for p in passing if in_band(p, spec, ctx.rates)}
     chosen = shortlist(passing, interests, SHORTLIST_SIZE, preferred=preferred)
     gaps = ctx.search(lambda catalog: unserved(interests, chosen, catalog, ctx.state.locale))
     missing = [u.model_dump() for u in gaps]
+    # What the search found that the recipient was given before: left out, and said so.
+    history = _given_before(ctx.state.search_pool, given)
     if not chosen:
         ctx.state.candidate_ids = []
         # Only gifts that answer a stated interest can reach a shortlist, so only they count.
-        pool = [
+        answering = [
             products[i]
-            for i in ctx.state.search_pool
+            for i in pool
             if i in products and (not interests or answers(products[i], interests))
         ]
         return {
+            **history,
             "shortlist": [],
             "rejected": _reason_counts(rejected),
             "unserved": missing,
-            "relax": [r.model_dump(mode="json") for r in relaxations(pool, spec, ctx.rates)],
+            "relax": [r.model_dump(mode="json") for r in relaxations(answering, spec, ctx.rates)],
             "hint": "Nothing passes: tell the user which constraint removed what and offer the "
             "changes in `relax` (each with how many ideas it would bring back).",
         }
     ctx.state.candidate_ids = [p.id for p in chosen]
     ctx.move_to(Step.finalizing)
     return {
+        **history,
         "shortlist": [ctx.candidate_view(p).model_dump() for p in chosen],
         "rejected": _reason_counts(rejected),
         "unserved": missing,
     }
 
 
-def _toward_budget(ctx: TurnContext, passing: list[Product], spec: FilterSpec) -> list[Product]:
+def _given_before(pool: list[str], given: dict[str, GiftGiven]) -> dict[str, Any]:
+    """``given_before``: the gifts of the search left out because the recipient was given
+    them before (each with when and to whom), in the search's order; nothing when none."""
+    gifts = [given[i] for i in pool if i in given]
+    return {"given_before": left_out(gifts)} if gifts else {}
+
+
+def _toward_budget(
+    ctx: TurnContext, passing: list[Product], spec: FilterSpec, given: dict[str, GiftGiven]
+) -> list[Product]:
     """Gifts priced in the budget's band (``catalog.search.band_fill``) when the passing ones
     that answer an interest hold fewer than a shortlist: so "120 CAD for the team" is not
     filled with €14 items, and raising a budget changes what is offered."""
@@ -187,7 +204,7 @@ def _toward_budget(ctx: TurnContext, passing: list[Product], spec: FilterSpec) -
             interests,
             spec,
             need=need,
-            exclude=[p.id for p in passing],
+            exclude=[*given, *(p.id for p in passing)],
             recipient=profile.audience,
             age=profile.age,
             ages=relation_ages(ctx),

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from giftgenius.agent.tools.call_context import StagedChange, TurnContext, ok, require_open
 from giftgenius.agent.tools.candidates import GiftIdArgs, relation_ages
+from giftgenius.agent.tools.given import gift_given, given_to
 from giftgenius.agent.tools.registry import NoArgs, ToolArgs, tool
 from giftgenius.catalog import Product, check, price_in
 from giftgenius.catalog.describing import (
@@ -89,7 +90,10 @@ def select_described_gift(ctx: TurnContext, args: DescribedGiftArgs) -> dict[str
     product = _pick(ctx, shortlist, described, args.price_end)
     if product is None:
         found = "catalog"
-        matches = ctx.search(lambda c: c.ranked(query, limit=CATALOG_LOOKUP, spec=spec))
+        given = list(given_to(ctx))  # never a gift the recipient was given before
+        matches = ctx.search(
+            lambda c: c.ranked(query, limit=CATALOG_LOOKUP, spec=spec, exclude=given)
+        )
         # Beyond the shortlist the words are all there is to go on, and half of them is
         # not enough: an aquarium's thermometer meets half of "le thermomètre pour la
         # viande", an atlas of coffee half of "the book about fish". The find must be of
@@ -161,12 +165,17 @@ def confirm_choice(ctx: TurnContext, args: NoArgs) -> dict[str, Any]:
     )
     ctx.staged.append(lambda repos: repos.orders.upsert(draft))
     ctx.state.order_draft_id = draft.id
-    _remember(ctx)
+    with ctx.db.read() as repos:
+        saved = repos.profiles.list(ctx.user_id)
+    given = gift_given(ctx, product, saved)
+    if given is not None:  # kept for the recipient: a later search for them leaves it out
+        ctx.staged.append(lambda repos: repos.gifts.record(given))
+    _remember(ctx, saved)
     ctx.move_to(Step.done)
     return ok(ctx, order_draft_id=draft.id, gift=ctx.candidate_view(product).model_dump())
 
 
-def _remember(ctx: TurnContext) -> None:
+def _remember(ctx: TurnContext, saved: list[RecipientProfile]) -> None:
     """A profile saved for this recipient learns what this search settled.
 
     People ask to keep someone's profile as soon as they think of it ("note bien que Clara
@@ -178,8 +187,6 @@ def _remember(ctx: TurnContext) -> None:
     profile = ctx.state.profile
     if not profile.recipient:
         return
-    with ctx.db.read() as repos:
-        saved = repos.profiles.list(ctx.user_id)
     for entry in saved:
         kept = entry.profile
         same = fold(kept.recipient or "") == fold(profile.recipient) and fold(

@@ -1,0 +1,41 @@
+"""What a search left out because the recipient was given it before, told to the person:
+"You gave your mum **Moka Pot** in December 2026, so I left it out."
+
+Reads a search result's ``given_before`` (``agent/tools/given.py``), as any other part of
+a reply reads tool results: JSON only. Sentences from the catalogue's ``history`` section,
+months through ``formats`` (babel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from giftgenius import formats
+from giftgenius import messages as catalogue
+from giftgenius.replies import phrasing
+
+
+def _whom(state: dict[str, Any], gift: dict[str, Any], locale: str) -> str:
+    """The recipient as the person names them now ("your mum"), else as the gift was kept."""
+    profile = state.get("profile") or {}
+    said = profile.get("recipient") or gift.get("recipient") or ""
+    name = profile.get("recipient_name") if profile.get("recipient") else gift.get("recipient_name")
+    return phrasing.recipient(str(said), locale, name=name or None)
+
+
+def _one(gift: dict[str, Any], locale: str) -> str:
+    when = formats.month(str(gift.get("given_on", "")), locale)
+    return catalogue.say("history", "gift", locale, title=gift.get("title", ""), when=when)
+
+
+def given_note(given: Any, state: dict[str, Any], locale: str) -> str:
+    """The sentence saying which gifts were left out and when they were given; "" if none."""
+    if not isinstance(given, list):
+        return ""
+    gifts = [g for g in given if isinstance(g, dict) and g.get("given_on")]
+    if not gifts:
+        return ""
+    items = formats.join([_one(g, locale) for g in gifts], locale)
+    return catalogue.count(
+        "history", "left_out", locale, len(gifts), whom=_whom(state, gifts[0], locale), gifts=items
+    )
