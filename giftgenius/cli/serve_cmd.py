@@ -5,13 +5,17 @@ The command binds the socket itself, so a port that is taken is one plain line a
 app from its factory, ``giftgenius.service.app:serving_app``, in each worker. The command
 names the factory and never imports the service: ``cli`` and ``service`` are two entry
 points on one layer. Options given on the command line reach the workers as the
-environment they read their settings from.
+environment they read their settings from. Several workers count their metrics in files of
+a directory of the command's own (prometheus-client's multiprocess mode), so ``/metrics``
+from any worker shows them all; ``PROMETHEUS_MULTIPROC_DIR``, when set, is used instead.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +25,7 @@ from giftgenius.errors import ConfigError, UsageError
 from giftgenius.settings import Settings
 
 FACTORY = "giftgenius.service.app:serving_app"
+MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"
 OVERRIDES = {
     "home": "GIFTGENIUS_HOME",
     "database_url": "GIFTGENIUS_DATABASE_URL",
@@ -64,6 +69,16 @@ def log_config(quiet: bool) -> dict[str, Any]:
             "uvicorn.error": {"handlers": ["stderr"], "level": "WARNING"},
         },
     }
+
+
+def metrics_directory(workers: int) -> str | None:
+    """A new directory for the workers' metric files, exported to them; None when one
+    process serves or the operator named one (then it is theirs to empty)."""
+    if workers == 1 or os.environ.get(MULTIPROC):
+        return None
+    directory = tempfile.mkdtemp(prefix="giftgenius-metrics-")
+    os.environ[MULTIPROC] = directory
+    return directory
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -113,6 +128,7 @@ def serve(
         raise ConfigError(messages.text("service", "workers_need_shared_stores", lang))
     export(settings, given)
     sock = bind(host, port)
+    counted = metrics_directory(workers)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     url = f"http://{shown}:{bound_port}"
@@ -136,5 +152,7 @@ def serve(
         pass
     finally:
         sock.close()
+        if counted:
+            shutil.rmtree(counted, ignore_errors=True)
     say(messages.text("service", "stopped", lang))
     return 0

@@ -1,8 +1,8 @@
 """``create_app``: the FastAPI application, versioned under ``/v1``.
 
 Put together from parts a caller can add to: ``routers`` are included after the
-service's own (a metrics endpoint, say), and ``hooks`` receive every finished request's
-``RequestRecord`` (``observe.py``). ``/`` is left free for a web page. ``/docs`` serves
+service's own, and ``hooks`` receive every finished request's ``RequestRecord``
+(``observe.py``) after the metrics count it. ``/`` is left free for a web page. ``/docs`` serves
 the OpenAPI documentation.
 """
 
@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from giftgenius import __version__
+from giftgenius import __version__, metrics
 from giftgenius import messages as catalogue
 from giftgenius.errors import GiftGeniusError
 from giftgenius.service import health, routes
@@ -29,7 +29,7 @@ from giftgenius.service.errors import (
     language,
     status_of,
 )
-from giftgenius.service.observe import AccessLog, BodyLimit, RequestHook
+from giftgenius.service.observe import AccessLog, BodyLimit, RequestHook, RequestRecord
 from giftgenius.service.state import Service
 from giftgenius.settings import Settings
 
@@ -81,13 +81,18 @@ def create_app(
     )
     app.state.service = svc
     app.state.max_request_bytes = settings.max_request_bytes
-    app.state.request_hooks = list(hooks)
+    app.state.request_hooks = [_count, *hooks]
     _install_errors(app, svc)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     app.add_middleware(AccessLog)  # added last: the outermost, it times everything
     for router in (health.router, routes.router, *routers):
         app.include_router(router)
     return app
+
+
+def _count(record: RequestRecord) -> None:
+    """Every request in the ``giftgenius_http_*`` series, by route template and status."""
+    metrics.observe_http(record.route, record.method, record.status, record.duration)
 
 
 def _install_errors(app: FastAPI, svc: Service) -> None:

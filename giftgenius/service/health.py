@@ -1,10 +1,12 @@
-"""``/healthz`` (the process answers) and ``/readyz`` (what it needs answers too).
+"""``/healthz`` (the process answers), ``/readyz`` (what it needs answers too) and
+``/metrics`` (the Prometheus series of ``giftgenius.metrics``).
 
 Readiness asks each dependency now: the database (a new statement, and its schema at this
 code's revision), the session store (Redis, or the embedded file) and the model endpoint
 when one is configured (``openai:NAME``; an in-process model has nothing to reach). Any
 that fails makes a 503 that names it with the store's or the model client's own sentence.
-Neither needs a key.
+None needs a key: they say nothing of any user (metric labels are route templates, tools,
+models and backends, never ids or text), and a scraper or a load balancer has none.
 """
 
 from __future__ import annotations
@@ -13,14 +15,22 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from giftgenius import messages as catalogue
+from giftgenius import metrics
 from giftgenius.errors import GiftGeniusError
 from giftgenius.service.errors import language
 from giftgenius.service.state import Service, service
 
 router = APIRouter(tags=["health"])
+
+
+@router.get("/metrics", include_in_schema=False)
+def prometheus() -> Response:
+    """Every series, in Prometheus's text format (all workers' with ``--workers N``)."""
+    body, content_type = metrics.render()
+    return Response(body, media_type=content_type)
 
 
 @router.get("/healthz")
