@@ -15,7 +15,7 @@ replaces workers calls ``mark_process_dead(pid)`` when one exits.
 
 Each hook costs a microsecond or two (a dictionary look-up for the labelled child, then a
 locked add) and never raises: a metric that cannot be recorded is logged once and the turn
-goes on (``_guarded``).
+goes on (``_complain``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar
 
 from prometheus_client import (
@@ -125,18 +124,24 @@ R = TypeVar("R")
 _complained = False
 
 
+def _complain() -> None:
+    """Log, once per process, that a metric could not be recorded; never raise."""
+    global _complained
+    if not _complained:
+        _complained = True
+        log.warning("a metric could not be recorded", exc_info=True)
+
+
 def _guarded(hook: Callable[P, None]) -> Callable[P, None]:
-    """A hook that never raises: metrics are not worth a failed turn."""
+    """A hook that never raises: metrics are not worth a failed turn. (The hooks called
+    several times a turn catch inline instead, one call layer fewer.)"""
 
     @functools.wraps(hook)
     def guarded(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
             hook(*args, **kwargs)
         except Exception:
-            global _complained
-            if not _complained:
-                _complained = True
-                log.warning("a metric could not be recorded", exc_info=True)
+            _complain()
 
     return guarded
 
@@ -150,16 +155,19 @@ def _child(metric: Any, *values: str) -> Any:
 # -- turns ---------------------------------------------------------------------------------
 
 
-@_guarded
 def turn_finished(outcome: str, phases: dict[str, float] | None = None, total: float = 0.0) -> None:
-    """A turn ended with ``outcome`` (ok, busy, closed, conflict, rejected, error); a turn
-    that ran gives its phases' seconds (``TurnTimings.phases()``) and its total."""
-    _child(TURNS, outcome).inc()
-    if phases is None:
-        return
-    for phase, seconds in phases.items():
-        _child(TURN_PHASE_SECONDS, phase).observe(seconds)
-    TURN_SECONDS.observe(total)
+    """A turn ended with ``outcome`` (ok, busy, closed, conflict, rejected, error,
+    interrupted); a turn that ran gives its phases' seconds (``TurnTimings.phases()``) and
+    its total."""
+    try:
+        _child(TURNS, outcome).inc()
+        if phases is None:
+            return
+        for phase, seconds in phases.items():
+            _child(TURN_PHASE_SECONDS, phase).observe(seconds)
+        TURN_SECONDS.observe(total)
+    except Exception:
+        _complain()
 
 
 @_guarded
@@ -183,12 +191,14 @@ def tool_called(tool: str, ok: bool) -> None:
         _child(TOOL_ERRORS, tool).inc()
 
 
-@_guarded
 def checkpoints_written(written: Iterable[tuple[str, int]]) -> None:
     """Checkpoints just committed: each one's step and payload size in bytes."""
-    for step, size in written:
-        _child(CHECKPOINT_WRITES, step).inc()
-        CHECKPOINT_BYTES.observe(size)
+    try:
+        for step, size in written:
+            _child(CHECKPOINT_WRITES, step).inc()
+            CHECKPOINT_BYTES.observe(size)
+    except Exception:
+        _complain()
 
 
 # -- session stores and leases ----------------------------------------------------------
@@ -205,24 +215,23 @@ def store_operation(operation: str) -> Callable[[Callable[P, R]], Callable[P, R]
     def decorate(method: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(method)
         def counted(*args: P.args, **kwargs: P.kwargs) -> R:
-            backend = getattr(args[0], "backend", "unknown")
             try:
                 return method(*args, **kwargs)
             except StorageError as exc:
                 if not isinstance(exc, VersionConflict):
-                    _store_failed(backend, operation)
+                    _store_failed(getattr(args[0], "backend", "unknown"), operation)
                 raise
             finally:
-                _store_counted(backend, operation)
+                try:
+                    _child(
+                        STORE_OPERATIONS, getattr(args[0], "backend", "unknown"), operation
+                    ).inc()
+                except Exception:
+                    _complain()
 
         return counted
 
     return decorate
-
-
-@_guarded
-def _store_counted(backend: str, operation: str) -> None:
-    _child(STORE_OPERATIONS, backend, operation).inc()
 
 
 @_guarded
@@ -237,19 +246,20 @@ def lease_waited(seconds: float, outcome: str) -> None:
     _child(LEASE_WAIT_SECONDS, outcome).observe(seconds)
 
 
-@contextmanager
-def session_active() -> Iterator[None]:
-    """Count the session as active while the block runs (the lease is held)."""
-    _gauge(1)
+def session_started() -> None:
+    """A session became active in this process (its lease was taken)."""
     try:
-        yield
-    finally:
-        _gauge(-1)
+        ACTIVE_SESSIONS.inc()
+    except Exception:
+        _complain()
 
 
-@_guarded
-def _gauge(change: int) -> None:
-    ACTIVE_SESSIONS.inc(change)
+def session_ended() -> None:
+    """An active session's lease was given back."""
+    try:
+        ACTIVE_SESSIONS.dec()
+    except Exception:
+        _complain()
 
 
 # -- HTTP ----------------------------------------------------------------------------------

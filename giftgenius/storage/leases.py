@@ -204,10 +204,11 @@ def hold_lease(
     lease = HeldLease(ops, run_id, owner, lease_ttl)
     keeper = _lease_keeper()
     keeper.add(lease)
+    metrics.session_started()
     try:
-        with metrics.session_active():
-            yield lease
+        yield lease
     finally:
+        metrics.session_ended()
         keeper.remove(lease)
         _release(ops, run_id, owner)
 
