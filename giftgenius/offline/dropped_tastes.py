@@ -15,7 +15,6 @@ is one now ("he doesn't like tea anymore", left to the refusals). The words are 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from giftgenius.language.folding import alternation
 from giftgenius.language.lexicon import union
@@ -31,21 +30,13 @@ def _words(*kinds: str) -> str:
     return rf"(?<![\w'])(?:{alternation(union(_TOPIC, *kinds))})(?:(?<=')|(?![\w]))"
 
 
-@lru_cache(maxsize=1)
-def _cue() -> re.Pattern[str]:
-    """A word of dropping or stopping; "plus" only after "ne" ("il ne cuisine plus")."""
-    negated = rf"{_words('negation')}(?:\s*[\w'-]+){{1,3}}?\s+{_words('stop')}"
-    return re.compile(rf"{_words('before', 'after')}|{negated}")
-
-
-@lru_cache(maxsize=1)
-def _disliking() -> re.Pattern[str]:
-    return re.compile(_words("disliking"))
-
-
-@lru_cache(maxsize=1)
-def _before() -> re.Pattern[str]:
-    return re.compile(rf"{_words('before')}$")
+# A word of dropping or stopping; "plus" only after "ne" ("il ne cuisine plus").
+_CUE = re.compile(
+    rf"{_words('before', 'after')}"
+    rf"|{_words('negation')}(?:\s*[\w'-]+){{1,3}}?\s+{_words('stop')}"
+)
+_DISLIKING = re.compile(_words("disliking"))
+_BEFORE = re.compile(rf"{_words('before')}$")
 
 
 def dropped_tastes(clauses: list[Clause], lang: str, known: list[str]) -> list[str]:
@@ -54,12 +45,12 @@ def dropped_tastes(clauses: list[Clause], lang: str, known: list[str]) -> list[s
         return []
     dropped: list[str] = []
     for clause in clauses:
-        cue = _cue().search(clause.folded)
-        if cue is None or _disliking().search(clause.folded):
+        cue = _CUE.search(clause.folded)
+        if cue is None or _DISLIKING.search(clause.folded):
             continue
         # "gave up cooking and took up running": what follows a word of dropping; a word
         # of stopping comes after the taste ("not cooking anymore")
-        start = cue.end() if _before().match(cue[0]) else 0
+        start = cue.end() if _BEFORE.match(cue[0]) else 0
         text, folded = clause.text[start:], clause.folded[start:]
         named = [*tags_in_order(text), *verb_tags(folded), *doing_tags(text, lang)]
         dropped += [t for t in dict.fromkeys(named) if t in known and t not in dropped]

@@ -316,7 +316,7 @@ _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 # words between the possessive and the placeholder hold no preposition, so "for my mum at
 # [address]" keeps its recipient.
 _PRIVATE_DATA = re.compile(
-    r"\b(?:my|our|his|her|their|mon|ma|mes|notre|nos|son|sa|ses|leur)"
+    rf"\b(?:{_words('function_words', 'first_person_possessives', 'third_person_possessives')})"
     r"(?:\s+(?!(?:at|in|on|to|for|with|from|à|a|au|aux|chez|pour|avec)\b)"
     r"[^\W\d_][\w'-]*){1,3}"
     r"\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
@@ -840,16 +840,14 @@ _SPEAKER_LIVES = re.compile(
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
 _POUNDS = re.compile(
-    r"\s*\blivres?\b(?!\s*sterling)(?!\s+(?:par|chaque|tous les|toutes les|per|a|each)\s+"
-    r"(?:jours?|semaines?|mois|ans?|annees?|days?|weeks?|months?|years?)\b)",
-    re.IGNORECASE,
+    rf"\s*\blivres?\b(?!\s*sterling)(?!\s+{source(_MONEY, 'per_period')}\b)", re.IGNORECASE
 )
 _MONEY_WORDS = tuple(
     dict.fromkeys(w for lg in LANGUAGES for w in lexicon_words(_MONEY, "mended", lg))
 )
 _AFTER_FIGURE = re.compile(r"^\s*([^\W\d_]{3,})")
 # "200 of them", "une dizaine d'entre eux": a figure said of things named before counts them.
-_OF_THEM = re.compile(r"^\s*(?:of (?:them|those|these|'em|em)|d'entre (?:eux|elles))(?![\w'])")
+_OF_THEM = re.compile(rf"^\s*{source(_MONEY, 'of_them')}(?![\w'])")
 # Words after a figure that are no things counted: money words ("max 80 livres" is pounds,
 # wherever the person lives), approximations, per-unit words.
 _NOT_A_COUNT = union(_MONEY, "not_counts")

@@ -13,13 +13,21 @@ import re
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union, words
+from giftgenius.language.patterns import source
 from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.clauses import Clause
+
+_TOPIC = "reading_ages"
 
 
 def _words(kind: str, lang: str | None = None) -> str:
     """The words of a kind, of one language when the pattern reads only that one."""
-    return alternation(words("reading_ages", kind, lang) if lang else union("reading_ages", kind))
+    return alternation(words(_TOPIC, kind, lang) if lang else union(_TOPIC, kind))
+
+
+def _cue(kind: str) -> str:
+    """The phrases of a kind said right before a figure, as a whole word and its space."""
+    return rf"(?<![\w']){source(_TOPIC, kind)}\s+"
 
 
 # "N ans" said of someone, not of something ("20 ans de mariage").
@@ -27,24 +35,13 @@ _YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"
-    re.compile(
-        rf"(?<![\w'])(?:{_words('cues', 'en')})\s+(?:(?:{_words('before_figure', 'en')})\s+)?"
-        rf"(\d{{1,3}})(?!\s*(?:[$€£%]|{_words('not_age_units', 'en')}|\d))"
-    ),
+    re.compile(rf"{_cue('cued')}(\d{{1,3}})(?!\s*(?:[$€£%]|{_words('not_age_units', 'en')}|\d))"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
-    re.compile(
-        r"(?<![\w'])(?:il|elle|qui|iel)\s+(?:a|aura|va avoir|vient d'avoir|a eu|avait|fete|"
-        rf"fetera|va feter)\s+(?:ses\s+)?{_YEARS}"
-    ),
+    re.compile(_cue("said_of_someone") + _YEARS),
     # a coming age said by its verb alone, whoever the subject: "mon neveu va avoir 7 ans",
     # "aura bientôt 9 ans", "va sur ses 8 ans"; "a N ans" needs its subject ("il y a 3 ans")
-    re.compile(
-        r"(?<![\w'])(?<!ca )(?<!cela )(?:(?:il|elle|qui|iel|ils|elles)\s+(?:a|ont|avait)|"
-        r"aura|auront|aurait|vont avoir|va(?:\s+bientot)?\s+avoir|vien(?:t|nent) d'avoir|"
-        r"va sur|vont sur|atteindra|fetera|feteront)\s+"
-        rf"(?:(?:{_words('before_figure', 'fr')})\s+)?(?:ses\s+)?{_YEARS}"
-    ),
+    re.compile(r"(?<!ca )(?<!cela )" + _cue("coming") + _YEARS),
     # an ordinal birthday: "for her 12th birthday", "his 7th bday", "pour son 10e anniversaire";
     # not a couple's or a firm's ("our 10th anniversary", "son 30e anniversaire de mariage")
     re.compile(
@@ -52,8 +49,10 @@ _AGE = [
         r"ieme|er|°)\s+(?:birthday|bday|b-day|anniversaire|anniv)(?![\w])"
         r"(?!\s*(?:de(?!\s+(?:ma|mon|ta|ton)\s)|d'|du|des|of|dans|chez|au sein|at)(?![\w]))"
     ),
-    re.compile(rf"(?<![\w'])(?:fete|fetera|feter|pour|celebre|celebrera)\s+(?:ses|son)\s+{_YEARS}"),
-    re.compile(rf"(?<![\w'])(?:de|d'|agee? de)\s*{_YEARS}(?<!depuis \d ans)(?<!depuis \d\d ans)"),
+    re.compile(_cue("celebrating") + _YEARS),
+    re.compile(
+        rf"(?<![\w']){source(_TOPIC, 'aged')}\s*{_YEARS}(?<!depuis \d ans)(?<!depuis \d\d ans)"
+    ),
 ]
 
 

@@ -13,7 +13,6 @@ tastes, or the person themselves counts. The words are data
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from giftgenius.language.folding import alternation
@@ -32,30 +31,23 @@ def _any(*kinds: str) -> str:
     return alternation(union(_TOPIC, *kinds))
 
 
-@lru_cache(maxsize=1)
-def _said() -> re.Pattern[str]:
-    """Not knowing what someone likes, their tastes, or them: anywhere in a message."""
-    not_knowing = _any("not_knowing")
-    return re.compile(
-        rf"(?<![\w'])(?:(?P<not>{not_knowing}){_GAP}?(?:{_any('what')}){_WHO}"
-        rf"(?P<liking>{_any('liking')})"
-        rf"|(?:{not_knowing}){_GAP}?(?:{_any('whose')})\s+(?:{_any('tastes')})"
-        rf"|{_any('barely_know')})(?![\w])"
-    )
-
-
-@lru_cache(maxsize=1)
-def _bare() -> re.Pattern[str]:
-    """A whole message that only says "I don't know" or "anything"."""
-    words = rf"(?:{_any('bare', 'fillers')})"
-    return re.compile(rf"^[\s,.!?…:;-]*{words}(?:[\s,.!?…:;-]+{words})*[\s,.!?…:;-]*$")
+# Not knowing what someone likes, their tastes, or them: anywhere in a message.
+_SAID = re.compile(
+    rf"(?<![\w'])(?:(?P<not>{_any('not_knowing')}){_GAP}?(?:{_any('what')}){_WHO}"
+    rf"(?P<liking>{_any('liking')})"
+    rf"|(?:{_any('not_knowing')}){_GAP}?(?:{_any('whose')})\s+(?:{_any('tastes')})"
+    rf"|{_any('barely_know')})(?![\w])"
+)
+# A whole message that only says "I don't know" or "anything".
+_BARE_WORD = rf"(?:{_any('bare', 'fillers')})"
+_BARE = re.compile(rf"^[\s,.!?…:;-]*{_BARE_WORD}(?:[\s,.!?…:;-]+{_BARE_WORD})*[\s,.!?…:;-]*$")
 
 
 def unknown_spans(folded: str) -> list[tuple[int, int]]:
     """Where ``folded`` says in full that the speaker does not know the recipient's tastes:
     read as nothing else, so "into" cues no taste in "no clue what she's into honestly".
     Who is named between stays to be read ("no idea what my boss is into")."""
-    m = _said().search(folded.replace("’", "'"))
+    m = _SAID.search(folded.replace("’", "'"))
     if m is None:
         return []
     if m["liking"] is None:
@@ -69,7 +61,7 @@ def tastes_unknown(folded: str, profile: dict[str, Any]) -> bool:
     question about tastes: the recipient and the budget are known, no interest is, and
     the person has not said so already."""
     text = folded.replace("’", "'")
-    if _said().search(text):
+    if _SAID.search(text):
         return True
     asked = (
         bool(profile.get("recipient"))
@@ -77,4 +69,4 @@ def tastes_unknown(folded: str, profile: dict[str, Any]) -> bool:
         and not profile.get("interests")
         and not profile.get("tastes_unknown")
     )
-    return asked and _bare().match(text) is not None
+    return asked and _BARE.match(text) is not None
