@@ -99,8 +99,9 @@ def union(topic: str, *kinds: str) -> frozenset[str]:
 
 
 def mapping(topic: str, kind: str) -> dict[str, str]:
-    """A kind written as ``"said -> meant"`` entries, in every language: said → meant."""
-    pairs = [entry.split(" -> ") for entry in union(topic, kind)]
+    """A kind written as ``"said -> meant"`` entries, in every language and in the files'
+    order: said → meant."""
+    pairs = [entry.split(" -> ") for lang in LANGUAGES for entry in words(topic, kind, lang)]
     if any(len(pair) != 2 for pair in pairs):
         raise LexiconError(f"lexicons/*/{topic}.toml, kind {kind!r}: write 'said -> meant'.")
     return {said: meant for said, meant in pairs}

@@ -101,16 +101,10 @@ def _at_start(kind: str) -> re.Pattern[str]:
 def _counted(kind: str) -> re.Pattern[str]:
     """A phrase of ``kind`` with a count before or after it ("the first two", "les trois
     derniers"); the count is group ``a`` or ``b``."""
-    few, words = alternation(_counts()), alternation(union(_TOPIC, kind))
+    few, words = alternation(intents.COUNTS), alternation(union(_TOPIC, kind))
     return re.compile(
         rf"(?<![\w'])(?:(?:{words})\s+(?P<a>{few})|(?P<b>{few})\s+(?:{words}))(?![\w'])"
     )
-
-
-@lru_cache(maxsize=1)
-def _counts() -> dict[str, int]:
-    """How many a word of "the first two", "les trois derniers" counts."""
-    return {w: n for n in (2, 3, 4) for w in union(_TOPIC, f"count_{n}")}
 
 
 _CLAUSE = re.compile(r"[,;:.!?()]+")
@@ -189,7 +183,7 @@ def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ..
     for end, sign in (("first_few", 1), ("last_few", -1)):
         for m in _patterns()[end].finditer(folded):
             said = m["a"] or m["b"]
-            n = _counts()[said]
+            n = intents.COUNTS[said]
             few = range(1, n + 1) if sign > 0 else range(listed - n + 1, listed + 1)
             found += [(m.start(), p) for p in few]
             folded = folded[: m.start()] + " " * len(m[0]) + folded[m.end() :]

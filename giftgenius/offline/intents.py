@@ -70,12 +70,13 @@ _OTHER_THINGS = union("offline_choices", "counted_things")
 _ONLY_NUMBER = re.compile(r"^\s*(?:#|n°|no\.?)?\s*(\d{1,2})\s*[.!)]?\s*$")
 # A part of the list: "of the first two", "parmi les trois derniers" (the counts and ends
 # of the list are the questions' words for "the first few").
-_FEW = {w: n for n in (2, 3, 4) for w in union("questions", f"count_{n}")}
+# How many a word of "the first two", "les trois derniers" counts.
+COUNTS = {w: n for n in (2, 3, 4) for w in union("questions", f"count_{n}")}
 _LAST_FEW = union("questions", "last_few")
 _ENDS = alternation(union("questions", "first_few") | _LAST_FEW)
 _SCOPE = re.compile(
     rf"(?<![\w]){source(_CHOICES, 'among')}\s+(?:(?P<end1>{_ENDS})\s+)?"
-    rf"(?P<n>{alternation(_FEW)})(?:\s+(?P<end2>{_ENDS}))?(?![\w])"
+    rf"(?P<n>{alternation(COUNTS)})(?:\s+(?P<end2>{_ENDS}))?(?![\w])"
 )
 # A word about the price alone or for the list names no kind of gift ("c'est trop cher",
 # "le moins cher de la liste").
@@ -90,7 +91,7 @@ def _scope(folded: str) -> int | None:
     end = m["end1"] or m["end2"]
     if end is None:
         return None
-    return -_FEW[m["n"]] if end in _LAST_FEW else _FEW[m["n"]]
+    return -COUNTS[m["n"]] if end in _LAST_FEW else COUNTS[m["n"]]
 
 
 # Words that make a message a choice ("let's go with …", "je prends …"), or point at one by
@@ -110,15 +111,8 @@ DECLINE = re.compile(matcher(_CHOICES, "no").pattern + r"|^\s*(?:no|non|nan)\s*(
 # "for next time"), so "keep it under 50" or "store pickup" save nothing.
 _PROFILES = "offline_profiles"
 _SAVE = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'save')})(?![\w])(?P<body>[^.!?\n]*)")
-_LABEL_AFTER = re.compile(
-    r"(?<![\w'])(?:as|under|called|named|sous le nom d[e']|sous le nom|au nom d[e']|sous|comme|"
-    r"en tant que|avec le nom)\s*(?P<label>.+)$"
-)
-_NEXT_TIME = re.compile(
-    r"\s*(?:for (?:next time|later|the future|another time)|pour (?:la prochaine fois|"
-    r"plus tard|une prochaine fois|la suite|la prochaine)|next time|la prochaine fois|"
-    r"please|pls|stp|svp|s'il (?:te|vous) plait|merci|thanks|thank you)\b.*$"
-)
+_LABEL_AFTER = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'label_leads')})\s*(?P<label>.+)$")
+_NEXT_TIME = re.compile(rf"\s*(?:{source(_PROFILES, 'label_ends')})\b.*$")
 _SAVE_CONTEXT = re.compile(
     rf"{alternation(union(_PROFILES, 'save_context'))}|(?:as|under|sous|comme)\s|['\"«“]"
 )
@@ -277,10 +271,7 @@ def asks_for_one(folded: str) -> bool:
     return _HAVE_ASK.search(folded) is not None
 
 
-_PHRASE_END = re.compile(
-    r"[,.;:!?()]|(?<![\w'])(?:and|et|but|mais|then|puis|please|pls|plz|stp|svp|s'il|for|pour "
-    r"(?:lui|elle|moi)|i'?ll|je le|je la|so|donc)(?![\w'])"
-)
+_PHRASE_END = re.compile(rf"[,.;:!?()]|{matcher(_CHOICES, 'kind_ends').pattern}")
 _NOUN_BEFORE = re.compile(
     r"(?:^|\s)(?:le|la|les|l')\s*[\w-]+(?:\s+[\w-]+)?\s+(?:le|la|les|l')?\s*$"
 )

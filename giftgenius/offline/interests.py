@@ -24,9 +24,9 @@ from itertools import pairwise
 
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import pattern_kinds, union, words
+from giftgenius.language.lexicon import mapping, pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
-from giftgenius.language.patterns import any_word, source
+from giftgenius.language.patterns import any_word, matcher, source
 from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
@@ -52,7 +52,7 @@ _VERB = [
 _FALSE_FRIENDS_IN_FR = frozenset(words("offline_tastes", "false_friends", "fr"))
 # French short names of sports that are other things in English ("le basket" is the game, a
 # basket is not): read only in a French message, singular ("des baskets" are shoes).
-_FRENCH_ONLY = {"basket": "basketball", "hand": "handball", "volley": "volleyball"}
+_FRENCH_ONLY = mapping("offline_tastes", "french_only")
 
 # Words a list of interests may hold besides the interests themselves.
 _FILLER = union("offline_tastes", "filler") | union(
@@ -89,21 +89,16 @@ LIKING = rf"{source('offline_clauses', 'liking')}|like|{KEEN}|{ONLY}|loved|liked
 # to is music, what they read is books, whom they support is a team (the vocabulary's
 # "sport": which sport a team plays, its name does not say). What they watch is a taste the
 # catalog does not tell apart by kind.
-_KIND_VERBS: tuple[tuple[str, str | None], ...] = (
-    (r"listens? to|listening to|listened to|ecoute\w*", "music"),
-    (r"reads?|reading|lit|lisait|lire|relit|devore\w*|devours?", "book"),
-    (
-        r"supports?|supporting|supported|supporte\w*|supporter (?:de|d'|du|des|of)|"
-        r"supportrice (?:de|d'|du|des)|roots? for|cheers? (?:for|on)",
-        "sport",
-    ),
-    (r"watch(?:es|ing|ed)?|regarde\w*|binges?|binge-watch\w*", None),
+_KIND_VERBS = (
+    ("listening", "music"),
+    ("reading", "book"),
+    ("supporting", "sport"),
+    ("watching", None),
 )
+_KIND_VERB = [(matcher("offline_tastes", kind), tag) for kind, tag in _KIND_VERBS]
+_TASTE_VERBS = source("offline_tastes", *(kind for kind, _ in _KIND_VERBS))
 # A taste verb opening what follows a word: "Lucy adores…", "Tom supports…", "Léa écoute…".
-TASTE_VERB = re.compile(rf"(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)})(?![\w'])")
-_KIND_VERB = [
-    (re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"), tag) for pattern, tag in _KIND_VERBS
-]
+TASTE_VERB = re.compile(rf"(?:{LIKING}|{_TASTE_VERBS})(?![\w'])")
 _ARTICLES = union("function_words", "definite_articles", "indefinite_articles")
 # Where a capitalised word is the object of a taste, not a person: after a taste verb or
 # "mostly"/"surtout"/"like"/"comme", with an article or "huge"/"big" between ("loves the
@@ -116,8 +111,7 @@ _ARTICLE = alternation(
 )
 _BIG = alternation(union("offline_tastes", "big"))
 _OBJECT_BEFORE = re.compile(
-    rf"(?:(?<![\w'])(?:{LIKING}|{'|'.join(p for p, _ in _KIND_VERBS)}|mostly|surtout|"
-    r"especially|notamment|en particulier|particularly|like|comme|such as|including|genre)"
+    rf"(?:(?<![\w'])(?:{LIKING}|{_TASTE_VERBS}|{source('offline_tastes', 'examples')})"
     rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
     rf"|(?<![\w'])(?:a|an|un|une)(?:\s+{_BIG})+\s*$"
 )
