@@ -47,11 +47,13 @@ def money(amount: float, currency: str, locale: str) -> str:
     return format_currency(amount, currency, locale=cldr(locale))
 
 
-def number(value: float, locale: str) -> str:
-    """A plain number with the locale's separators ("1 234,5" / "1,234.5")."""
+def number(value: float, locale: str, places: int | None = None) -> str:
+    """A plain number with the locale's separators ("1 234,5" / "1,234.5"); with ``places``,
+    exactly that many decimals ("1.67", "97,5")."""
     from babel.numbers import format_decimal
 
-    return format_decimal(value, locale=cldr(locale))
+    pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
+    return format_decimal(value, format=pattern, locale=cldr(locale), decimal_quantization=True)
 
 
 def date(value: dt.date | str, locale: str) -> str:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from giftgenius.domain import Currency, Locale
 from giftgenius.errors import GiftGeniusError, UsageError
+from giftgenius.messages import speak
 
 LOCALES: tuple[Locale, ...] = get_args(Locale)
 
@@ -207,7 +208,7 @@ def _number(value: float | str | None) -> float:
     try:
         return float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise UsageError(f"Budget {value!r} is not a number once its slots are filled.") from None
+        raise UsageError(speak("eval", "corpus.budget", value=repr(value))) from None
 
 
 def load_dialogue(path: Path) -> Dialogue:
@@ -216,15 +217,16 @@ def load_dialogue(path: Path) -> Dialogue:
         dialogue = Dialogue.model_validate_json(path.read_bytes())
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the document"
+        where = ".".join(str(p) for p in first["loc"]) or speak("eval", "corpus.whole")
         raise GiftGeniusError(
-            f"{path}: invalid dialogue at {where}: {first['msg']}. "
-            "See tests/dialogues/README.md for the format."
+            speak("eval", "corpus.invalid", path=path, where=where, reason=first["msg"])
         ) from exc
     except OSError as exc:
-        raise GiftGeniusError(f"Cannot read dialogue file {path}: {exc.strerror}.") from exc
+        raise GiftGeniusError(
+            speak("eval", "corpus.unreadable", path=path, reason=exc.strerror)
+        ) from exc
     if path.stem != dialogue.id:
-        raise GiftGeniusError(f"{path}: the file must be named after its id, {dialogue.id}.json.")
+        raise GiftGeniusError(speak("eval", "corpus.misnamed", path=path, id=dialogue.id))
     return dialogue
 
 
@@ -234,7 +236,7 @@ def corpus_files(directory: Path) -> list[Path]:
     Other subfolders (a test's ``fixtures/``) are not part of the corpus.
     """
     if not directory.is_dir():
-        raise UsageError(f"{directory} is not a directory of dialogues (give the corpus folder).")
+        raise UsageError(speak("eval", "corpus.not_folder", folder=directory))
     folders = [directory, *(directory / locale for locale in LOCALES)]
     return sorted(p for folder in folders if folder.is_dir() for p in folder.glob("*.json"))
 
@@ -247,10 +249,12 @@ def load_corpus(directory: Path, only: list[str] | None = None) -> list[Dialogue
         seen[d.id] = seen.get(d.id, 0) + 1
     twice = sorted(i for i, n in seen.items() if n > 1)
     if twice:
-        raise GiftGeniusError(f"Dialogue ids used twice under {directory}: {', '.join(twice)}.")
+        raise GiftGeniusError(speak("eval", "corpus.twice", folder=directory, ids=", ".join(twice)))
     if only:
         unknown = sorted(set(only) - set(seen))
         if unknown:
-            raise UsageError(f"No dialogue with id {', '.join(unknown)} under {directory}.")
+            raise UsageError(
+                speak("eval", "corpus.unknown_ids", folder=directory, ids=", ".join(unknown))
+            )
         dialogues = [d for d in dialogues if d.id in set(only)]
     return sorted(dialogues, key=lambda d: d.id)

@@ -13,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from giftgenius.evaluate.corpus import Constraints, DeadlineExpect
+from giftgenius.messages import environment_language, speak
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -61,11 +62,15 @@ def deadline_date(deadline: DeadlineExpect, today: dt.date) -> dt.date:
 
 
 def _money(amount: float, currency: str) -> str:
-    return f"{amount:.2f} {currency}"
+    from giftgenius.formats import number
+
+    return f"{number(amount, environment_language(), 2)} {currency}"
 
 
 def _bound(amount: float, currency: str) -> str:
-    return f"{amount:g} {currency}"
+    from giftgenius.formats import number
+
+    return f"{number(amount, environment_language())} {currency}"
 
 
 def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[str]:
@@ -75,34 +80,41 @@ def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[st
     if rules.currency is not None:
         price = float(record["prices"][rules.currency])
         if rules.max_price is not None and price > rules.max_price + 1e-9:
-            failures.append(
-                f"{gid} costs {_money(price, rules.currency)}, over the "
-                f"{_bound(rules.max_price, rules.currency)} budget"
-            )
+            bound, money = _bound(rules.max_price, rules.currency), _money(price, rules.currency)
+            failures.append(speak("eval", "judge.over", gift=gid, price=money, bound=bound))
         if rules.min_price is not None and price < rules.min_price - 1e-9:
-            failures.append(
-                f"{gid} costs {_money(price, rules.currency)}, under the "
-                f"{_bound(rules.min_price, rules.currency)} the person wanted to spend at least"
-            )
+            bound, money = _bound(rules.min_price, rules.currency), _money(price, rules.currency)
+            failures.append(speak("eval", "judge.under", gift=gid, price=money, bound=bound))
     failures += _place_failures(record, rules)
     if rules.exclude:
         text = words(" ".join([record["title"], record["description"], *record["tags"]]))
         banned = [w for w in rules.exclude if mentions(text, w)]
         if banned:
             quoted = ", ".join(f'"{w}"' for w in banned)
-            failures.append(f"{gid} is about {quoted}, which the person ruled out")
+            failures.append(speak("eval", "judge.ruled_out", gift=gid, words=quoted))
     if rules.deadline is not None:
         due = deadline_date(rules.deadline, today)
         days = (due - today).days
         if int(record["delivery_days"]) > days:
             failures.append(
-                f"{gid} takes {record['delivery_days']} days to deliver, but it is needed "
-                f"within {days} days (by {due:%Y-%m-%d})"
+                speak(
+                    "eval",
+                    "judge.too_slow",
+                    gift=gid,
+                    takes=record["delivery_days"],
+                    days=days,
+                    due=f"{due:%Y-%m-%d}",
+                )
             )
     if rules.interests and not set(rules.interests) & set(record["tags"]):
         failures.append(
-            f"{gid} matches none of the interests ({', '.join(rules.interests)}); "
-            f"its tags are {', '.join(record['tags'])}"
+            speak(
+                "eval",
+                "judge.no_interest",
+                gift=gid,
+                interests=", ".join(rules.interests),
+                tags=", ".join(record["tags"]),
+            )
         )
     failures += _age_failures(record, rules)
     return failures
@@ -113,7 +125,7 @@ def suggestion_failures(record: dict[str, Any], rules: Constraints) -> list[str]
     their age. Budget, tastes and deadline are the person's to trade while choosing, but no
     idea may be one the recipient could not receive or is too young or too old for."""
     return [
-        f"suggested {fail}"
+        speak("eval", "judge.suggested", failure=fail)
         for fail in _place_failures(record, rules) + _age_failures(record, rules)
     ]
 
@@ -124,7 +136,15 @@ def _place_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
     ships = [str(c).upper() for c in record["ships_to"]]
     if "*" in ships or rules.country in ships:
         return []
-    return [f"{record['id']} does not ship to {rules.country} (it ships to {', '.join(ships)})"]
+    return [
+        speak(
+            "eval",
+            "judge.no_ship",
+            gift=record["id"],
+            country=rules.country,
+            countries=", ".join(ships),
+        )
+    ]
 
 
 def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
@@ -144,7 +164,7 @@ def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
         return []
     span = f"{gift_low or 0}–{gift_high}" if gift_high is not None else f"{gift_low}+"
     age = str(low) if low == high else f"{low}–{high}"
-    return [f"{record['id']} is for ages {span}, but the recipient is {age}"]
+    return [speak("eval", "judge.ages", gift=record["id"], span=span, age=age)]
 
 
 def fits(record: dict[str, Any], rules: Constraints, today: dt.date) -> bool:

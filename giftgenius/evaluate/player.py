@@ -38,6 +38,7 @@ from giftgenius.evaluate.corpus import Script
 from giftgenius.evaluate.forking import ForkServers
 from giftgenius.evaluate.judge import judge, suggestion_failures
 from giftgenius.llm.recording import count_calls
+from giftgenius.messages import speak
 from giftgenius.settings import DATABASE_FILE
 
 TIMEOUT = 240.0  # seconds per process; the offline model answers a turn in well under one
@@ -192,20 +193,26 @@ class _Cli:
             )
         except subprocess.TimeoutExpired:
             raise _Failed(
-                f"`giftgenius {' '.join(args)}` did not finish in {TIMEOUT:g} s"
+                speak("eval", "command.timeout", command=" ".join(args), seconds=f"{TIMEOUT:g}")
             ) from None
 
     def json(self, args: list[str]) -> dict[str, Any]:
         done = self.run([*args, "--json"])
         if done.returncode != 0:
             raise _Failed(
-                f"`giftgenius {' '.join(args)} --json` exited with {done.returncode}: "
-                f"{_last_line(done.stderr)}"
+                speak(
+                    "eval",
+                    "command.failed",
+                    command=" ".join([*args, "--json"]),
+                    code=done.returncode,
+                    said=_last_line(done.stderr),
+                )
             )
         try:
             data = json.loads(done.stdout)
         except json.JSONDecodeError:
-            raise _Failed(f"`giftgenius {' '.join(args)} --json` printed no JSON") from None
+            command = " ".join([*args, "--json"])
+            raise _Failed(speak("eval", "command.no_json", command=command)) from None
         return data if isinstance(data, dict) else {}
 
     def talk(
@@ -226,7 +233,13 @@ class _Cli:
         self.transcript += [f"(stderr) {line}" for line in stderr_notes(done.stderr)]
         if done.returncode != 0:
             raise _Failed(
-                f"`giftgenius {command}` exited with {done.returncode}: {_last_line(done.stderr)}"
+                speak(
+                    "eval",
+                    "command.failed",
+                    command=command,
+                    code=done.returncode,
+                    said=_last_line(done.stderr),
+                )
             )
         return True
 
@@ -376,18 +389,18 @@ def _play(
     inner = state.get("state") or {}
     result.last_step = inner.get("step")
     if result.last_step != "done":  # done is the only step final_choice_made leads to
-        result.reason = f"never reached final_choice_made (last step: {result.last_step})"
+        result.reason = speak("eval", "run.not_chosen", step=result.last_step)
         return
     if "final_choice_made" not in state.get("checkpoints", []):
-        result.reason = "the run is done but has no final_choice_made checkpoint"
+        result.reason = speak("eval", "run.no_checkpoint")
         return
     gift = inner.get("selected_gift_id")
     result.gift_id = gift
     if not gift:
-        result.reason = "reached final_choice_made but the state names no selected gift"
+        result.reason = speak("eval", "run.no_gift")
         return
     failures = judge(records.get(cli, str(gift)), script.constraints, today)
     for shown in inner.get("candidate_ids") or []:  # the last shortlist, every idea on it
         failures += suggestion_failures(records.get(cli, str(shown)), script.constraints)
     result.passed = not failures
-    result.reason = "; ".join(failures)
+    result.reason = speak("eval", "judge.separator").join(failures)

@@ -34,6 +34,7 @@ from giftgenius.evaluate.player import (
     seeded_database,
 )
 from giftgenius.evaluate.pools import base, draw
+from giftgenius.messages import count, environment_language, say, speak
 
 if TYPE_CHECKING:
     from giftgenius.settings import Settings
@@ -144,10 +145,7 @@ def model_setting(spec: str | None, settings: Settings, record: Path | None) -> 
     if spec.startswith(REPLAY_PREFIX):  # the runs' processes start in their own homes
         spec = REPLAY_PREFIX + str(Path(spec[len(REPLAY_PREFIX) :].strip()).expanduser().absolute())
     if spec != OFFLINE_MODEL and not spec.startswith(("openai:", REPLAY_PREFIX)):
-        raise UsageError(
-            f"--model {spec!r}: the evaluation plays against 'offline', 'openai:NAME' (the "
-            "endpoint OPENAI_BASE_URL points to) or 'replay:DIR' (a recording)."
-        )
+        raise UsageError(speak("eval", "model.unknown", model=repr(spec)))
     check_model(settings.model_copy(update={"model": spec}))
     env: dict[str, str] = {}
     if spec != OFFLINE_MODEL:
@@ -166,7 +164,8 @@ def model_setting(spec: str | None, settings: Settings, record: Path | None) -> 
         try:
             record.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise ConfigError(f"Cannot record into {record} ({exc.strerror or exc}).") from exc
+            reason = exc.strerror or exc
+            raise ConfigError(speak("eval", "record.cannot", folder=record, reason=reason)) from exc
     return ModelSetting(spec=spec, env=env, price=price, record=record)
 
 
@@ -228,10 +227,10 @@ def evaluate(
     """
     model = model or ModelSetting()
     if replays < 0:
-        raise UsageError("--replays must be 0 or more.")
+        raise UsageError(speak("eval", "replays.negative"))
     jobs = jobs if jobs is not None else os.cpu_count() or 1
     if jobs < 1:
-        raise UsageError("--jobs must be at least 1.")
+        raise UsageError(speak("eval", "jobs.too_few"))
     started = time.monotonic()
     today = dt.datetime.now(dt.UTC).date()
     runs: dict[str, list[RunResult]] = {d.id: [] for d in dialogues}
@@ -274,30 +273,55 @@ def evaluate(
 
 def summary_lines(report: Report) -> list[str]:
     """The human report: the pass rate, then one line per failing dialogue."""
+    from giftgenius.formats import number
+
+    lang = environment_language()
     total = len(report.results)
-    rate = f"{100 * report.passed / total:.1f} %" if total else "n/a"
-    runs = sum(len(r.runs) for r in report.results)
+    rate = say("eval", "summary.rate", lang, rate=number(100 * report.passed / total, lang, 1))
     lines = [
-        f"{report.passed}/{total} dialogues passed ({rate}) — {runs} run{'s' * (runs != 1)}, "
-        f"{report.replays} replay(s) per dialogue that has slots and passes as written, "
-        f"seed {report.seed}, "
-        f"{report.jobs} jobs, {report.seconds:.0f} s"
+        say(
+            "eval",
+            "summary.passed",
+            lang,
+            passed=report.passed,
+            total=total,
+            rate=rate if total else say("eval", "summary.unknown", lang),
+            runs=count("eval", "summary.runs", lang, sum(len(r.runs) for r in report.results)),
+            replays=report.replays,
+            seed=report.seed,
+            jobs=report.jobs,
+            seconds=number(report.seconds, lang, 0),
+        )
     ]
     totals = report.totals()
     per_line = totals["calls_per_line"]
     if report.model.price is None:
-        cost = "no list price known for it"
+        cost = say("eval", "cost.unknown", lang)
     elif report.model.price == (0.0, 0.0):
-        cost = "nothing to pay"
+        cost = say("eval", "cost.none", lang)
     else:
-        cost = f"estimated cost ${totals['cost']:.4f}"
+        cost = say("eval", "cost.estimated", lang, cost=number(totals["cost"], lang, 4))
     lines.append(
-        f"model {report.model.spec}: {totals['model_calls']} calls for {totals['user_lines']} "
-        f"user lines ({'n/a' if per_line is None else f'{per_line:.2f}'} calls per line), "
-        f"{totals['prompt_tokens']:,} prompt + {totals['completion_tokens']:,} completion "
-        f"tokens, {cost}"
+        say(
+            "eval",
+            "summary.model",
+            lang,
+            model=report.model.spec,
+            calls=number(totals["model_calls"], lang),
+            lines=number(totals["user_lines"], lang),
+            per_line=say("eval", "summary.unknown", lang)
+            if per_line is None
+            else number(per_line, lang, 2),
+            prompt=number(totals["prompt_tokens"], lang),
+            completion=number(totals["completion_tokens"], lang),
+            cost=cost,
+        )
     )
-    lines += [f"FAIL {r.dialogue.id}: {r.reason}" for r in report.results if not r.passed]
+    lines += [
+        say("eval", "summary.failed", lang, id=r.dialogue.id, reason=r.reason)
+        for r in report.results
+        if not r.passed
+    ]
     return lines
 
 
@@ -323,13 +347,10 @@ def main(
     """
     folder = directory or DEFAULT_DIR
     if directory is None and not folder.is_dir():
-        raise UsageError(
-            "No tests/dialogues here: run from the repository root or name the corpus folder, "
-            "e.g. giftgenius eval tests/dialogues/en"
-        )
+        raise UsageError(speak("eval", "no_corpus"))
     dialogues = load_corpus(folder, only)
     if not dialogues:
-        raise UsageError(f"No dialogue files (*.json) under {folder}.")
+        raise UsageError(speak("eval", "no_dialogues", folder=folder))
 
     if settings is None:
         from giftgenius.settings import load_settings
@@ -338,9 +359,13 @@ def main(
     chosen = model_setting(model, settings, record)
 
     def progress(run: RunResult) -> None:
-        verdict = "ok" if run.passed else "FAIL"
-        tag = f" replay {run.replay}" if run.replay else ""
-        err.write(f"{verdict:4} {run.dialogue_id}{tag} ({run.seconds:.0f} s)\n")
+        verdict = speak("eval", "progress.passed" if run.passed else "progress.failed")
+        tag = speak("eval", "progress.replay", n=run.replay) if run.replay else ""
+        verdict, seconds = verdict.ljust(4), f"{run.seconds:.0f}"
+        line = speak(
+            "eval", "progress", verdict=verdict, id=run.dialogue_id, replay=tag, seconds=seconds
+        )
+        err.write(line + "\n")
         err.flush()
 
     report = evaluate(

@@ -109,4 +109,5 @@ def test_the_sections_are_named_for_who_speaks() -> None:
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
         "commands", "storage", "settings", "usage", "model", "service", "catalog_import",
         "history",
+        "eval",
     }  # fmt: skip

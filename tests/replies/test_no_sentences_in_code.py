@@ -48,6 +48,7 @@ SPEAKING = sorted(
         PACKAGE / "llm" / "openai_chat.py",
         PACKAGE / "catalog" / "importing.py",
         PACKAGE / "catalog" / "models.py",
+        *(PACKAGE / "evaluate").glob("*.py"),
     ]
 )
 
