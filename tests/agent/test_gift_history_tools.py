@@ -79,9 +79,7 @@ def test_someone_else_is_still_offered_it(make_ctx, db: Database) -> None:
     assert gift_id in [c["id"] for c in found["shortlist"]]
 
 
-def test_a_gift_is_kept_under_the_saved_profile_of_the_same_person(
-    make_ctx, db: Database
-) -> None:
+def test_a_gift_is_kept_under_the_saved_profile_of_the_same_person(make_ctx, db: Database) -> None:
     with db.write() as repos:
         repos.profiles.upsert(
             RecipientProfile(
