@@ -17,6 +17,7 @@ from giftgenius.domain import GiftGiven, RecipientProfile, check_user_id
 from giftgenius.language.folding import key
 from giftgenius.language.kin import Recipient, recipient, same_person
 from giftgenius.language.relations import resolve_relation
+from giftgenius.replies import phrasing
 from giftgenius.storage.repositories import normalize_label
 
 
@@ -37,18 +38,20 @@ def _wanted(label: str, saved: list[RecipientProfile], lang: str) -> list[Recipi
     return found
 
 
-def _label(gift: GiftGiven, saved: list[RecipientProfile]) -> str:
-    """How the person knows the recipient: the label of the saved profile that is the same
-    person, else the words the run named them with ("mum", "sister Clara")."""
+def _label(gift: GiftGiven, saved: list[RecipientProfile]) -> str | None:
+    """The label of the saved profile that is the gift's recipient, if one is."""
     given = recipient(gift.recipient, gift.recipient_name)
     for entry in saved:
         kept = entry.profile
         if kept.recipient and same_person(given, recipient(kept.recipient, kept.recipient_name)):
             return entry.label
-    name = gift.recipient_name
-    if name and key(name) not in key(gift.recipient):
-        return f"{gift.recipient} {name}"
-    return gift.recipient
+    return None
+
+
+def _whom(gift: GiftGiven, saved: list[RecipientProfile], lang: str) -> str:
+    """How the recipient is named to the person: their saved profile's label ("mum"), else
+    the words the run named them with, on the person's side ("your sister Clara")."""
+    return _label(gift, saved) or phrasing.recipient(gift.recipient, lang, name=gift.recipient_name)
 
 
 def gift_history(
@@ -73,9 +76,9 @@ def gift_history(
         "recipient": label,
         "gifts": [
             {
-                "recipient": _label(g, saved),
-                "recipient_said": g.recipient,
+                "recipient": g.recipient,
                 "recipient_name": g.recipient_name,
+                "label": _label(g, saved),
                 "gift_id": g.gift_id,
                 "title": g.title,
                 "price": g.price,
@@ -98,7 +101,7 @@ def gift_history(
             date=formats.date(g.confirmed_at.date(), lang),
             title=g.title,
             price=formats.money(g.price, g.currency, lang),
-            recipient=_label(g, saved),
+            recipient=_whom(g, saved, lang),
         )
         for g in gifts
     ]
