@@ -186,7 +186,7 @@ class Agent(RunReader):
         Loading under the lease also keeps that window from committing mid-load.
         """
         try:
-            with self.sessions.lease(run.id, self.owner, wait=0):
+            with self.sessions.lease(run.id, self._holder(), wait=0):
                 return load_session(run, self.sessions, self.db)
         except SessionBusy:
             loaded = load_session(run, self.sessions, self.db)
@@ -224,7 +224,7 @@ class Agent(RunReader):
         timings = TurnTimings()
         start = time.perf_counter()
         # The lease serializes turns; correctness under a lapsed lease rests on the fence.
-        with self.sessions.lease(run_id, self.owner, wait=self.settings.lease_wait):
+        with self.sessions.lease(run_id, self._holder(), wait=self.settings.lease_wait):
             run, loaded = self._load_for_turn(run_id, user_id)
             timings.load = time.perf_counter() - start
             result = self._turn(run, loaded, text, on_text, timings)
@@ -232,6 +232,12 @@ class Agent(RunReader):
         timings.save += time.perf_counter() - releasing  # the lease's release
         timings.total = time.perf_counter() - start
         return result
+
+    def _holder(self) -> str:
+        """A lease owner of this turn alone: one agent may serve turns on several threads
+        (the HTTP service), and a holder whose lease lapsed must not renew or release the
+        lease a later turn of the same agent took."""
+        return f"{self.owner}:{new_id()[:8]}"
 
     def _load_for_turn(self, run_id: str, user_id: str) -> tuple[RunInfo, Loaded]:
         """The run and its session, under the lease, with one database statement.

@@ -139,6 +139,10 @@ def from_http(request: Request, exc: HTTPException) -> GiftGeniusError:
     if exc.status_code == 413:
         limit = getattr(request.app.state, "max_request_bytes", 0)
         return TooLarge(catalogue.say("service", "too_large", lang, limit=limit))
+    if 400 <= exc.status_code < 500:  # a body that cannot be parsed, say
+        return InvalidRequest(
+            catalogue.say("service", "invalid_request", lang, problems=exc.detail)
+        )
     return GiftGeniusError(catalogue.text("service", "internal", lang))
 
 

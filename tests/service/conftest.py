@@ -7,24 +7,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from service_kit import SISTER, bearer, key_for
 
 from giftgenius.service.app import create_app
 from giftgenius.settings import load_settings
-
-SISTER = "a gift for my sister who loves tea, budget 30 EUR"
-
-
-def key_for(app: FastAPI, user: str) -> str:
-    """A new API key of ``user``, made as ``giftgenius keys create`` makes one."""
-    with app.state.service.agent().db.write() as repos:
-        repos.users.ensure(user)
-        return repos.keys.create(user)[1]
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 @pytest.fixture

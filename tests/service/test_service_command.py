@@ -13,7 +13,7 @@ import sys
 
 import httpx2
 import pytest
-from conftest import SISTER
+from service_kit import SISTER
 
 from giftgenius.cli.main import main
 

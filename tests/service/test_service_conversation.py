@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import SISTER
 from fastapi.testclient import TestClient
+from service_kit import SISTER
 
 from giftgenius.agent.documents import read_state, state_document
 from giftgenius.app import build_reader

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SISTER, bearer
 from fastapi.testclient import TestClient
+from service_kit import SISTER, bearer, key_for
 
 from giftgenius.errors import (
     GiftGeniusError,
@@ -101,7 +101,7 @@ def test_the_service_speaks_the_requests_language(client: TestClient) -> None:
 
 def test_a_busy_session_is_409_with_retry_after(make_client, alice) -> None:
     client = make_client(lease_wait=0)
-    key = bearer(__import__("conftest").key_for(client.app, "bob"))
+    key = bearer(key_for(client.app, "bob"))
     first = client.post("/v1/messages", json={"text": SISTER}, headers=key).json()
     agent = client.app.state.service.agent()
     with agent.sessions.lease(first["run_id"], "another-window", wait=0):
@@ -134,3 +134,19 @@ def test_ready_on_the_embedded_defaults(client: TestClient) -> None:
         "sessions": True,
         "model": True,
     }
+
+
+def test_starlettes_own_refusals_join_the_tree() -> None:
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+
+    from giftgenius.service.errors import InvalidRequest, MethodNotAllowed, from_http
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/x", "headers": [], "query_string": b""}
+    request = Request(scope)
+    unparsed = from_http(request, HTTPException(400, "There was an error parsing the body"))
+    assert isinstance(unparsed, InvalidRequest) and status_of(unparsed).status == 422
+    assert "error parsing the body" in str(unparsed)
+    assert isinstance(from_http(request, HTTPException(405)), MethodNotAllowed)
+    assert status_of(from_http(request, HTTPException(418))).status == 422
+    assert status_of(from_http(request, HTTPException(502))).status == 500

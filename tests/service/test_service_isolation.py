@@ -3,8 +3,8 @@ and Bob can neither read nor change anything of hers."""
 
 from __future__ import annotations
 
-from conftest import SISTER, bearer, key_for
 from fastapi.testclient import TestClient
+from service_kit import SISTER, bearer, key_for
 
 
 def alices_world(client: TestClient, alice: dict[str, str], run_id: str) -> list[object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from conftest import SISTER, bearer, key_for
+from service_kit import SISTER, bearer, key_for
 
 from giftgenius.errors import StorageError
 from giftgenius.service.observe import RequestRecord

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SISTER, bearer, key_for
+from service_kit import SISTER, bearer, key_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
