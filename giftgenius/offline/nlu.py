@@ -1173,13 +1173,8 @@ def _surname(after: str) -> str:
     if m is None:
         return ""
     word = m[1]
-    if (
-        fold(word) in _GREETINGS
-        or fold(word) in _NAME_VERBS
-        or names_a_day(word)
-        or _known_relation(word)
-        or _said_as_place(word, "")
-    ):
+    # a verb ("Anna Loves"), or what no one is named, said alone
+    if fold(word) in _NAME_VERBS or _names_no_one(word, "", word):
         return ""
     return " " + word
 
