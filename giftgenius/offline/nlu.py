@@ -148,8 +148,10 @@ _STRONG_CUE = re.compile(
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
 _ARTICLES = union("function_words", "definite_articles")
 _NOT_PLACE = (  # "in March": a month, no town
-    union(_PLACES, "not_places") | _ARTICLES | union("function_words", "indefinite_articles")
-) | MONTH_NAMES
+    union(_PLACES, "not_places")
+    | union("function_words", "definite_articles", "indefinite_articles", "possessives")
+    | MONTH_NAMES
+)
 _OCCASION_DATE = re.compile(
     # a birthday said by the age too: "turns 12 in ten days", "fête ses 40 ans le 14"
     rf"(?:{_words(_DATES, 'occasions')}|{_words(_DATES, 'occasion_stems')}\w*|aura \d+ ans)\b.*?"
@@ -1173,13 +1175,8 @@ def _surname(after: str) -> str:
     if m is None:
         return ""
     word = m[1]
-    if (
-        fold(word) in _GREETINGS
-        or fold(word) in _NAME_VERBS
-        or names_a_day(word)
-        or _known_relation(word)
-        or _said_as_place(word, "")
-    ):
+    # a verb ("Anna Loves"), or what no one is named, said alone
+    if fold(word) in _NAME_VERBS or _names_no_one(word, "", word):
         return ""
     return " " + word
 

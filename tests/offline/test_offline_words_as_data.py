@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from giftgenius.language.lexicon import words
+from giftgenius.language.lexicon import LANGUAGES, pattern_kinds, table, words
 from giftgenius.offline.clauses import Segment
 from giftgenius.offline.doings import doing, doing_tags
 from giftgenius.offline.intents import Candidate, choice, confirms, declines, title_match
@@ -108,3 +108,32 @@ def test_common_words_name_no_title() -> None:
     for lang in ("en", "fr"):
         said = " ".join(w for w in words("offline_choices", "common", lang) if len(w) >= 3)
         assert title_match(said, [Candidate(said.title()), Candidate("Moka Pot")]) is None
+
+
+# Words moved from a reader's code to its lexicon, as the code wrote them: each stays there,
+# not in the code too (comments quote examples in plain words, never a word list).
+MOVED = [
+    ("nlu", "birthday party|", "reading_people", "party_of"),
+    ("nlu", "to give to", "reading_people", "for_before"),
+    ("nlu", "allergique", "reading_tastes", "free_dislikes"),
+    ("nlu", "celle", "reading_replies", "pointing"),
+    ("nlu", "toutes les", "reading_money", "per_period"),
+    ("nlu", "eux|elles", "reading_money", "of_them"),
+    ("reading_age", "vient", "reading_ages", "coming"),
+    ("reading_age", "celebre", "reading_ages", "celebrating"),
+]
+
+
+@pytest.mark.parametrize(("module", "said", "topic", "kind"), MOVED)
+def test_moved_words_live_in_their_lexicon_only(
+    module: str, said: str, topic: str, kind: str
+) -> None:
+    code = (OFFLINE / f"{module}.py").read_text(encoding="utf-8")
+    assert said not in code, f"{module}.py says {said!r}: read it from {topic}.{kind}"
+    data = [
+        phrase
+        for lang in LANGUAGES
+        for phrase in (*table(topic, lang).get(kind, ()), *pattern_kinds(topic, lang).get(kind, ()))
+    ]
+    first = said.replace("|", " ").split()[0]
+    assert any(first in phrase for phrase in data), f"{topic}.{kind} lacks {first!r}"
