@@ -69,16 +69,17 @@ def _phrases(*kinds: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{words})(?:(?<=')|(?![\w']))")
 
 
+# The kinds of phrases read anywhere in a message besides the aspects.
+_KINDS = (
+    "topics", "telling", "requests", "choosing", "pointing", "changes", "all_items",
+    "both_items", "wh_words", "verbs",
+)  # fmt: skip
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     """The lexicon's phrases as patterns, built once per process."""
-    found = {kind: _phrases(kind) for kind in (*ASPECTS, "topics", "telling", "requests")}
-    found |= {
-        kind: _phrases(kind)
-        for kind in ("choosing", "pointing", "changes", "all_items", "both_items")
-    }
-    found["wh_words"] = _phrases("wh_words")
-    found["verbs"] = _phrases("verbs")
+    found = {kind: _phrases(kind) for kind in (*ASPECTS, *_KINDS)}
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
     found["opener"] = _at_start("openers")
     found["auxiliary"] = _at_start("auxiliaries")
