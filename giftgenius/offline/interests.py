@@ -27,7 +27,6 @@ from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import mapping, pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
 from giftgenius.language.patterns import any_word, matcher, source
-from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
     TAGS,
@@ -39,7 +38,7 @@ from giftgenius.language.vocabulary import (
     tokenize,
 )
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
-from giftgenius.offline.doings import doing_tags
+from giftgenius.offline.doings import doing_tags, one_word_synonyms, relation_words
 
 # What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
 # the tags are read). Folded, whole words; "lit"/"court" need a subject.
@@ -190,7 +189,7 @@ def _qualifies_a_taste(name: str, after: str, before: str) -> bool:
     word = _NEXT_WORD.match(after)
     if word is None or " " in name.strip() or _PERSON_BEFORE.search(before):
         return False
-    if fold(name) in _relation_words():
+    if fold(name) in relation_words():
         return False  # "Frère photographe amateur": the recipient, said with a taste
     return bool(analyze(word[1]).tags)
 
@@ -257,11 +256,6 @@ def _in_language(text: str, locale: str) -> str:
     return re.sub(r"[^\W\d_]+", keep, text)
 
 
-@lru_cache(maxsize=1)
-def _relation_words() -> frozenset[str]:
-    return frozenset(w for table in lexicon().values() for k in table for w in k.split())
-
-
 _DOUBLED = re.compile(r"([a-z])\1+")
 
 
@@ -317,7 +311,7 @@ def _without_speakers_things(text: str) -> str:
 
     def blank(m: re.Match[str]) -> str:
         following = {fold(w) for w in re.findall(r"[^\W\d_]+", m[2])}
-        if fold(m[1]) in _relation_words() or following & _relation_words():
+        if fold(m[1]) in relation_words() or following & relation_words():
             return m[0]
         return m[0][: m.start(1) - m.start()] + " " * len(m[1]) + m[2]
 
@@ -380,14 +374,8 @@ def _stem_tags(stem: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def vocabulary_words() -> dict[str, str]:
-    """Each one-word synonym of the vocabulary (folded) → its tag."""
-    words: dict[str, str] = {}
-    for tag in TAGS:
-        for phrase in synonyms(tag):
-            parts = tokenize(phrase)
-            if len(parts) == 1:
-                words.setdefault(fold(parts[0]), tag)
-    return words
+    """Each one-word synonym of the vocabulary (folded) → its first tag."""
+    return {word: tags[0] for word, tags in one_word_synonyms(TAGS).items()}
 
 
 # Flowers someone has or grows are plants in the ground, not a bouquet: "le jardinage et ses
@@ -516,7 +504,7 @@ def _unread(word: str, locale: str) -> bool:
         len(word) > 1
         and not word.isdigit()
         and word not in _FILLER
-        and word not in _relation_words()
+        and word not in relation_words()
         and not (locale == "fr" and word in _FRENCH_ONLY)
     )
 
@@ -620,7 +608,7 @@ def _free(word: str) -> bool:
         and word not in _FILLER
         and word not in NUMBER_WORDS
         and word not in CURRENCY_WORDS
-        and word not in _relation_words()
+        and word not in relation_words()
         and resolve_country(word.capitalize()) is None
     )
 
@@ -639,7 +627,7 @@ def _subject_verb(folded: str) -> bool:
     if _SUBJECT_PRONOUN.search(folded):
         return True
     return any(
-        len(w) >= 3 and w in _relation_words() and w not in _FILLER
+        len(w) >= 3 and w in relation_words() and w not in _FILLER
         for w in re.findall(r"[^\W_]+", folded)
     )
 
