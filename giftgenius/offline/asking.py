@@ -210,27 +210,20 @@ def _counts_something(before: list[str], after: list[str], next_chars: str) -> b
     décembre", "before the 5th") rather than a place in the list."""
     if next_chars.strip()[:1] in ("€", "$", "£", "%"):
         return True
-    if after and (after[0] in _units() or after[0] in MONTH_NAMES):
+    if after and (after[0] in _UNITS or after[0] in MONTH_NAMES):
         return True
     if before and before[-1] in MONTH_NAMES:
         return True
     lead = [w for w in before if w not in _ARTICLES]
-    return bool(lead) and lead[-1] in _date_cues()
+    return bool(lead) and lead[-1] in _DATE_CUES
 
 
 _ARTICLES = union("function_words", "definite_articles")
-
-
-@lru_cache(maxsize=1)
-def _units() -> frozenset[str]:
-    return union(_TOPIC, "units")
-
-
-@lru_cache(maxsize=1)
-def _date_cues() -> frozenset[str]:
-    """Words before a day: "before the 20th", "avant le 20", "by the 5th"."""
-    cues = union("deadline_cues", "before_a_date", "day_excluded", "day_only")
-    return frozenset(c for c in cues if " " not in c)
+_UNITS = union(_TOPIC, "units")
+# Words before a day: "before the 20th", "avant le 20", "by the 5th".
+_DATE_CUES = frozenset(
+    c for c in union("deadline_cues", "before_a_date", "day_excluded", "day_only") if " " not in c
+)
 
 
 def _ordinals(folded: str, listed: int, named: frozenset[str]) -> list[tuple[int, int]]:

@@ -116,15 +116,11 @@ _OBJECT_BEFORE = re.compile(
 )
 
 
-def _plural(_word: str) -> str:
-    return "s?"
-
-
 # A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
-# supporter follows its sport ("a Chelsea supporter").
+# supporter follows its sport ("a Chelsea supporter"). Either may be plural ("Trekkie nerds").
 _FAN_AFTER = re.compile(
-    rf"^\s*(?:{alternation(union('offline_tastes', 'after_a_name'), _plural)}|"
-    rf"(?P<team>{alternation(union('offline_tastes', 'supporters'), _plural)}))(?![\w'])"
+    rf"^\s*(?:(?:{alternation(union('offline_tastes', 'after_a_name'))})s?|"
+    rf"(?P<team>(?:{alternation(union('offline_tastes', 'supporters'))})s?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
