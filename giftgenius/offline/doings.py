@@ -43,16 +43,10 @@ _CLIPPED_VERB = union("offline_doings", "clipped_verbs")
 # — what lies about — training).
 _EVERYDAY = union("offline_doings", "everyday_verbs")
 
-# Inflections taken off a verb, longest first ("-ies" leaves a "y": "studies" → study).
-_ENDINGS = (
-    "aient", "ait", "ais", "ent", "ons", "ez", "ees", "ee", "ies", "ing", "es", "ed", "er",
-    "e", "s", "d", "",
-)  # fmt: skip
-# Endings that make an activity or its doer of a verb's stem, in the vocabulary's words.
-_DERIVED = (
-    "", "e", "ing", "er", "or", "ist", "ion", "ation", "y", "age", "ure", "eur", "euse",
-    "ier", "iere", "erie", "re",
-)  # fmt: skip
+# Inflections taken off a verb, and the endings that make an activity or its doer of a
+# stem (offline_doings); the word itself is its own stem and its own activity ("fish").
+_ENDINGS = (*union("offline_doings", "inflections"), "")
+_DERIVED = ("", *union("offline_doings", "derivations"))
 _VOWELS = frozenset("aeiouy")
 _WORD = re.compile(r"[^\W\d_]+")
 
