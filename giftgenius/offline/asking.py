@@ -25,7 +25,6 @@ Every word read here is in ``lexicons/<lang>/questions.toml``.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,7 +36,7 @@ from giftgenius.language.lexicon import union
 from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
 from giftgenius.offline.spelling import mend
-from giftgenius.offline.wire import message_text
+from giftgenius.offline.wire import json_object, message_text
 
 _TOPIC = "questions"
 # What a question asks about a gift; "describe" when it asks nothing narrower.
@@ -317,21 +316,13 @@ def meant_before(messages: list[dict[str, Any]], last_user: int, ids: list[str])
     for message in messages[:last_user]:
         for call in message.get("tool_calls") or [] if message.get("role") == "assistant" else []:
             function = call.get("function") or {}
-            name, args = function.get("name"), _args(function.get("arguments"))
+            name, args = function.get("name"), json_object(function.get("arguments"))
             if name == DETAILS_TOOL:
                 meant = [str(i) for i in args.get("gift_ids") or []]
             elif name == "select_gift" and args.get("gift_id"):
                 meant = [str(args["gift_id"])]
         if message.get("role") == "tool":
-            selected = (_args(message_text(message)) or {}).get("selected")
+            selected = json_object(message_text(message)).get("selected")
             if isinstance(selected, dict) and selected.get("id"):
                 meant = [str(selected["id"])]
     return [i for i in meant if i in ids]
-
-
-def _args(text: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}

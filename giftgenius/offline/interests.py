@@ -59,7 +59,8 @@ _FILLER = union("offline_tastes", "filler") | union(
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = any_word("offline_tastes", "fans")
-_LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
+_JOINERS = alternation(union("offline_tastes", "list_joiners"))
+_LIST = re.compile(rf"(?<![\w'])(?:{_JOINERS})(?![\w'])|,")
 
 
 @lru_cache(maxsize=1)
@@ -123,7 +124,7 @@ _FAN_AFTER = re.compile(
     rf"(?P<team>(?:{alternation(union('offline_tastes', 'supporters'))})s?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
-_LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
+_LIST_ON = re.compile(rf"^\s*(?:,|{_JOINERS})\s*(?:{_ARTICLE}\s*)?$")
 # A run of capitalised words, in any alphabet's capitals, all-capital ones too ("PSG").
 _NAME_RUN = re.compile(rf"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:{_JOINER}\s+){{0,2}}[A-ZÀ-Ý][\w'-]*)*")
 
@@ -325,7 +326,7 @@ _SOMETHING = re.compile(
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
 _KIND_NOUN = any_word("offline_tastes", "kind_nouns")
 _KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
-_CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
+_CONNECTORS = union("offline_tastes", "list_joiners") | {"/"}
 # "a chocoholic", "a bookaholic": a taste with a suffix of craving.
 _HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
 # Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
