@@ -22,3 +22,13 @@ def test_a_missing_kind_names_the_file_and_the_fix() -> None:
 
 def test_union_reads_both_languages() -> None:
     assert {"the", "le", "la", "les", "l"} <= lexicon.union("function_words", "definite_articles")
+
+
+@pytest.mark.parametrize(
+    ("topic", "kind"), [("offline_spelling", "short_forms"), ("offline_tastes", "french_only")]
+)
+def test_a_mapping_kind_reads_said_then_meant(topic: str, kind: str) -> None:
+    table = lexicon.mapping(topic, kind)
+    entries = [w for lang in lexicon.LANGUAGES for w in lexicon.words(topic, kind, lang)]
+    assert len(table) == len(entries)
+    assert all(said and meant and " -> " not in said + meant for said, meant in table.items())
