@@ -119,9 +119,7 @@ MONTH_NAMES = union("calendar", "months")
 _MONTH_WORDS = "|".join(_MONTH_NUMBER)
 # What a date dateparser may read holds: a month, a weekday, a relative day or unit word…
 _DATE_WORD = re.compile(
-    rf"(?<!\w)(?:{_MONTH_WORDS}|{_WEEKDAYS}|today|tonight|tomorrow|"
-    r"aujourd'hui|ce soir|demain|week|weeks|semaine|semaines|month|mois|jour|jours|"
-    r"day|days)(?!\w)"
+    rf"(?<!\w)(?:{_MONTH_WORDS}|{_WEEKDAYS}|{alternation(union('calendar', 'date_words'))})(?!\w)"
 )
 # …or numbers written as a date: "12/20", "2026-12-20", "20.12".
 _NUMERIC_DATE = re.compile(r"\d[/.\-]\d")
@@ -388,8 +386,7 @@ def parse_deadline(text: str, today: dt.date, locale: Locale = "en") -> dt.date 
 # A weekday said with "next" is read differently by different people (the coming one, or
 # the one of next week); the count the person adds says which, whatever today's weekday.
 _RESTATED = re.compile(
-    r"^\s*(?:ca fait|ca nous fait|ca laisse|cela fait|soit|donc|so|that'?s|that is|"
-    r"which is|which gives (?:us|me)|i\.?e\.?|it'?s)\s+(?:dans\s+|in\s+)?"
+    rf"^\s*(?:{alternation(union('deadline_cues', 'restating'))})\s+(?:dans\s+|in\s+)?"
     r"(\d{1,3})\s+(days?|jours?|weeks?|semaines?)\s*(?:from now|d'ici la)?\s*[.!]?\s*$"
 )
 

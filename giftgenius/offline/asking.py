@@ -25,7 +25,6 @@ Every word read here is in ``lexicons/<lang>/questions.toml``.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,7 +36,7 @@ from giftgenius.language.lexicon import union
 from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
 from giftgenius.offline.spelling import mend
-from giftgenius.offline.wire import message_text
+from giftgenius.offline.wire import json_object, message_text
 
 _TOPIC = "questions"
 # What a question asks about a gift; "describe" when it asks nothing narrower.
@@ -69,16 +68,17 @@ def _phrases(*kinds: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-])(?:{words})(?:(?<=')|(?![\w']))")
 
 
+# The kinds of phrases read anywhere in a message besides the aspects.
+_KINDS = (
+    "topics", "telling", "requests", "choosing", "pointing", "changes", "all_items",
+    "both_items", "wh_words", "verbs",
+)  # fmt: skip
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     """The lexicon's phrases as patterns, built once per process."""
-    found = {kind: _phrases(kind) for kind in (*ASPECTS, "topics", "telling", "requests")}
-    found |= {
-        kind: _phrases(kind)
-        for kind in ("choosing", "pointing", "changes", "all_items", "both_items")
-    }
-    found["wh_words"] = _phrases("wh_words")
-    found["verbs"] = _phrases("verbs")
+    found = {kind: _phrases(kind) for kind in (*ASPECTS, *_KINDS)}
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
     found["opener"] = _at_start("openers")
     found["auxiliary"] = _at_start("auxiliaries")
@@ -209,27 +209,20 @@ def _counts_something(before: list[str], after: list[str], next_chars: str) -> b
     décembre", "before the 5th") rather than a place in the list."""
     if next_chars.strip()[:1] in ("€", "$", "£", "%"):
         return True
-    if after and (after[0] in _units() or after[0] in MONTH_NAMES):
+    if after and (after[0] in _UNITS or after[0] in MONTH_NAMES):
         return True
     if before and before[-1] in MONTH_NAMES:
         return True
     lead = [w for w in before if w not in _ARTICLES]
-    return bool(lead) and lead[-1] in _date_cues()
+    return bool(lead) and lead[-1] in _DATE_CUES
 
 
 _ARTICLES = union("function_words", "definite_articles")
-
-
-@lru_cache(maxsize=1)
-def _units() -> frozenset[str]:
-    return union(_TOPIC, "units")
-
-
-@lru_cache(maxsize=1)
-def _date_cues() -> frozenset[str]:
-    """Words before a day: "before the 20th", "avant le 20", "by the 5th"."""
-    cues = union("deadline_cues", "before_a_date", "day_excluded", "day_only")
-    return frozenset(c for c in cues if " " not in c)
+_UNITS = union(_TOPIC, "units")
+# Words before a day: "before the 20th", "avant le 20", "by the 5th".
+_DATE_CUES = frozenset(
+    c for c in union("deadline_cues", "before_a_date", "day_excluded", "day_only") if " " not in c
+)
 
 
 def _ordinals(folded: str, listed: int, named: frozenset[str]) -> list[tuple[int, int]]:
@@ -323,21 +316,13 @@ def meant_before(messages: list[dict[str, Any]], last_user: int, ids: list[str])
     for message in messages[:last_user]:
         for call in message.get("tool_calls") or [] if message.get("role") == "assistant" else []:
             function = call.get("function") or {}
-            name, args = function.get("name"), _args(function.get("arguments"))
+            name, args = function.get("name"), json_object(function.get("arguments"))
             if name == DETAILS_TOOL:
                 meant = [str(i) for i in args.get("gift_ids") or []]
             elif name == "select_gift" and args.get("gift_id"):
                 meant = [str(args["gift_id"])]
         if message.get("role") == "tool":
-            selected = (_args(message_text(message)) or {}).get("selected")
+            selected = json_object(message_text(message)).get("selected")
             if isinstance(selected, dict) and selected.get("id"):
                 meant = [str(selected["id"])]
     return [i for i in meant if i in ids]
-
-
-def _args(text: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}

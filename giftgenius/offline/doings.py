@@ -43,37 +43,43 @@ _CLIPPED_VERB = union("offline_doings", "clipped_verbs")
 # — what lies about — training).
 _EVERYDAY = union("offline_doings", "everyday_verbs")
 
-# Inflections taken off a verb, longest first ("-ies" leaves a "y": "studies" → study).
-_ENDINGS = (
-    "aient", "ait", "ais", "ent", "ons", "ez", "ees", "ee", "ies", "ing", "es", "ed", "er",
-    "e", "s", "d", "",
-)  # fmt: skip
-# Endings that make an activity or its doer of a verb's stem, in the vocabulary's words.
-_DERIVED = (
-    "", "e", "ing", "er", "or", "ist", "ion", "ation", "y", "age", "ure", "eur", "euse",
-    "ier", "iere", "erie", "re",
-)  # fmt: skip
+# Inflections taken off a verb, and the endings that make an activity or its doer of a
+# stem (offline_doings); the word itself is its own stem and its own activity ("fish").
+_ENDINGS = (*union("offline_doings", "inflections"), "")
+_DERIVED = ("", *union("offline_doings", "derivations"))
 _VOWELS = frozenset("aeiouy")
 _WORD = re.compile(r"[^\W\d_]+")
 
 
-@lru_cache(maxsize=1)
-def _interest_words() -> dict[str, str]:
-    """Each one-word synonym of an interest (folded) → its tag; a word two interests share
-    names neither."""
-    words: dict[str, set[str]] = {}
-    for tag in INTERESTS:
+@lru_cache(maxsize=2)
+def one_word_synonyms(tags: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Each one-word synonym of these tags (folded) → the tags it names."""
+    words: dict[str, dict[str, None]] = {}
+    for tag in tags:
         for phrase in synonyms(tag):
             parts = tokenize(phrase)
             if len(parts) == 1:
-                words.setdefault(fold(parts[0]), set()).add(tag)
-    return {word: next(iter(tags)) for word, tags in words.items() if len(tags) == 1}
+                words.setdefault(fold(parts[0]), {})[tag] = None
+    return {word: tuple(named) for word, named in words.items()}
 
 
 @lru_cache(maxsize=1)
-def _relation_words() -> frozenset[str]:
-    words = {w for table in lexicon().values() for k in table for w in k.split()}
-    return frozenset(w for w in words if len(w) >= 3 and w not in _BETWEEN | _PRONOUNS)
+def _interest_words() -> dict[str, str]:
+    """Each one-word synonym of an interest → its tag; a word two interests share names
+    neither."""
+    return {w: tags[0] for w, tags in one_word_synonyms(INTERESTS).items() if len(tags) == 1}
+
+
+@lru_cache(maxsize=1)
+def relation_words() -> frozenset[str]:
+    """Every word of the relations' names ("beau-frère", "godfather")."""
+    return frozenset(w for table in lexicon().values() for k in table for w in k.split())
+
+
+@lru_cache(maxsize=1)
+def _doers() -> frozenset[str]:
+    """The relation words that may do something ("my godfather fishes")."""
+    return frozenset(w for w in relation_words() if len(w) >= 3 and w not in _BETWEEN | _PRONOUNS)
 
 
 @lru_cache(maxsize=1)
@@ -142,7 +148,7 @@ def _subject(word: str, original: str) -> bool:
 
     if word in _grammar() or word in NUMBER_WORDS or len(word) < 2:
         return False
-    return word in _relation_words() or original[:1].isupper()
+    return word in _doers() or original[:1].isupper()
 
 
 # Punctuation ends who is doing what: "pour Isabelle, celle que…" has no verb of Isabelle's.

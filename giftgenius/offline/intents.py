@@ -294,9 +294,8 @@ def price_kind(text: str) -> str | None:
         folded[m.start() : m.start() + 3] in ("le ", "la ")
         or _POSTPOSED.search(folded[: m.start()])
     ):
-        noun = _NOUN_BEFORE.search(
-            folded[: m.start()]
-        )  # "la bougie" in "… la bougie la moins chère"
+        # "la bougie" in "… la bougie la moins chère"
+        noun = _NOUN_BEFORE.search(folded[: m.start()])
         kind = described(text[noun.start() : m.start()]) if noun else None
     if kind is not None:
         terms = read_description(kind)

@@ -27,7 +27,6 @@ from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import mapping, pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
 from giftgenius.language.patterns import any_word, matcher, source
-from giftgenius.language.relations import lexicon
 from giftgenius.language.vocabulary import (
     INTERESTS,
     TAGS,
@@ -39,7 +38,7 @@ from giftgenius.language.vocabulary import (
     tokenize,
 )
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
-from giftgenius.offline.doings import doing_tags
+from giftgenius.offline.doings import doing_tags, one_word_synonyms, relation_words
 
 # What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
 # the tags are read). Folded, whole words; "lit"/"court" need a subject.
@@ -60,7 +59,8 @@ _FILLER = union("offline_tastes", "filler") | union(
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = any_word("offline_tastes", "fans")
-_LIST = re.compile(r"(?<![\w'])(?:and|et|or|ou|&|\+)(?![\w'])|,")
+_JOINERS = alternation(union("offline_tastes", "list_joiners"))
+_LIST = re.compile(rf"(?<![\w'])(?:{_JOINERS})(?![\w'])|,")
 
 
 @lru_cache(maxsize=1)
@@ -117,18 +117,14 @@ _OBJECT_BEFORE = re.compile(
 )
 
 
-def _plural(_word: str) -> str:
-    return "s?"
-
-
 # A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
-# supporter follows its sport ("a Chelsea supporter").
+# supporter follows its sport ("a Chelsea supporter"). Either may be plural ("Trekkie nerds").
 _FAN_AFTER = re.compile(
-    rf"^\s*(?:{alternation(union('offline_tastes', 'after_a_name'), _plural)}|"
-    rf"(?P<team>{alternation(union('offline_tastes', 'supporters'), _plural)}))(?![\w'])"
+    rf"^\s*(?:(?:{alternation(union('offline_tastes', 'after_a_name'))})s?|"
+    rf"(?P<team>(?:{alternation(union('offline_tastes', 'supporters'))})s?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
-_LIST_ON = re.compile(rf"^\s*(?:,|and|et|or|ou|&|\+)\s*(?:{_ARTICLE}\s*)?$")
+_LIST_ON = re.compile(rf"^\s*(?:,|{_JOINERS})\s*(?:{_ARTICLE}\s*)?$")
 # A run of capitalised words, in any alphabet's capitals, all-capital ones too ("PSG").
 _NAME_RUN = re.compile(rf"(?<![\w-])[A-ZÀ-Ý][\w'-]*(?:\s+(?:{_JOINER}\s+){{0,2}}[A-ZÀ-Ý][\w'-]*)*")
 
@@ -190,7 +186,7 @@ def _qualifies_a_taste(name: str, after: str, before: str) -> bool:
     word = _NEXT_WORD.match(after)
     if word is None or " " in name.strip() or _PERSON_BEFORE.search(before):
         return False
-    if fold(name) in _relation_words():
+    if fold(name) in relation_words():
         return False  # "Frère photographe amateur": the recipient, said with a taste
     return bool(analyze(word[1]).tags)
 
@@ -257,11 +253,6 @@ def _in_language(text: str, locale: str) -> str:
     return re.sub(r"[^\W\d_]+", keep, text)
 
 
-@lru_cache(maxsize=1)
-def _relation_words() -> frozenset[str]:
-    return frozenset(w for table in lexicon().values() for k in table for w in k.split())
-
-
 _DOUBLED = re.compile(r"([a-z])\1+")
 
 
@@ -317,7 +308,7 @@ def _without_speakers_things(text: str) -> str:
 
     def blank(m: re.Match[str]) -> str:
         following = {fold(w) for w in re.findall(r"[^\W\d_]+", m[2])}
-        if fold(m[1]) in _relation_words() or following & _relation_words():
+        if fold(m[1]) in relation_words() or following & relation_words():
             return m[0]
         return m[0][: m.start(1) - m.start()] + " " * len(m[1]) + m[2]
 
@@ -335,7 +326,7 @@ _SOMETHING = re.compile(
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
 _KIND_NOUN = any_word("offline_tastes", "kind_nouns")
 _KIND_WORD = re.compile(r"[^\W\d_]+|[+&/]")
-_CONNECTORS = frozenset({"and", "or", "et", "ou", "+", "&", "/"})
+_CONNECTORS = union("offline_tastes", "list_joiners") | {"/"}
 # "a chocoholic", "a bookaholic": a taste with a suffix of craving.
 _HOLIC = re.compile(r"(?<![\w'])([a-z]{3,}?)[ao]?holi(?:c|k|que)s?(?![\w'])")
 # Owning an animal says they love it ("has two dogs", "just adopted a kitten", "a deux chats");
@@ -380,14 +371,8 @@ def _stem_tags(stem: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def vocabulary_words() -> dict[str, str]:
-    """Each one-word synonym of the vocabulary (folded) → its tag."""
-    words: dict[str, str] = {}
-    for tag in TAGS:
-        for phrase in synonyms(tag):
-            parts = tokenize(phrase)
-            if len(parts) == 1:
-                words.setdefault(fold(parts[0]), tag)
-    return words
+    """Each one-word synonym of the vocabulary (folded) → its first tag."""
+    return {word: tags[0] for word, tags in one_word_synonyms(TAGS).items()}
 
 
 # Flowers someone has or grows are plants in the ground, not a bouquet: "le jardinage et ses
@@ -516,7 +501,7 @@ def _unread(word: str, locale: str) -> bool:
         len(word) > 1
         and not word.isdigit()
         and word not in _FILLER
-        and word not in _relation_words()
+        and word not in relation_words()
         and not (locale == "fr" and word in _FRENCH_ONLY)
     )
 
@@ -620,7 +605,7 @@ def _free(word: str) -> bool:
         and word not in _FILLER
         and word not in NUMBER_WORDS
         and word not in CURRENCY_WORDS
-        and word not in _relation_words()
+        and word not in relation_words()
         and resolve_country(word.capitalize()) is None
     )
 
@@ -639,7 +624,7 @@ def _subject_verb(folded: str) -> bool:
     if _SUBJECT_PRONOUN.search(folded):
         return True
     return any(
-        len(w) >= 3 and w in _relation_words() and w not in _FILLER
+        len(w) >= 3 and w in relation_words() and w not in _FILLER
         for w in re.findall(r"[^\W_]+", folded)
     )
 

@@ -8,7 +8,6 @@ message — never old history, so it works however much history was cut or summa
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +26,7 @@ from giftgenius.offline.asking import (
 )
 from giftgenius.offline.intents import Choice
 from giftgenius.offline.nlu import Extraction, extract
-from giftgenius.offline.wire import message_text
+from giftgenius.offline.wire import json_object, message_text
 from giftgenius.protocol import split_state
 from giftgenius.replies import answers, refusals
 from giftgenius.replies import texts as r
@@ -73,14 +72,6 @@ class Turn:
     @property
     def step(self) -> str:
         return str(self.state.get("step", "collecting_profile"))
-
-
-def _json(text: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> Turn | None:
@@ -148,7 +139,7 @@ def _scan(
         elif role == "assistant":
             names.update(_call_names(message))
         elif role == "tool":
-            result = _json(text) or {"ok": False, "error": text}
+            result = json_object(text) or {"ok": False, "error": text}
             listed = result.get("shortlist") or result.get("candidates")
             if isinstance(listed, list) and listed:
                 seen = listed
@@ -161,7 +152,7 @@ def _scan(
 def _call_names(message: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     """Each tool call of an assistant message: its id → its name and arguments."""
     functions = [(c.get("id", ""), c.get("function", {})) for c in message.get("tool_calls") or []]
-    return {i: (f.get("name", ""), _json(f.get("arguments") or "{}") or {}) for i, f in functions}
+    return {i: (f.get("name", ""), json_object(f.get("arguments"))) for i, f in functions}
 
 
 def _shown(start_state: dict[str, Any], seen: list[dict[str, Any]]) -> list[dict[str, Any]]:

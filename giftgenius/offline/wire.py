@@ -7,6 +7,7 @@ only in production. Messages follow the API's wording as closely as is known.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -313,3 +314,12 @@ def message_text(message: dict[str, Any]) -> str:
     if isinstance(content, list):
         return "".join(part.get("text", "") for part in content if isinstance(part, dict))
     return content or ""
+
+
+def json_object(text: Any) -> dict[str, Any]:
+    """The JSON object a message's text or a call's arguments hold; {} for anything else."""
+    try:
+        value = json.loads(text or "{}")
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -35,3 +35,13 @@ def test_the_narrower_function_words_add_no_word(lang: str) -> None:
     classes = {w for kind, ws in table.items() if kind not in NARROWER for w in ws}
     for kind in NARROWER:
         assert set(table[kind]) <= classes, f"{lang} {kind}: {set(table[kind]) - classes}"
+
+
+@pytest.mark.parametrize(
+    ("topic", "kind"), [("offline_spelling", "short_forms"), ("offline_tastes", "french_only")]
+)
+def test_a_mapping_kind_reads_said_then_meant(topic: str, kind: str) -> None:
+    table = lexicon.mapping(topic, kind)
+    entries = [w for lang in lexicon.LANGUAGES for w in lexicon.words(topic, kind, lang)]
+    assert len(table) == len(entries)
+    assert all(said and meant and " -> " not in said + meant for said, meant in table.items())

@@ -8,15 +8,19 @@ code change; these tests read the kinds back through the public readers.
 from __future__ import annotations
 
 import ast
+import datetime as dt
 from pathlib import Path
 
 import pytest
 
+from giftgenius.language.folding import fold
 from giftgenius.language.lexicon import LANGUAGES, pattern_kinds, table, words
+from giftgenius.language.when import parse_deadline
 from giftgenius.offline.clauses import Segment
 from giftgenius.offline.doings import doing, doing_tags
-from giftgenius.offline.intents import Candidate, choice, confirms, declines, title_match
+from giftgenius.offline.intents import Candidate, Choice, choice, confirms, declines, title_match
 from giftgenius.offline.interests import free_words
+from giftgenius.offline.spelling import mend
 
 OFFLINE = Path(__file__).parents[2] / "giftgenius" / "offline"
 READERS = (
@@ -31,12 +35,14 @@ READERS = (
     "reading_age",
     "unknown_tastes",
     "dropped_tastes",
+    "asking",
+    "number_kinds",
 )
 
 
 def _word_lists(tree: ast.AST) -> list[int]:
-    """Lines of word lists written in code: a literal string split into words, or a set of
-    more than seven literal strings."""
+    """Lines of word lists written in code: a literal string split into words, a set of more
+    than seven literal strings, or a table of more than seven literal words (a dict)."""
     found = []
     for node in ast.walk(tree):
         if (
@@ -53,6 +59,12 @@ def _word_lists(tree: ast.AST) -> list[int]:
             and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
         ):
             found.append(node.lineno)
+        if (
+            isinstance(node, ast.Dict)
+            and len(node.keys) > 7
+            and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        ):
+            found.append(node.lineno)
     return found
 
 
@@ -65,6 +77,31 @@ def test_the_reading_modules_hold_no_word_lists(module: str) -> None:
 def test_the_guard_sees_a_word_list() -> None:
     tree = ast.parse('X = frozenset("one two three four five".split())')
     assert _word_lists(tree) == [1]
+    table = ", ".join(f"'{w}': {i}" for i, w in enumerate(["a", "b", "c", "d", "e", "f", "g", "h"]))
+    assert _word_lists(ast.parse(f"X = {{{table}}}")) == [1]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_ordinal_suffix_is_read_as_a_place_and_a_day(lang: str) -> None:
+    for suffix in words("number_kinds", "ordinal_suffixes", lang):
+        assert choice(fold(f"the 2{suffix}")) == Choice(position=2), suffix
+        assert parse_deadline(f"by the 20{suffix}", dt.date(2026, 12, 1)) == dt.date(2026, 12, 20)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_number_word_after_a_number_noun_is_a_place(lang: str) -> None:
+    noun = words("offline_choices", "number_nouns", lang)[0]
+    for place, word in enumerate(
+        ("two", "three", "four") if lang == "en" else ("deux", "trois"), 2
+    ):
+        assert choice(f"{noun} {word}") == Choice(position=place), word
+    assert choice("the one with the dog") is None  # "the one" points, it counts nothing
+
+
+def test_text_speak_is_written_out_from_the_lexicon() -> None:
+    for entry in words("offline_spelling", "short_forms", "en")[:5]:
+        short, written = entry.split(" -> ")
+        assert mend(f"she {short} it") == f"she {written} it", entry
 
 
 @pytest.mark.parametrize(
