@@ -24,6 +24,7 @@ from giftgenius.agent.tools import tool_specs
 from giftgenius.arguments import command_parser
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.messages import speak
 from giftgenius.protocol import MESSAGES_HEADER
 from giftgenius.settings import load_settings
 from giftgenius.tokens import MIN_PROMPT_TOKENS, REPLY_PRIMING_TOKENS, TokenCounter
@@ -232,17 +233,17 @@ def _prompt_budget(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = command_parser("giftgenius bench context", __doc__)
+    parser = command_parser("giftgenius bench context", speak("help", "bench.context.description"))
     parser.add_argument(
         "--turns",
         type=_turn_counts,
         default=list(DEFAULT_TURNS),
-        help="milestones: conversation lengths, comma-separated",
+        help=speak("help", "bench.turns"),
     )
     parser.add_argument(
-        "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help="prompt tokens per request"
+        "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help=speak("help", "bench.budget")
     )
-    parser.add_argument("--model", default="offline", help="model whose encoding counts")
+    parser.add_argument("--model", default="offline", help=speak("help", "bench.encoding"))
     args = parser.parse_args(argv)
     counter = TokenCounter.for_model(args.model)
     run_conversation(3, args.budget, counter)  # warm caches so the first row is not skewed

@@ -49,6 +49,7 @@ from giftgenius.bench.procs import Job, run_rounds
 from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
+from giftgenius.messages import speak
 from giftgenius.settings import Settings
 
 DEFAULT_TURNS = (10, 100, 500)
@@ -93,36 +94,36 @@ def _counts(flag: str, minimum: int, maximum: int = 10_000_000) -> Callable[[str
 
 
 def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
-    p = command_parser(prog, __doc__)
+    p = command_parser(prog, speak("help", "bench.turn.description"))
     for flag, default, what in (
-        ("--turns", DEFAULT_TURNS, "milestones: conversation lengths at which turns are timed"),
-        ("--catalog", DEFAULT_CATALOGS, "catalog sizes, in synthetic products"),
-        ("--processes", DEFAULT_PROCESSES, "worker process counts for turns per second"),
+        ("--turns", DEFAULT_TURNS, "bench.turn.turns"),
+        ("--catalog", DEFAULT_CATALOGS, "bench.turn.catalog"),
+        ("--processes", DEFAULT_PROCESSES, "bench.turn.processes"),
     ):
-        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
+        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=speak("help", what))
     p.add_argument(
         "--sessions",
         type=whole(1, 10_000, what="sessions"),
         default=DEFAULT_SESSIONS,
-        help="sessions played side by side (in each worker process, for turns per second)",
+        help=speak("help", "bench.turn.sessions"),
     )
-    p.add_argument("--seconds", type=seconds(0.1, 3600), default=3.0, help="time per process count")
+    p.add_argument(
+        "--seconds", type=seconds(0.1, 3600), default=3.0, help=speak("help", "bench.turn.seconds")
+    )
     p.add_argument(
         "--max-search-seconds",
         type=seconds(0.0, 3600),
         default=5.0,
-        help="skip a larger catalog when its search would take longer than this (extrapolated)",
+        help=speak("help", "bench.turn.max_search_seconds"),
     )
     p.add_argument(
         "--seed",
         type=whole(0, 2**32 - 1, what="seed"),
         default=0,
-        help="synthetic catalog seed",
+        help=speak("help", "bench.turn.seed"),
     )
-    p.add_argument(
-        "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--keep", action="store_true", help=speak("help", "bench.keep"))
+    p.add_argument("--json", action="store_true", help=speak("help", "bench.json"))
     return p
 
 

@@ -10,8 +10,8 @@ the reason it is not a sentence for the person.
 
 The terminal's modules are all scanned, the operator commands (``cli/main.py``,
 ``cli/catalog_cmd.py``, ``cli/generate.py``) among them: they speak the environment's
-language through the catalogue's ``commands`` section. Their option help (``--help``) is
-the one part left in English on purpose, as ``cli/speech.py`` says. So are the stores
+language through the catalogue's ``commands`` section, and their option help (``--help``)
+through its ``help`` section. So are the stores
 (``storage/``) and the settings (``settings.py``, ``tokens.py``), whose errors a command
 ends on, the values a command line refuses (``arguments.py``, ``domain.py``) and the model
 client's errors (``llm/factory.py``, ``llm/openai_chat.py``): they speak the environment's
@@ -67,10 +67,9 @@ ALLOWED = {
     ("cli/render.py", "render_usage",
      "context:  truncated requests,  summarizations,  refused as too long"),
     ("cli/render.py", "render_usage", "unknown for this model"),
-    # The option help shared by several subcommands: --help stays in English (cli/speech.py).
-    ("cli/main.py", "", "the user id (letters, digits, _ . -; up to 64)"),
-    ("cli/main.py", "", "print one JSON document on stdout instead of text"),
-    ("cli/main.py", "", "do not ask for confirmation (for scripts)"),
+    # A usage line: the command's syntax, its words are its name and its metavars.
+    ("cli/main.py", "_parser",
+     "giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
     # Programming errors: the lease's owner is the process's own id, never typed; a write
@@ -99,10 +98,6 @@ ALLOWED = {
     # Stands in for a URL that cannot be parsed, where the URL would be: a value, not words.
     ("storage/db.py", "mask_url", "<unparsable database URL>"),
 }  # fmt: skip
-
-# (module, function) whose every literal is option help: the command line's parser, its
-# commands' descriptions and options' help, which stay in English (cli/speech.py says why).
-HELP = {("cli/main.py", "_parser")}
 
 _LETTER = re.compile(r"[^\W\d_]")
 _LOGGING = {"debug", "info", "warning", "error", "exception", "critical", "log"}
@@ -207,11 +202,11 @@ def literals(path: Path) -> Iterator[tuple[str, str, int]]:
 
 
 def reported(module: str, path: Path) -> list[str]:
-    """The sentences of ``path`` (read as ``module``) neither allowed nor option help."""
+    """The sentences of ``path`` (read as ``module``) that are not allowed."""
     return [
         f"{module}:{line} {text!r}"
         for function, text, line in literals(path)
-        if (module, function, text) not in ALLOWED and (module, function) not in HELP
+        if (module, function, text) not in ALLOWED
     ]
 
 
@@ -242,14 +237,10 @@ def test_every_allowed_literal_is_still_there() -> None:
         for function, text, _ in literals(path)
     }
     assert found >= ALLOWED, ALLOWED - found
-    helping = {(module, function) for module, function, _ in found}
-    assert helping >= HELP, HELP - helping
 
 
-def test_the_commands_are_scanned_and_only_their_option_help_is_let_through(
-    tmp_path: Path,
-) -> None:
-    """A command's sentence written back in code is found; its option help is not."""
+def test_the_commands_are_scanned_their_option_help_too(tmp_path: Path) -> None:
+    """A command's sentence written back in code is found, and so is its option help."""
     scanned = {str(path.relative_to(PACKAGE)) for path in SPEAKING}
     assert {"cli/main.py", "cli/catalog_cmd.py", "cli/generate.py", "cli/speech.py"} <= scanned
     module = tmp_path / "main.py"
@@ -261,7 +252,8 @@ def test_the_commands_are_scanned_and_only_their_option_help_is_let_through(
         '    out.print("Nothing was deleted.")\n',
         encoding="utf-8",
     )
-    assert reported("cli/main.py", module) == [
+    assert sorted(reported("cli/main.py", module)) == [
+        "cli/main.py:2 'do not ask for confirmation'",
         "cli/main.py:4 'Pruned  old checkpoints.'",
         "cli/main.py:5 'Nothing was deleted.'",
     ]
