@@ -49,6 +49,7 @@ SPEAKING = sorted(
         PACKAGE / "catalog" / "importing.py",
         PACKAGE / "catalog" / "models.py",
         *(PACKAGE / "evaluate").glob("*.py"),
+        PACKAGE / "llm" / "scripted.py",
     ]
 )
 
