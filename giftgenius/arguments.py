@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from giftgenius.messages import keys, speak
 
@@ -69,14 +70,20 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
 
 class Parser(argparse.ArgumentParser):
     """argparse whose own words in ``--help`` — the groups' titles and ``-h``'s help — are the
-    catalogue's ``help`` section, in the environment's language, like every option's help.
-    (Its error messages, "the following arguments are required", stay in its English.)"""
+    catalogue's ``help`` section, in the environment's language, like every option's help,
+    and so is the "error:" before a refused command line (what argparse itself says is
+    wrong, "the following arguments are required", stays in its English)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for action in self._actions:
             if "-h" in action.option_strings:
                 action.help = speak("help", "argparse.help")
+
+    def error(self, message: str) -> NoReturn:
+        """Usage, then "PROG: error: MESSAGE" in the environment's language; exit code 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, speak("help", "argparse.error", prog=self.prog, message=message) + "\n")
 
     def add_argument_group(self, *args: Any, **kwargs: Any) -> Any:
         """A group; argparse's own two ("positional arguments", "options") titled in the

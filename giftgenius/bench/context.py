@@ -213,9 +213,9 @@ def _turn_counts(text: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--turns takes numbers like 10,50: {exc}") from exc
+        raise argparse.ArgumentTypeError(speak("bench", "context.turns", reason=exc)) from exc
     if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError("--turns takes positive numbers like 10,50,100")
+        raise argparse.ArgumentTypeError(speak("bench", "context.turns_positive"))
     return counts
 
 
@@ -224,10 +224,10 @@ def _prompt_budget(text: str) -> int:
     try:
         budget = int(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--budget takes a number of tokens: {exc}") from exc
+        raise argparse.ArgumentTypeError(speak("bench", "context.budget", reason=exc)) from exc
     if budget < MIN_PROMPT_TOKENS:
         raise argparse.ArgumentTypeError(
-            f"--budget {budget} is below the agent's minimum prompt budget ({MIN_PROMPT_TOKENS})"
+            speak("bench", "context.budget_low", budget=budget, minimum=MIN_PROMPT_TOKENS)
         )
     return budget
 

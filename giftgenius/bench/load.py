@@ -27,7 +27,7 @@ from giftgenius.arguments import command_parser, whole
 from giftgenius.bench.catalogs import progress_bar
 from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
-from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
+from giftgenius.bench.scratch import interrupted, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Spread
 from giftgenius.catalog.synthetic import MAX_PRODUCTS
 from giftgenius.messages import speak
@@ -176,7 +176,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
     p.add_argument("--json", action="store_true", help=speak("help", "bench.json"))
     args = p.parse_args(list(argv))
     if min(args.sessions, args.processes, args.turns, args.catalog) < 1:
-        p.error("--sessions, --processes, --turns and --catalog must be positive")
+        p.error(speak("bench", "load.not_positive"))
     try:
         report = run_load(
             configured_stores(settings),
@@ -189,7 +189,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
             err=err,
         )
     except KeyboardInterrupt:
-        err.print(INTERRUPTED, markup=False, highlight=False)
+        err.print(interrupted(), markup=False, highlight=False)
         return 130
     if args.json:
         out.file.write(json.dumps(asdict(report), indent=2) + "\n")
