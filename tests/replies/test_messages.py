@@ -110,5 +110,6 @@ def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
         "commands", "storage", "settings", "usage", "model", "service", "catalog_import",
-        "eval", "help", "scripted", "bench",
+        "eval", "help", "scripted", "bench", "install", "forget", "demo",
+        "context",
     }  # fmt: skip
