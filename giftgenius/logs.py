@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from giftgenius.errors import ConfigError
+from giftgenius.messages import speak
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.settings import Settings
 
@@ -139,8 +140,7 @@ def configure_logging(settings: Settings) -> None:
         )
     except OSError as exc:
         raise ConfigError(
-            f"Cannot write logs to {path}: {exc.strerror or exc}. "
-            "Set GIFTGENIUS_HOME to a writable directory."
+            speak("install", "logs.cannot_write", path=path, reason=exc.strerror or exc)
         ) from exc
     handler.set_name(_HANDLER_NAME)
     handler.setLevel(settings.log_level)

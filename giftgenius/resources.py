@@ -10,6 +10,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+from giftgenius.messages import speak
+
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -17,9 +19,7 @@ def resource_dir(name: str) -> Path:
     for candidate in (_PACKAGE / "_bundled" / name, _PACKAGE.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(
-        f"GiftGenius resource directory {name!r} is missing; reinstall the package."
-    )
+    raise FileNotFoundError(speak("install", "resources.missing", name=repr(name)))
 
 
 @lru_cache(maxsize=8)

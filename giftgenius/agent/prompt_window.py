@@ -18,6 +18,7 @@ from typing import Any
 
 from giftgenius.domain import Message, Summary
 from giftgenius.errors import ContextLengthExceeded
+from giftgenius.messages import speak
 from giftgenius.protocol import with_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
@@ -197,9 +198,7 @@ def _fit_turn(
         notes.append("summary omitted: this turn needs the room")
     if fixed + summary_cost + turn_cost > budget:
         raise ContextLengthExceeded(
-            f"This request needs {fixed + turn_cost} prompt tokens even with history "
-            f"dropped and tool results cut, over the budget of {budget}. Shorten the "
-            "message, or raise GIFTGENIUS_CONTEXT_WINDOW if the model allows more."
+            speak("context", "over_budget", tokens=fixed + turn_cost, budget=budget)
         )
     return turn_items, summary_item, notes
 

@@ -19,6 +19,7 @@ from giftgenius.catalog import load_rates
 from giftgenius.domain import RunInfo, Session, check_user_id
 from giftgenius.errors import StorageError
 from giftgenius.language.detect import detect_locale
+from giftgenius.messages import speak
 from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
@@ -79,11 +80,7 @@ class RunReader:
                 late = [r for r in repos.runs.list_for(user_id) if r.id not in erased]
                 counts = repos.forget_user(user_id)
         except StorageError as exc:
-            raise StorageError(
-                f"The live sessions of user {user_id} were erased, but not the stored data: "
-                f"{exc} Run `giftgenius forget --user {user_id}` again once the database "
-                "answers."
-            ) from exc
+            raise StorageError(speak("forget", "partial", user=user_id, said=exc)) from exc
         for run in late:
             self.sessions.erase(run.id)
         try:  # no readable copy left in the database's own files

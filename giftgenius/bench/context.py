@@ -24,6 +24,7 @@ from giftgenius.agent.tools import tool_specs
 from giftgenius.arguments import command_parser
 from giftgenius.domain import Message, Session, ToolCall
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.messages import speak
 from giftgenius.protocol import MESSAGES_HEADER
 from giftgenius.settings import load_settings
 from giftgenius.tokens import MIN_PROMPT_TOKENS, REPLY_PRIMING_TOKENS, TokenCounter
@@ -212,9 +213,9 @@ def _turn_counts(text: str) -> list[int]:
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--turns takes numbers like 10,50: {exc}") from exc
+        raise argparse.ArgumentTypeError(speak("bench", "context.turns", reason=exc)) from exc
     if not counts or min(counts) < 1:
-        raise argparse.ArgumentTypeError("--turns takes positive numbers like 10,50,100")
+        raise argparse.ArgumentTypeError(speak("bench", "context.turns_positive"))
     return counts
 
 
@@ -223,26 +224,26 @@ def _prompt_budget(text: str) -> int:
     try:
         budget = int(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--budget takes a number of tokens: {exc}") from exc
+        raise argparse.ArgumentTypeError(speak("bench", "context.budget", reason=exc)) from exc
     if budget < MIN_PROMPT_TOKENS:
         raise argparse.ArgumentTypeError(
-            f"--budget {budget} is below the agent's minimum prompt budget ({MIN_PROMPT_TOKENS})"
+            speak("bench", "context.budget_low", budget=budget, minimum=MIN_PROMPT_TOKENS)
         )
     return budget
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = command_parser("giftgenius bench context", __doc__)
+    parser = command_parser("giftgenius bench context", speak("help", "bench.context.description"))
     parser.add_argument(
         "--turns",
         type=_turn_counts,
         default=list(DEFAULT_TURNS),
-        help="milestones: conversation lengths, comma-separated",
+        help=speak("help", "bench.turns"),
     )
     parser.add_argument(
-        "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help="prompt tokens per request"
+        "--budget", type=_prompt_budget, default=DEFAULT_BUDGET, help=speak("help", "bench.budget")
     )
-    parser.add_argument("--model", default="offline", help="model whose encoding counts")
+    parser.add_argument("--model", default="offline", help=speak("help", "bench.encoding"))
     args = parser.parse_args(argv)
     counter = TokenCounter.for_model(args.model)
     run_conversation(3, args.budget, counter)  # warm caches so the first row is not skewed

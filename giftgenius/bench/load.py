@@ -27,9 +27,10 @@ from giftgenius.arguments import command_parser, whole
 from giftgenius.bench.catalogs import progress_bar
 from giftgenius.bench.players import Played, Stores, bench_agent, configured_stores
 from giftgenius.bench.procs import Job, run_workers, split
-from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
+from giftgenius.bench.scratch import interrupted, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Spread
 from giftgenius.catalog.synthetic import MAX_PRODUCTS
+from giftgenius.messages import speak
 from giftgenius.settings import Settings
 
 
@@ -140,44 +141,42 @@ def count_transcript(agent: Agent, played: list[Played]) -> tuple[int, int, int]
 
 
 def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
-    p = command_parser("giftgenius bench load", __doc__)
+    p = command_parser("giftgenius bench load", speak("help", "bench.load.description"))
     p.add_argument(
         "--sessions",
         type=whole(1, 100_000, what="sessions"),
         default=200,
-        help="conversations played, spread over the processes",
+        help=speak("help", "bench.load.sessions"),
     )
     p.add_argument(
         "--processes",
         type=whole(1, 256, what="processes"),
         default=4,
-        help="worker processes playing them at once",
+        help=speak("help", "bench.load.processes"),
     )
     p.add_argument(
         "--turns",
         type=whole(1, 1_000_000, what="turns"),
         default=3,
-        help="turns per session",
+        help=speak("help", "bench.load.turns"),
     )
     p.add_argument(
         "--catalog",
         type=whole(1, MAX_PRODUCTS, what="products"),
         default=1000,
-        help="synthetic products",
+        help=speak("help", "bench.load.catalog"),
     )
     p.add_argument(
         "--seed",
         type=whole(0, 2**32 - 1, what="seed"),
         default=0,
-        help="seed of the conversations played",
+        help=speak("help", "bench.load.seed"),
     )
-    p.add_argument(
-        "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--keep", action="store_true", help=speak("help", "bench.keep"))
+    p.add_argument("--json", action="store_true", help=speak("help", "bench.json"))
     args = p.parse_args(list(argv))
     if min(args.sessions, args.processes, args.turns, args.catalog) < 1:
-        p.error("--sessions, --processes, --turns and --catalog must be positive")
+        p.error(speak("bench", "load.not_positive"))
     try:
         report = run_load(
             configured_stores(settings),
@@ -190,7 +189,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
             err=err,
         )
     except KeyboardInterrupt:
-        err.print(INTERRUPTED, markup=False, highlight=False)
+        err.print(interrupted(), markup=False, highlight=False)
         return 130
     if args.json:
         out.file.write(json.dumps(asdict(report), indent=2) + "\n")

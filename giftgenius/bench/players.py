@@ -44,6 +44,7 @@ from giftgenius.llm.scripted import (
     tool_errors,
 )
 from giftgenius.llm.served import served
+from giftgenius.messages import speak
 from giftgenius.settings import Settings, load_settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.session_store import make_session_store
@@ -128,13 +129,13 @@ def answer(request: ChatRequest) -> Message:
         return reply(SUMMARY)
     errors = tool_errors(request)
     if errors:
-        raise ModelError(f"a benchmark tool call failed: {'; '.join(errors)}")
+        raise ModelError(speak("bench", "model.tool_failed", errors="; ".join(errors)))
     text, step = position(request)
     # A message a failed turn left unanswered comes first, joined to the newest (roles must
     # alternate): the newest line is the last paragraph.
     tagged = _TAG.match(text.rpartition("\n\n")[2])
     if tagged is None:
-        raise ModelError(f"the benchmark model got a line it did not write: {text[:80]!r}")
+        raise ModelError(speak("bench", "model.unknown_line", line=repr(text[:80])))
     kind, session, turn = tagged.group(1), int(tagged.group(2)), int(tagged.group(3))
     calls = plan(kind, session, turn)
     return calls[step] if step < len(calls) else reply(reply_line(kind, session, turn))

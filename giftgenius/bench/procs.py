@@ -32,6 +32,7 @@ from giftgenius.bench.players import Played, Player, Sample, bench_agent
 from giftgenius.bench.signals import interrupts_held
 from giftgenius.errors import GiftGeniusError
 from giftgenius.logs import configure_logging
+from giftgenius.messages import speak
 from giftgenius.settings import load_settings
 
 START_TIMEOUT = 180.0  # seconds a worker may take to import, connect and open its sessions
@@ -115,13 +116,11 @@ def _next(messages: Any, workers: list[Any], timeout: float | None) -> tuple[str
             dead = [w for w in workers if w.exitcode not in (None, 0)]
             if dead:
                 raise GiftGeniusError(
-                    f"A benchmark worker process died (exit code {dead[0].exitcode}); "
-                    "see its traceback above."
+                    speak("bench", "worker.died", code=dead[0].exitcode)
                 ) from None
             if timeout is not None and waited > timeout:
                 raise GiftGeniusError(
-                    f"The benchmark workers were not ready after {timeout:.0f} s; the machine "
-                    "may be overloaded, or the stores slow to answer."
+                    speak("bench", "worker.not_ready", seconds=f"{timeout:.0f}")
                 ) from None
 
 
@@ -217,7 +216,7 @@ def run_rounds(
     finished = False
     try:
         for failed in _await_ready(messages, workers):
-            raise GiftGeniusError(f"A benchmark worker could not start: {failed.failures}")
+            raise GiftGeniusError(speak("bench", "worker.not_started", why=failed.failures))
         done = 0  # goodbyes: a worker's may come before another's last round
 
         def receive(outcomes: list[Outcome]) -> None:

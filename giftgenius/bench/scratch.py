@@ -39,14 +39,18 @@ from giftgenius.bench.players import Stores
 from giftgenius.bench.signals import interrupts_held
 from giftgenius.catalog.synthetic import catalog_version
 from giftgenius.errors import GiftGeniusError
+from giftgenius.messages import speak
 from giftgenius.storage.db import Database, connection_error, mask_url, normalize_url
 
 log = logging.getLogger(__name__)
+
+
+def interrupted() -> str:
+    """What a benchmark says when it is interrupted, in the environment's language."""
+    return speak("bench", "interrupted")
+
+
 SCRATCH_PREFIX = "giftgenius_bench_"
-INTERRUPTED = (
-    "Interrupted: the benchmark stopped its worker processes and removed its scratch "
-    "database and sessions; the configured stores were never touched."
-)
 
 
 @contextmanager
@@ -66,9 +70,9 @@ def scratch_stores(
             overrides["redis_prefix"] = (
                 f"{overrides.get('redis_prefix') or 'giftgenius'}-bench-{token}"
             )
-            parts.append(f"sessions: Redis (scratch prefix {overrides['redis_prefix']})")
+            parts.append(speak("bench", "scratch.redis", prefix=overrides["redis_prefix"]))
         else:
-            parts.append("sessions: SQLite file (scratch)")
+            parts.append(speak("bench", "scratch.sessions"))
         if url is not None and make_url(normalize_url(url)).get_backend_name() == "postgresql":
             name = f"{SCRATCH_PREFIX}{os.getpid()}_{token}"
             scratch_db = (url, name)  # an interrupt during CREATE DATABASE drops it too
@@ -77,24 +81,24 @@ def scratch_stores(
             except GiftGeniusError:
                 scratch_db = None  # not made, or dropped already
                 raise
-            parts.append(f"database: PostgreSQL (scratch database {name})")
+            parts.append(speak("bench", "scratch.postgres", name=name))
             stores = Stores(overrides, "", separate_catalogs=False)
         else:
-            parts.append(f"database: SQLite file (scratch, in {folder})")
+            parts.append(speak("bench", "scratch.sqlite", folder=folder))
             stores = Stores(overrides, "", True, configured.catalog_cache)
-        ending = "kept" if keep else "removed at the end"
-        label = ", ".join(parts) + f"; {ending}"
+        ending = speak("bench", "scratch.kept" if keep else "scratch.removed")
+        label = speak("bench", "scratch.label", parts=", ".join(parts), ending=ending)
         yield Stores(stores.overrides, label, stores.separate_catalogs, stores.catalog_cache)
     finally:
         if keep:
             if say is not None:
-                say(f"Kept the benchmark's scratch stores: {', '.join(parts)}; folder {folder}.")
+                say(speak("bench", "scratch.left", parts=", ".join(parts), folder=folder))
         else:
             with interrupts_held():
                 left = _remove(folder, overrides, scratch_db)
             for what in left:
                 if say is not None:
-                    say(f"Could not remove the benchmark's {what}; remove it by hand.")
+                    say(speak("bench", "scratch.not_removed", what=what))
                 log.warning("bench_scratch_left: %s", what)
 
 

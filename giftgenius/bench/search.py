@@ -31,6 +31,7 @@ from giftgenius.catalog import (
 from giftgenius.catalog.search import CatalogSource, band_fill, in_band, reserve
 from giftgenius.domain import MAX_CANDIDATES
 from giftgenius.language.relations import told_ages
+from giftgenius.messages import speak
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 
@@ -66,15 +67,17 @@ def _one(source: CatalogSource, profile: Any, today: dt.date) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = command_parser("giftgenius bench search", __doc__)
+    parser = command_parser("giftgenius bench search", speak("help", "bench.search.description"))
     parser.add_argument(
         "--repeat",
         type=whole(1, 100_000, what="rounds"),
         default=20,
-        help="rounds over the profiles",
+        help=speak("help", "bench.search.repeat"),
     )
-    parser.add_argument("--whole-catalog", action="store_true", help="the old way, to compare")
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument(
+        "--whole-catalog", action="store_true", help=speak("help", "bench.search.whole_catalog")
+    )
+    parser.add_argument("--json", action="store_true", help=speak("help", "bench.json"))
     args = parser.parse_args(argv)
     db = Database.from_settings(load_settings())
     db.ensure_catalog()

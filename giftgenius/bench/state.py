@@ -17,6 +17,7 @@ from pathlib import Path
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
 from giftgenius.arguments import command_parser
+from giftgenius.messages import speak
 from giftgenius.settings import load_settings
 
 OPENING = [
@@ -81,11 +82,9 @@ def figures(agent: Agent, run_id: str, turn: int, reply: str, elapsed: float) ->
 
 
 def main(argv: list[str]) -> int:
-    parser = command_parser("giftgenius bench state", __doc__)
-    parser.add_argument(
-        "--turns", default="10,50,100,300", help="milestones: conversation lengths, comma-separated"
-    )
-    parser.add_argument("--window", type=int, default=4000, help="prompt tokens per request")
+    parser = command_parser("giftgenius bench state", speak("help", "bench.state.description"))
+    parser.add_argument("--turns", default="10,50,100,300", help=speak("help", "bench.turns"))
+    parser.add_argument("--window", type=int, default=4000, help=speak("help", "bench.budget"))
     args = parser.parse_args(argv)
     milestones = sorted(int(t) for t in args.turns.split(","))
     with tempfile.TemporaryDirectory() as home:

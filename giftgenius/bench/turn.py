@@ -46,9 +46,11 @@ from giftgenius.bench.players import (
     move,
 )
 from giftgenius.bench.procs import Job, run_rounds
-from giftgenius.bench.scratch import INTERRUPTED, scratch_stores, synthetic_catalog
+from giftgenius.bench.scratch import interrupted, scratch_stores, synthetic_catalog
 from giftgenius.bench.stats import Breakdown, Spread
 from giftgenius.errors import GiftGeniusError
+from giftgenius.formats import number
+from giftgenius.messages import environment_language, speak
 from giftgenius.settings import Settings
 
 DEFAULT_TURNS = (10, 100, 500)
@@ -81,11 +83,12 @@ def _counts(flag: str, minimum: int, maximum: int = 10_000_000) -> Callable[[str
             values = sorted({int(part) for part in parts})
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{flag} takes numbers separated by commas, like {flag} 10,100; got {text!r}"
+                speak("bench", "counts.not", flag=flag, text=repr(text))
             ) from None
         if not values or values[0] < minimum or values[-1] > maximum:
+            high = number(maximum, environment_language())
             raise argparse.ArgumentTypeError(
-                f"{flag} takes numbers from {minimum} to {maximum:,}; got {text!r}"
+                speak("bench", "counts.range", flag=flag, low=minimum, high=high, text=repr(text))
             )
         return values
 
@@ -93,36 +96,36 @@ def _counts(flag: str, minimum: int, maximum: int = 10_000_000) -> Callable[[str
 
 
 def parser(prog: str = "giftgenius bench turn") -> argparse.ArgumentParser:
-    p = command_parser(prog, __doc__)
+    p = command_parser(prog, speak("help", "bench.turn.description"))
     for flag, default, what in (
-        ("--turns", DEFAULT_TURNS, "milestones: conversation lengths at which turns are timed"),
-        ("--catalog", DEFAULT_CATALOGS, "catalog sizes, in synthetic products"),
-        ("--processes", DEFAULT_PROCESSES, "worker process counts for turns per second"),
+        ("--turns", DEFAULT_TURNS, "bench.turn.turns"),
+        ("--catalog", DEFAULT_CATALOGS, "bench.turn.catalog"),
+        ("--processes", DEFAULT_PROCESSES, "bench.turn.processes"),
     ):
-        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=what)
+        p.add_argument(flag, type=_counts(flag, 1), default=list(default), help=speak("help", what))
     p.add_argument(
         "--sessions",
         type=whole(1, 10_000, what="sessions"),
         default=DEFAULT_SESSIONS,
-        help="sessions played side by side (in each worker process, for turns per second)",
+        help=speak("help", "bench.turn.sessions"),
     )
-    p.add_argument("--seconds", type=seconds(0.1, 3600), default=3.0, help="time per process count")
+    p.add_argument(
+        "--seconds", type=seconds(0.1, 3600), default=3.0, help=speak("help", "bench.turn.seconds")
+    )
     p.add_argument(
         "--max-search-seconds",
         type=seconds(0.0, 3600),
         default=5.0,
-        help="skip a larger catalog when its search would take longer than this (extrapolated)",
+        help=speak("help", "bench.turn.max_search_seconds"),
     )
     p.add_argument(
         "--seed",
         type=whole(0, 2**32 - 1, what="seed"),
         default=0,
-        help="synthetic catalog seed",
+        help=speak("help", "bench.turn.seed"),
     )
-    p.add_argument(
-        "--keep", action="store_true", help="keep the scratch database and sessions it ran on"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--keep", action="store_true", help=speak("help", "bench.keep"))
+    p.add_argument("--json", action="store_true", help=speak("help", "bench.json"))
     return p
 
 
@@ -246,8 +249,13 @@ class TurnBench:
             failures = [f for o in outcomes for f in o.failures]
             if failures:
                 raise GiftGeniusError(
-                    f"{len(failures)} benchmark turns failed with {count} processes; the "
-                    f"first: {failures[0]}"
+                    speak(
+                        "bench",
+                        "turns_failed",
+                        failed=len(failures),
+                        processes=count,
+                        first=failures[0],
+                    )
                 )
             turn = Spread.of([s.total for s in samples])
             self.figures.throughput[count] = {
@@ -313,7 +321,7 @@ class TurnBench:
 def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console) -> int:
     args = parser().parse_args(list(argv))
     if args.sessions < 1 or args.seconds <= 0 or args.max_search_seconds <= 0:
-        parser().error("--sessions, --seconds and --max-search-seconds must be positive")
+        parser().error(speak("bench", "turn.not_positive"))
     stores = configured_stores(settings)
     started = os.getloadavg()[0]
 
@@ -324,7 +332,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
         with progress_bar(err) as progress:
             figures = TurnBench(args, stores, progress).run(say)
     except KeyboardInterrupt:
-        err.print(INTERRUPTED, markup=False, highlight=False)
+        err.print(interrupted(), markup=False, highlight=False)
         return 130
     figures.load_average = [round(started, 2), round(os.getloadavg()[0], 2)]
     if args.json:

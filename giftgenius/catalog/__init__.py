@@ -39,6 +39,7 @@ from giftgenius.language.vocabulary import (
     describe,
     interests,
 )
+from giftgenius.messages import speak
 
 __all__ = [
     "INTERESTS",
@@ -78,9 +79,7 @@ def _product_files() -> list[str]:
     folder = resources.files(_DATA).joinpath(_PRODUCTS)
     names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".json"))
     if not names:
-        raise ConfigError(
-            f"No product files in the package's catalog/data/{_PRODUCTS}; reinstall giftgenius."
-        )
+        raise ConfigError(speak("install", "catalog.no_products", folder=_PRODUCTS))
     return [f"{_PRODUCTS}/{name}" for name in names]
 
 
@@ -88,9 +87,7 @@ def _read(name: str) -> bytes:
     try:
         return resources.files(_DATA).joinpath(*name.split("/")).read_bytes()
     except FileNotFoundError as exc:
-        raise ConfigError(
-            f"The catalog file {name} is missing from the package; reinstall giftgenius."
-        ) from exc
+        raise ConfigError(speak("install", "catalog.missing", name=name)) from exc
 
 
 @lru_cache(maxsize=1)
@@ -103,8 +100,13 @@ def load_products() -> tuple[Product, ...]:
             products.extend(adapter.validate_json(_read(name)))
         except ValidationError as exc:
             raise ConfigError(
-                f"The bundled {name} is invalid ({exc.error_count()} errors, first: "
-                f"{exc.errors()[0]['msg']}); reinstall giftgenius."
+                speak(
+                    "install",
+                    "catalog.invalid",
+                    name=name,
+                    errors=exc.error_count(),
+                    first=exc.errors()[0]["msg"],
+                )
             ) from exc
     return tuple(sorted(products, key=lambda p: p.id))
 
@@ -116,7 +118,7 @@ def load_rates() -> Rates:
         return Rates.model_validate_json(_read(_RATES))
     except ValidationError as exc:
         raise ConfigError(
-            f"The bundled {_RATES} is invalid ({exc.errors()[0]['msg']}); reinstall giftgenius."
+            speak("install", "rates.invalid", name=_RATES, reason=exc.errors()[0]["msg"])
         ) from exc
 
 

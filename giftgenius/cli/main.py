@@ -11,8 +11,8 @@ those that talk — so ``--help`` and ``state`` never pay for an agent they do n
 new command is a subparser here and a ``Cli`` method that imports its own code.
 
 What a command says to the person comes from the catalogue's ``commands`` section, in the
-locale's language (``cli/speech.py``); the parser's help texts are the one part kept in
-English, as are argparse's own messages.
+environment's language (``cli/speech.py``), and so does its ``--help`` (the ``help``
+section, through ``arguments.Parser``); argparse's own error messages stay in English.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from giftgenius import __version__
-from giftgenius.arguments import whole
+from giftgenius import __version__, messages
+from giftgenius.arguments import Formatter as _Formatter
+from giftgenius.arguments import Parser, whole
 from giftgenius.cli.speech import command_language, confirm, count, say
 from giftgenius.errors import GiftGeniusError, NothingToResume, UsageError
 
@@ -47,7 +48,7 @@ MAX_KEEP_LAST = 1_000_000
 and no run keeps a million checkpoints."""
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Parser):
     """argparse whose errors are ``UsageError``s: they reach the same stream as every other
     error (the injected stderr, not ``sys.stderr``), with the same prefix and exit code 2."""
 
@@ -55,21 +56,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(say("usage.see_help", message=message, prog=self.prog))
 
 
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Every option's help says its default, unless it has none worth showing (a flag that
-    is off, a value left unset) or the help already says it in its own words."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        unset = action.default is None or action.default is False
-        if unset or action.default is argparse.SUPPRESS or "default" in text:
-            return text
-        return super()._get_help_string(action)
-
-
-_USER = "the user id (letters, digits, _ . -; up to 64)"
-_JSON = "print one JSON document on stdout instead of text"
-_YES = "do not ask for confirmation (for scripts)"
+def _h(key: str) -> str:
+    """The option help ``key`` in the environment's language (the catalogue's ``help``)."""
+    return messages.speak("help", key)
 
 
 def _command(sub: Any, name: str, common: argparse.ArgumentParser, about: str, **kw: Any) -> Any:
@@ -81,218 +70,140 @@ def _command(sub: Any, name: str, common: argparse.ArgumentParser, about: str, *
 
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument(
-        "--home", default=argparse.SUPPRESS, help="data directory (default: GIFTGENIUS_HOME)"
-    )
-    common.add_argument(
-        "--database-url",
-        default=argparse.SUPPRESS,
-        help="SQLAlchemy URL (default: GIFTGENIUS_DATABASE_URL, else SQLite in the home)",
-    )
-    common.add_argument(
-        "--redis-url",
-        default=argparse.SUPPRESS,
-        help="session store (default: GIFTGENIUS_REDIS_URL, else a file in the home)",
-    )
-    common.add_argument(
-        "--model",
-        default=argparse.SUPPRESS,
-        help="offline | openai:MODEL (default: GIFTGENIUS_MODEL, else offline)",
-    )
+    common.add_argument("--home", default=argparse.SUPPRESS, help=_h("home"))
+    common.add_argument("--database-url", default=argparse.SUPPRESS, help=_h("database_url"))
+    common.add_argument("--redis-url", default=argparse.SUPPRESS, help=_h("redis_url"))
+    common.add_argument("--model", default=argparse.SUPPRESS, help=_h("model"))
 
     parser = _Parser(
-        prog="giftgenius",
-        parents=[common],
-        formatter_class=_Formatter,
-        description="A gift-choosing agent. Start with: giftgenius chat --user NAME "
-        "(type /help in the chat).",
+        prog="giftgenius", parents=[common], formatter_class=_Formatter, description=_h("about")
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-
-    chat = _command(sub, "chat", common, "talk to GiftGenius (type /help in the chat)")
-    chat.add_argument("--user", required=True, help=_USER)
-    chat.add_argument("--new", action="store_true", help="abandon the unfinished run first")
-
-    resume = _command(sub, "resume", common, "continue an unfinished run")
-    resume.add_argument("--user", required=True, help=_USER)
-    resume.add_argument("--run", dest="run_id", help="this run id (default: the latest)")
-
-    demo = _command(sub, "demo", common, "play a scripted conversation")
-    demo.add_argument("name", nargs="?", help="the demo to play (see --list)")
-    demo.add_argument("--list", action="store_true", help="list the demos and stop")
-    demo.add_argument("--file", type=Path, help="play a demo from a JSON file")
-    demo.add_argument("--json", action="store_true", help=_JSON)
-
-    cps = _command(sub, "checkpoints", common, "list a user's checkpoints")
-    cps.add_argument("--user", required=True, help=_USER)
-    cps.add_argument("--run", dest="run_id", help="only this run's (default: every run)")
-    cps.add_argument("--json", action="store_true", help=_JSON)
-
-    state = _command(sub, "state", common, "the current state of a user's run")
-    state.add_argument("--user", required=True, help=_USER)
-    state.add_argument("--json", action="store_true", help=_JSON)
-
-    given = _command(sub, "history", common, "the gifts a user confirmed, per recipient")
-    given.add_argument("--user", required=True, help=_USER)
-    given.add_argument(
-        "--recipient",
-        metavar="LABEL",
-        help="only this recipient's: a saved profile's label, or 'mum', 'my sister Clara'",
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help=_h("version")
     )
-    given.add_argument("--json", action="store_true", help=_JSON)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=_h("commands"))
 
-    prune = _command(sub, "prune", common, "delete old checkpoints")
-    prune.add_argument(
-        "--older-than", type=_duration, help="e.g. 90d (default: GIFTGENIUS_RETENTION_DAYS)"
-    )
+    chat = _command(sub, "chat", common, _h("chat"))
+    chat.add_argument("--user", required=True, help=_h("user"))
+    chat.add_argument("--new", action="store_true", help=_h("chat.new"))
+
+    resume = _command(sub, "resume", common, _h("resume"))
+    resume.add_argument("--user", required=True, help=_h("user"))
+    resume.add_argument("--run", dest="run_id", help=_h("resume.run"))
+
+    demo = _command(sub, "demo", common, _h("demo"))
+    demo.add_argument("name", nargs="?", help=_h("demo.name"))
+    demo.add_argument("--list", action="store_true", help=_h("demo.list"))
+    demo.add_argument("--file", type=Path, help=_h("demo.file"))
+    demo.add_argument("--json", action="store_true", help=_h("json"))
+
+    cps = _command(sub, "checkpoints", common, _h("checkpoints"))
+    cps.add_argument("--user", required=True, help=_h("user"))
+    cps.add_argument("--run", dest="run_id", help=_h("checkpoints.run"))
+    cps.add_argument("--json", action="store_true", help=_h("json"))
+
+    state = _command(sub, "state", common, _h("state"))
+    state.add_argument("--user", required=True, help=_h("user"))
+    state.add_argument("--json", action="store_true", help=_h("json"))
+
+    given = _command(sub, "history", common, _h("history"))
+    given.add_argument("--user", required=True, help=_h("user"))
+    given.add_argument("--recipient", metavar="LABEL", help=_h("history.recipient"))
+    given.add_argument("--json", action="store_true", help=_h("json"))
+
+    prune = _command(sub, "prune", common, _h("prune"))
+    prune.add_argument("--older-than", type=_duration, help=_h("prune.older_than"))
     prune.add_argument(
         "--keep-last",
         type=whole(0, MAX_KEEP_LAST, what="checkpoints"),
         default=None,
-        help="keep at least this many of each run's newest checkpoints (default: none kept)",
+        help=_h("prune.keep_last"),
     )
-    prune.add_argument("--yes", action="store_true", help=_YES)
+    prune.add_argument("--yes", action="store_true", help=_h("yes"))
 
-    forget = _command(sub, "forget", common, "erase a user everywhere")
-    forget.add_argument("--user", required=True, help=_USER)
-    forget.add_argument("--yes", action="store_true", help=_YES)
+    forget = _command(sub, "forget", common, _h("forget"))
+    forget.add_argument("--user", required=True, help=_h("user"))
+    forget.add_argument("--yes", action="store_true", help=_h("yes"))
 
-    catalog = _command(sub, "catalog", common, "look at the catalog")
+    catalog = _command(sub, "catalog", common, _h("catalog"))
     csub = catalog.add_subparsers(dest="catalog_command", required=True, metavar="COMMAND")
-    show = _command(csub, "show", common, "one gift, all it says")
-    show.add_argument("gift_id", help="the gift's id (e.g. g-0269)")
-    show.add_argument("--json", action="store_true", help=_JSON)
-    find = _command(csub, "search", common, "the gifts that best match some words")
-    find.add_argument("words", nargs="+", help="what to look for")
-    find.add_argument("--json", action="store_true", help=_JSON)
-    load = _command(
-        csub, "import", common, "add or update products from a JSON-lines or CSV file (by id)"
-    )
-    load.add_argument("file", type=Path, help="a .jsonl or .csv file of products")
-    load.add_argument(
-        "--replace", action="store_true", help="make the catalog exactly the file's products"
-    )
-    generate = _command(csub, "generate", common, "write a synthetic catalog, for benchmarks")
+    show = _command(csub, "show", common, _h("catalog.show"))
+    show.add_argument("gift_id", help=_h("catalog.show.gift_id"))
+    show.add_argument("--json", action="store_true", help=_h("json"))
+    find = _command(csub, "search", common, _h("catalog.search"))
+    find.add_argument("words", nargs="+", help=_h("catalog.search.words"))
+    find.add_argument("--json", action="store_true", help=_h("json"))
+    load = _command(csub, "import", common, _h("catalog.import"))
+    load.add_argument("file", type=Path, help=_h("catalog.import.file"))
+    load.add_argument("--replace", action="store_true", help=_h("catalog.import.replace"))
+    generate = _command(csub, "generate", common, _h("catalog.generate"))
     generate.add_argument(
-        "--products", type=_product_count, required=True, help="how many products"
+        "--products", type=_product_count, required=True, help=_h("catalog.generate.products")
     )
-    generate.add_argument("--seed", type=int, default=0, help="the same seed, the same catalog")
-    generate.add_argument(
-        "--yes", action="store_true", help="replace another catalog without asking"
-    )
+    generate.add_argument("--seed", type=int, default=0, help=_h("catalog.generate.seed"))
+    generate.add_argument("--yes", action="store_true", help=_h("catalog.generate.yes"))
 
-    db = _command(sub, "db", common, "schema migrations")
+    db = _command(sub, "db", common, _h("db"))
     dsub = db.add_subparsers(dest="db_command", required=True, metavar="COMMAND")
-    up = _command(dsub, "upgrade", common, "migrate the schema up")
-    up.add_argument("revision", nargs="?", default="head", help="the revision to reach")
-    down = _command(dsub, "downgrade", common, "migrate the schema down (asks first)")
-    down.add_argument(
-        "revision", nargs="?", default="-1", help="the revision to reach (-1: one step down)"
-    )
-    down.add_argument("--yes", action="store_true", help=_YES)
-    _command(dsub, "current", common, "print the schema's revision")
+    up = _command(dsub, "upgrade", common, _h("db.upgrade"))
+    up.add_argument("revision", nargs="?", default="head", help=_h("db.upgrade.revision"))
+    down = _command(dsub, "downgrade", common, _h("db.downgrade"))
+    down.add_argument("revision", nargs="?", default="-1", help=_h("db.downgrade.revision"))
+    down.add_argument("--yes", action="store_true", help=_h("yes"))
+    _command(dsub, "current", common, _h("db.current"))
 
+    benches = ["context", "state", "search", "turn", "load"]
     bench = _command(
         sub,
         "bench",
         common,
-        "print benchmark figures",
-        description="Print benchmark figures: context (what budgeted context and summaries "
-        "save), state (session state size over a long conversation), search (catalog search "
-        "time), turn (where one turn's time goes), load (many sessions over several "
-        "processes). Each takes its own options: giftgenius bench WHAT --help.",
+        _h("bench"),
+        description=_h("bench.description"),
         usage="giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]",
     )
-    bench.add_argument(
-        "what", choices=["context", "state", "search", "turn", "load"], help="which benchmark"
-    )
+    bench.add_argument("what", choices=benches, help=_h("bench.what"))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
-    model = _command(sub, "model", common, "the offline model as a server")
+    model = _command(sub, "model", common, _h("model.server"))
     msub = model.add_subparsers(dest="model_command", required=True, metavar="COMMAND")
     serve = _command(
-        msub,
-        "serve",
-        common,
-        "serve the offline model over HTTP as an OpenAI-compatible endpoint",
-        description="Serve the offline model on /v1/chat/completions (streamed or not, with "
-        "tools and usage) and /v1/models, until Ctrl-C or SIGTERM. Point any OpenAI client at "
-        "it: OPENAI_BASE_URL=http://HOST:PORT/v1 GIFTGENIUS_MODEL=openai:offline.",
+        msub, "serve", common, _h("model.serve"), description=_h("model.serve.description")
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address (default: this machine)")
+    serve.add_argument("--host", default="127.0.0.1", help=_h("model.serve.host"))
     serve.add_argument(
-        "--port",
-        type=whole(0, 65535, what="port"),
-        default=8000,
-        help="port to listen on (0: any free port)",
+        "--port", type=whole(0, 65535, what="port"), default=8000, help=_h("model.serve.port")
     )
-    serve.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+    serve.add_argument("--quiet", action="store_true", help=_h("model.serve.quiet"))
 
-    http = _command(
-        sub,
-        "serve",
-        common,
-        "serve GiftGenius over HTTP (the /v1 API, docs at /docs)",
-        description="Serve GiftGenius over HTTP until Ctrl-C or SIGTERM: the /v1 API (each "
-        "request with an API key from `giftgenius keys create`), /healthz, /readyz and the "
-        "OpenAPI docs at /docs. Several workers need Redis and Postgres.",
-    )
-    http.add_argument("--host", default="127.0.0.1", help="address (default: this machine)")
+    http = _command(sub, "serve", common, _h("serve"), description=_h("serve.about"))
+    http.add_argument("--host", default="127.0.0.1", help=_h("serve.host"))
     http.add_argument(
-        "--port",
-        type=whole(0, 65535, what="port"),
-        default=8000,
-        help="port to listen on (0: any free port)",
+        "--port", type=whole(0, 65535, what="port"), default=8000, help=_h("serve.port")
     )
     http.add_argument(
-        "--workers", type=whole(1, 64, what="processes"), default=1, help="worker processes"
+        "--workers", type=whole(1, 64, what="processes"), default=1, help=_h("serve.workers")
     )
-    http.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+    http.add_argument("--quiet", action="store_true", help=_h("serve.quiet"))
 
-    keys = _command(sub, "keys", common, "API keys of the HTTP service")
+    keys = _command(sub, "keys", common, _h("keys"))
     ksub = keys.add_subparsers(dest="keys_command", required=True, metavar="COMMAND")
-    kmake = _command(ksub, "create", common, "make a key for a user and print it, once")
-    kmake.add_argument("--user", required=True, help=_USER)
-    klist = _command(ksub, "list", common, "list keys (never the keys themselves)")
-    klist.add_argument("--user", help="only this user's keys")
-    klist.add_argument("--json", action="store_true", help=_JSON)
-    kdrop = _command(ksub, "revoke", common, "revoke a key by its id (see keys list)")
-    kdrop.add_argument("key_id", help="the key's id")
+    kmake = _command(ksub, "create", common, _h("keys.create"))
+    kmake.add_argument("--user", required=True, help=_h("user"))
+    klist = _command(ksub, "list", common, _h("keys.list"))
+    klist.add_argument("--user", help=_h("keys.list.user"))
+    klist.add_argument("--json", action="store_true", help=_h("json"))
+    kdrop = _command(ksub, "revoke", common, _h("keys.revoke"))
+    kdrop.add_argument("key_id", help=_h("keys.revoke.key_id"))
 
-    ev = _command(
-        sub,
-        "eval",
-        common,
-        "play the dialogue corpus and judge it",
-        description="Play the dialogue corpus through the command line and judge each chosen "
-        "gift. The runs talk to the offline model unless --model names another: openai:NAME "
-        "(the endpoint OPENAI_BASE_URL points to, with OPENAI_API_KEY if it needs one) or "
-        "replay:DIR (a recording made with --record). Besides each verdict, --json reports "
-        "model_calls, user_lines, prompt_tokens, completion_tokens and cost: an estimate in USD "
-        "at list prices for the model's name (zero for the offline model, a replay, or a "
-        "model with no known price, such as one served locally).",
-    )
-    ev.add_argument("directory", nargs="?", type=Path, help="default: tests/dialogues")
-    ev.add_argument("--json", action="store_true", help=_JSON)
-    ev.add_argument(
-        "--replays", type=whole(0), default=1, help="seeded replays per dialogue (0 or more)"
-    )
-    ev.add_argument("--seed", type=int, default=0, help="seed of the first replay")
-    ev.add_argument("--jobs", type=whole(1), default=None, help="default: the CPU count")
-    ev.add_argument("--only", nargs="+", metavar="ID", help="play only these dialogue ids")
-    ev.add_argument(
-        "--fresh",
-        action="store_true",
-        help="start every command as a new interpreter, not forked from a preloaded one",
-    )
-    ev.add_argument(
-        "--record",
-        type=Path,
-        metavar="DIR",
-        help="keep every model request and answer under DIR/<run>/ (replay with "
-        "--model replay:DIR)",
-    )
+    ev = _command(sub, "eval", common, _h("eval"), description=_h("eval.description"))
+    ev.add_argument("directory", nargs="?", type=Path, help=_h("eval.directory"))
+    ev.add_argument("--json", action="store_true", help=_h("json"))
+    ev.add_argument("--replays", type=whole(0), default=1, help=_h("eval.replays"))
+    ev.add_argument("--seed", type=int, default=0, help=_h("eval.seed"))
+    ev.add_argument("--jobs", type=whole(1), default=None, help=_h("eval.jobs"))
+    ev.add_argument("--only", nargs="+", metavar="ID", help=_h("eval.only"))
+    ev.add_argument("--fresh", action="store_true", help=_h("eval.fresh"))
+    ev.add_argument("--record", type=Path, metavar="DIR", help=_h("eval.record"))
     return parser
 
 

@@ -8,10 +8,10 @@ that is set names the language (``fr_FR.UTF-8`` → French); a language the cata
 ``C`` or ``POSIX`` reads English. The catalogue decides it
 (``messages.environment_language``), for the stores' and settings' errors as well.
 
-The sentences are the catalogue's ``commands`` section. Counting ("3 checkpoints") goes
-through babel's plural rules, imported on first use: a command that counts nothing does
-not load babel. Option help (``--help``) stays in English: it documents flags and
-variables whose names are English anyway, and it is read before any command runs.
+The sentences are the catalogue's ``commands`` section, and the option help (``--help``)
+its ``help`` section, in the same language (the flags, variables and metavars keep their
+names). Counting ("3 checkpoints") goes through babel's plural rules, imported on first
+use: a command that counts nothing does not load babel.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from giftgenius.agent.runner import Agent
 from giftgenius.catalog import Product, load_rates, price_in
 from giftgenius.domain import Currency, Locale, SessionState, utcnow
 from giftgenius.errors import GiftGeniusError, NotFound
+from giftgenius.messages import speak
 
 
 class _Strict(BaseModel):
@@ -89,7 +90,7 @@ def list_demos() -> list[Demo]:
 def get_demo(name: str) -> Demo:
     demos = _scripts()
     if name not in demos:
-        raise NotFound(f"No demo named {name!r}. Available: {', '.join(demos)}.")
+        raise NotFound(speak("demo", "unknown", name=repr(name), names=", ".join(demos)))
     return demos[name]
 
 
@@ -98,15 +99,15 @@ def load_demo_file(path: Path) -> Demo:
     try:
         text = path.read_text("utf-8")
     except UnicodeDecodeError:
-        raise GiftGeniusError(f"Demo file {path} is not UTF-8 text; save it as UTF-8.") from None
+        raise GiftGeniusError(speak("demo", "not_utf8", path=path)) from None
     except OSError as exc:
-        raise GiftGeniusError(f"Cannot read demo file {path}: {exc.strerror or exc}.") from None
+        reason = exc.strerror or exc
+        raise GiftGeniusError(speak("demo", "unreadable", path=path, reason=reason)) from None
     try:
         return Demo.model_validate_json(text)
     except ValidationError as exc:
         raise GiftGeniusError(
-            f"Demo file {path} is not a valid demo: {_problems(exc)}. "
-            "See the shipped ones (`giftgenius demo --list`) for the format."
+            speak("demo", "invalid", path=path, problems=_problems(exc))
         ) from None
 
 
@@ -148,19 +149,18 @@ def run_demo(
     for step in demo.script:
         if step.restart:
             run_id = agent.open(demo.user_id, new=True).run.id
-            say("note", f"/restart — new run {run_id[:8]}")
+            say("note", speak("demo", "note.restart", run=run_id[:8]))
         if step.expire_session:
             agent.sessions.delete(run_id)
-            say("note", "(the live session expires)")
+            say("note", speak("demo", "note.expire"))
         if step.new_agent:
             offset += dt.timedelta(days=step.days_later)
             agent.close()
             agent = make_agent(clock)
             resumed = agent.resume(demo.user_id)
             run_id, resumed_from = resumed.run.id, resumed.loaded.source
-            say(
-                "note", f"({step.days_later} days later, a new process resumes from {resumed_from})"
-            )
+            later = speak("demo", "note.later", days=step.days_later, source=resumed_from)
+            say("note", later)
         if step.say:
             say("you", step.say)
             result = agent.turn(run_id, demo.user_id, step.say)
@@ -223,16 +223,15 @@ def _run_failures(
     reached, its language, where the last resume started from."""
     failures: list[str] = []
     if final_step != exp.step:
-        failures.append(f"final step is {final_step}, expected {exp.step}")
+        failures.append(speak("demo", "expect.step", found=final_step, expected=exp.step))
     if exp.checkpoints and not _reached_in_order(checkpoints, exp.checkpoints):
-        failures.append(
-            f"checkpoints were {checkpoints}, expected {', '.join(exp.checkpoints)} reached "
-            "in that order"
-        )
+        expected = ", ".join(exp.checkpoints)
+        failures.append(speak("demo", "expect.checkpoints", found=checkpoints, expected=expected))
     if exp.locale and state and state.locale != exp.locale:
-        failures.append(f"locale is {state.locale}, expected {exp.locale}")
+        failures.append(speak("demo", "expect.locale", found=state.locale, expected=exp.locale))
     if exp.resumed_from and resumed_from != exp.resumed_from:
-        failures.append(f"resumed from {resumed_from}, expected {exp.resumed_from}")
+        expected = exp.resumed_from
+        failures.append(speak("demo", "expect.resumed", found=resumed_from, expected=expected))
     return failures
 
 
@@ -242,20 +241,27 @@ def _gift_failures(exp: Expectations, product: Product | None) -> list[str]:
     failures: list[str] = []
     needs_gift = exp.max_price or exp.not_tags or exp.ships_to
     if needs_gift and product is None:
-        failures.append("no gift was chosen (no order draft)")
+        failures.append(speak("demo", "expect.no_gift"))
     if product is None:
         return failures
     if exp.max_price:
         price = price_in(product, exp.max_price.currency, load_rates())
         if price > exp.max_price.amount:
             failures.append(
-                f"{product.id} costs {price} {exp.max_price.currency}, over {exp.max_price.amount}"
+                speak(
+                    "demo",
+                    "expect.over",
+                    gift=product.id,
+                    price=price,
+                    currency=exp.max_price.currency,
+                    most=exp.max_price.amount,
+                )
             )
     bad = sorted(set(exp.not_tags) & set(product.tags))
     if bad:
-        failures.append(f"{product.id} has excluded tags {bad}")
+        failures.append(speak("demo", "expect.tags", gift=product.id, tags=bad))
     if exp.ships_to and "*" not in product.ships_to and exp.ships_to not in product.ships_to:
-        failures.append(f"{product.id} does not ship to {exp.ships_to}")
+        failures.append(speak("demo", "expect.ships", gift=product.id, country=exp.ships_to))
     return failures
 
 

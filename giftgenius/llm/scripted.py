@@ -64,6 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from giftgenius.domain import Message, ToolCall
 from giftgenius.errors import ConfigError, ContextLengthExceeded, ModelError
 from giftgenius.llm.base import ChatRequest, ChatResponse, ChatUsage
+from giftgenius.messages import speak
 from giftgenius.protocol import split_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
@@ -170,10 +171,7 @@ def position(request: ChatRequest) -> tuple[str, int]:
         if message.get("role") == "user":
             last_user = index
     if last_user is None:
-        raise ModelError(
-            "The request has no user message, so no turn can be chosen. This is a bug in the "
-            "agent's request building; please report it."
-        )
+        raise ModelError(_say("no_user"))
     after = request.messages[last_user + 1 :]
     step = sum(1 for message in after if message.get("role") == "assistant")
     return split_state(_text(request.messages[last_user]))[1], step
@@ -277,27 +275,28 @@ class _CheckedModel(ABC):
         tokens += self.counter.count_tools(request.tools) + REPLY_PRIMING_TOKENS
         if self.context_window is not None and tokens > self.context_window:
             raise ContextLengthExceeded(
-                f"This model's maximum context length is {self.context_window} tokens; the "
-                f"request has {tokens}. The agent must keep requests inside its budget."
+                _say("context_length", window=self.context_window, tokens=tokens)
             )
         return tokens
 
     def _check_answer(self, request: ChatRequest, message: Message) -> None:
         where = self._where(request)
         if message.role != "assistant":
-            raise ModelError(
-                f"{where} answered with a {message.role!r} message; answer as the assistant."
-            )
+            raise ModelError(_say("answer.role", where=where, role=repr(message.role)))
         if not message.tool_calls and not (message.content or "").strip():
-            raise ModelError(f"{where} answered with an empty reply; give it text or tool calls.")
+            raise ModelError(_say("answer.empty", where=where))
         if message.tool_calls and request.purpose == "summary":
-            raise ModelError(f"{where} called tools in a summary request; answer with text.")
+            raise ModelError(_say("answer.summary_tools", where=where))
         offered = _offered(request)
         for tool_call in message.tool_calls:
             if tool_call.name not in offered:
                 raise ModelError(
-                    f"{where} calls the tool {tool_call.name!r}, which the request did not "
-                    f"offer (offered: {', '.join(sorted(offered)) or 'none'}). Fix the tool name."
+                    _say(
+                        "answer.tool_not_offered",
+                        where=where,
+                        tool=repr(tool_call.name),
+                        offered=", ".join(sorted(offered)) or _say("none"),
+                    )
                 )
             try:
                 arguments = json.loads(tool_call.arguments)
@@ -305,8 +304,12 @@ class _CheckedModel(ABC):
                 arguments = None
             if not isinstance(arguments, dict):
                 raise ModelError(
-                    f"{where} calls {tool_call.name} with arguments that are not a JSON "
-                    f"object ({_short(tool_call.arguments)!r}); pass an object."
+                    _say(
+                        "answer.arguments",
+                        where=where,
+                        tool=tool_call.name,
+                        arguments=repr(_short(tool_call.arguments)),
+                    )
                 )
 
 
@@ -343,9 +346,9 @@ class ScriptedModel(_CheckedModel):
         try:
             raw = path.read_text(encoding="utf-8")
         except OSError as exc:
+            reason = exc.strerror or exc
             raise ConfigError(
-                f"Cannot read the model script {path} ({exc.strerror or exc}). Check the path "
-                f"in GIFTGENIUS_MODEL={SCRIPTED_PREFIX}PATH."
+                _say("unreadable", path=path, reason=reason, prefix=SCRIPTED_PREFIX)
             ) from exc
         try:
             script = Script.model_validate_json(raw)
@@ -364,20 +367,18 @@ class ScriptedModel(_CheckedModel):
 
     def _where(self, request: ChatRequest) -> str:
         if request.purpose == "summary":
-            return f"{self.label}, summary"
+            return _say("where.summary", label=self.label)
         text, step = position(request)
         index = self._turns.get(text)
-        turn = f"turn {index + 1} {_short(text)!r}" if index is not None else repr(_short(text))
-        return f"{self.label}, {turn}, step {step + 1}"
+        said = repr(_short(text))
+        turn = _say("where.turn", n=index + 1, said=said) if index is not None else said
+        return _say("where.step", label=self.label, turn=turn, n=step + 1)
 
     def _answer(self, request: ChatRequest) -> Message:
         where = self._where(request)
         if request.purpose == "summary":
             if self.script.summary is None:
-                raise ModelError(
-                    f"{where}: the script has no 'summary' to answer a summary request with; "
-                    "add one."
-                )
+                raise ModelError(_say("no_summary", where=where))
             self._summarized = True
             return reply(self.script.summary)
         text, step_index = position(request)
@@ -386,29 +387,17 @@ class ScriptedModel(_CheckedModel):
         index = self._turns.get(text, self._turns.get(text.rpartition("\n\n")[2]))
         if index is None:
             close = difflib.get_close_matches(text, list(self._turns), n=3, cutoff=0.5)
-            hint = f" Close keys: {close!r}." if close else ""
-            raise ModelError(
-                f"{where}: no turn answers this user message. Add a turn whose 'user' is its "
-                f"exact text as the model sees it (trimmed, PII replaced).{hint}"
-            )
+            hint = _say("close_keys", keys=repr(close)) if close else ""
+            raise ModelError(_say("no_turn", where=where, hint=hint))
         steps = self.script.turns[index].steps
         if step_index >= len(steps):
-            raise ModelError(
-                f"{where}: the script ran out — this turn has {len(steps)} step(s) and the "
-                "agent asked for another. End the turn with a reply, or add the step."
-            )
+            raise ModelError(_say("ran_out", where=where, steps=len(steps)))
         step = steps[step_index]
         errors = tool_errors(request)
         if errors and not step.expect_tool_error:
-            raise ModelError(
-                f"{where}: a tool call before this step failed: {'; '.join(errors)}. Fix the "
-                'script\'s arguments, or mark the step "expect_tool_error": true.'
-            )
+            raise ModelError(_say("tool_failed", where=where, errors="; ".join(errors)))
         if step.expect_tool_error and not errors:
-            raise ModelError(
-                f"{where}: the step expects a failed tool call before it, but every tool "
-                'result was ok. Remove "expect_tool_error" or fix the script.'
-            )
+            raise ModelError(_say("tool_ok", where=where))
         self._played.add((index, step_index))
         if step.reply is not None:
             return reply(step.reply)
@@ -496,10 +485,11 @@ def _short(text: str, limit: int = 60) -> str:
 
 
 def _invalid(source: str, exc: ValidationError) -> str:
+    whole = _say("where.script")
     problems = "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or 'script'}: {err['msg']}" for err in exc.errors()
+        f"{'.'.join(str(p) for p in err['loc']) or whole}: {err['msg']}" for err in exc.errors()
     )
-    return f"The model script {source} is not valid — {problems}. Fix the file."
+    return _say("invalid", source=source, problems=problems)
 
 
 def _check_protocol(request: ChatRequest) -> None:
@@ -514,32 +504,27 @@ def _check_protocol(request: ChatRequest) -> None:
     for index, message in enumerate(request.messages):
         role = message.get("role")
         if role not in ("system", "user", "assistant", "tool"):
-            _protocol(f"messages[{index}] has the role {role!r}")
+            _protocol(_say("protocol.role", index=index, role=repr(role)))
         if role == "system" and index:
-            _protocol(f"messages[{index}] is a system message after the first")
+            _protocol(_say("protocol.late_system", index=index))
         if role == "tool":
             call_id = message.get("tool_call_id")
             if call_id not in open_calls:
-                _protocol(f"messages[{index}] answers the tool call {call_id!r}, which is not open")
+                _protocol(_say("protocol.not_open", index=index, call=repr(call_id)))
             open_calls.discard(call_id)
             continue
         if open_calls:
-            _protocol(
-                f"messages[{index}] comes before the tool calls {sorted(open_calls)} were answered"
-            )
+            _protocol(_say("protocol.unanswered", index=index, calls=sorted(open_calls)))
         if role == "assistant":
             open_calls = {c["id"] for c in message.get("tool_calls") or []}
     if open_calls:
-        _protocol(f"the tool calls {sorted(open_calls)} were never answered")
+        _protocol(_say("protocol.never_answered", calls=sorted(open_calls)))
     if not request.messages or request.messages[-1].get("role") not in ("user", "tool"):
-        _protocol("it does not end with a user or tool message")
+        _protocol(_say("protocol.last"))
 
 
 def _protocol(problem: str) -> None:
-    raise ModelError(
-        f"The request breaks the chat-completions protocol: {problem}. A real endpoint would "
-        "refuse it; this is a bug in the agent's request building."
-    )
+    raise ModelError(_say("protocol", problem=problem))
 
 
 def _resolve(value: Any, state: dict[str, Any] | None, where: str) -> Any:
@@ -555,9 +540,9 @@ def _resolve(value: Any, state: dict[str, Any] | None, where: str) -> Any:
 
 def _pointer(state: dict[str, Any] | None, pointer: Any, where: str) -> Any:
     if state is None:
-        raise ModelError(f"{where}: the request shows no state to read {pointer!r} from.")
+        raise ModelError(_say("pointer.no_state", where=where, pointer=repr(pointer)))
     if not isinstance(pointer, str) or not pointer.startswith("/"):
-        raise ModelError(f"{where}: {pointer!r} is not a JSON Pointer like '/candidate_ids/0'.")
+        raise ModelError(_say("pointer.invalid", where=where, pointer=repr(pointer)))
     node: Any = state
     for raw in pointer[1:].split("/"):
         token = raw.replace("~1", "/").replace("~0", "~")
@@ -567,7 +552,17 @@ def _pointer(state: dict[str, Any] | None, pointer: Any, where: str) -> Any:
             node = node[int(token)]
         else:
             raise ModelError(
-                f"{where}: the state the model sees has nothing at {pointer!r} (state: "
-                f"{_short(json.dumps(state), 300)}). Fix the pointer or the steps before it."
+                _say(
+                    "pointer.nothing",
+                    where=where,
+                    pointer=repr(pointer),
+                    state=_short(json.dumps(state), 300),
+                )
             )
     return node
+
+
+def _say(key: str, **values: Any) -> str:
+    """The scripted model's sentence ``key`` in the environment's language (the catalogue's
+    ``scripted`` section): what is wrong with a script or a request, for its author."""
+    return speak("scripted", key, **values)

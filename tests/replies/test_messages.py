@@ -61,6 +61,8 @@ _HELPERS = {
     ("cli/generate.py", "say"): "commands",
     ("catalog/importing.py", "_speak"): "catalog_import",
     ("catalog/importing.py", "_place_text"): "catalog_import",
+    ("cli/main.py", "_h"): "help",
+    ("llm/scripted.py", "_say"): "scripted",
 }
 _READERS = {
     "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text",
@@ -108,6 +110,5 @@ def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
         "commands", "storage", "settings", "usage", "model", "service", "catalog_import",
-        "history",
-        "eval",
+        "history", "eval", "help", "scripted", "bench", "install", "forget", "demo", "context",
     }  # fmt: skip
