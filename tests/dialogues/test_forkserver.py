@@ -94,8 +94,12 @@ STOP_BEFORE_MODEL = {"GIFTGENIUS_FAULT": "before_model", "GIFTGENIUS_FAULT_SIGNA
 
 
 def _state(pid: int) -> str:
-    """The process's state letter in ``/proc`` (``T``: stopped)."""
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    """The process's state letter in ``/proc`` (``T``: stopped); empty once it is gone (its
+    parent, the server, reaps it as soon as it ends)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return ""
 
 
 def _wait_stopped(forked: Forked, timeout: float = 120) -> None:

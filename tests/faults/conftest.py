@@ -289,7 +289,10 @@ class Stopped:
         return self
 
     def stopped(self) -> bool:
-        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        try:
+            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        except FileNotFoundError:  # it ended, and the fork server has reaped it already
+            return False
         return stat.rsplit(")", 1)[1].split()[0] == "T"
 
     def wait_stopped(self, timeout: float = 60) -> Stopped:
