@@ -137,11 +137,12 @@ def command_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkSer
     and building the tables every ``chat`` reads; the evaluator's fork server
     (``giftgenius/cli/forkserver.py``, checked against fresh interpreters by
     tests/dialogues/test_forkserver.py) pays that once per worker. Each command is still a
-    process of its own, with its own environment, standard input, exit code and signals
-    (a SIGKILL at a fault point kills that process alone), and nothing of it survives into
-    the next: the server never reads a setting or opens a store. ``run`` stands in for
-    ``subprocess.run``. Tests about a fresh interpreter itself (what a command imports, a
-    terminal) start one.
+    process of its own, with its own environment, standard streams, exit code and signals
+    (a SIGKILL or SIGSTOP at a fault point kills or stops that process alone), and nothing
+    of it survives into the next: the server never reads a setting or opens a store.
+    ``run`` stands in for ``subprocess.run``, ``start`` for ``subprocess.Popen`` (a
+    ``Forked``: pid, pipes, signals, ``wait``). Tests about a fresh interpreter itself (what
+    a command imports, a terminal) start one.
     """
     from giftgenius.evaluate.forking import ForkServers
     from giftgenius.evaluate.player import clean_env

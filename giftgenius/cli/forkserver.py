@@ -1,21 +1,28 @@
-"""The evaluator's fork server: imports the application once and forks one child per command.
+"""The fork server: imports the application once and forks one child per command.
 
 An evaluation starts some 1,300 commands (``chat``, ``resume``, ``state``…), and a command
 started from nothing spends about half of its CPU before it reads its first line:
 importing the application (openai, SQLAlchemy, pydantic models, ~500 regular expressions)
 and loading the tables that are pure functions of our code and of library data (the
 vocabulary, the place index, the word lists, the tokenizer). A fork server — the way web
-servers preload an application — pays that once per job.
+servers preload an application — pays that once; the evaluator and the test suite's
+commands use it (``giftgenius.evaluate.forking`` is the client).
 
 Each command still runs in a process of its own, through the same ``entrypoint`` as
-``python -m giftgenius``, with its own environment, working directory, standard input and
-exit code, and nothing of it survives into the next: the child starts as a copy of a server
-that has imported modules and built those tables, and has never read a setting, opened a
-store or talked to a model. Python reseeds ``random`` in every forked child.
+``python -m giftgenius``, with its own environment, working directory, standard streams,
+exit code and signals, and nothing of it survives into the next: the child starts as a copy
+of a server that has imported modules and built those tables, and has never read a
+setting, opened a store or talked to a model; it keeps no file descriptor of the server's
+but its three standard streams. Python reseeds ``random`` in every forked child.
 
-The protocol is one JSON line each way on the server's standard input and output:
-``{"args", "stdin", "env", "cwd", "timeout"}`` in, ``{"returncode", "stdout", "stderr"}``
-out (``returncode`` is None when the command ran out of time and was killed).
+The protocol runs over the Unix socket that is the server's standard input. A request is
+one JSON line, ``{"args", "env", "cwd"}``, sent with four file descriptors: the child's
+standard input, output and error (pipes or files of the client's), and the write end of a
+pipe that will carry its exit status. The server forks at once and answers one JSON line,
+``{"pid"}``, with a pidfd of the child where the system has them (the client signals
+through it, so a signal never reaches a process that took the pid over), then waits for
+the next request. When a child ends, the server writes its exit code (negative: the signal
+that ended it, as ``subprocess`` reports it) as one line on its status pipe, and closes it.
 """
 
 from __future__ import annotations
@@ -25,11 +32,13 @@ import json
 import os
 import select
 import signal
+import socket
 import sys
-import tempfile
-import time
 import traceback
-from typing import Any, BinaryIO
+from typing import Any
+
+CHILD_FDS = 4  # standard input, output, error and the status pipe
+POLL = 0.005  # seconds between looks at the children where there are no pidfds
 
 
 def preload() -> None:
@@ -44,61 +53,101 @@ def preload() -> None:
     preload_model()
 
 
+class Children:
+    """The commands under way: each one's status pipe and pidfd, by pid."""
+
+    def __init__(self) -> None:
+        self.status: dict[int, int] = {}
+        self.pidfds: dict[int, int] = {}
+
+    def add(self, pid: int, status: int) -> int | None:
+        self.status[pid] = status
+        if not hasattr(os, "pidfd_open"):
+            return None
+        self.pidfds[pid] = os.pidfd_open(pid)
+        return self.pidfds[pid]
+
+    def reap(self) -> None:
+        """Tell each ended child's client its exit code."""
+        for pid in list(self.status):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                self._report(pid, os.waitstatus_to_exitcode(status))
+
+    def kill_all(self) -> None:
+        """The client is gone: no command of its outlives it."""
+        for pid in list(self.status):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+            self._report(pid, os.waitstatus_to_exitcode(status))
+
+    def _report(self, pid: int, code: int) -> None:
+        status = self.status.pop(pid)
+        with contextlib.suppress(OSError):  # the client stopped listening: nothing to tell
+            os.write(status, f"{code}\n".encode())
+        os.close(status)
+        pidfd = self.pidfds.pop(pid, None)
+        if pidfd is not None:
+            os.close(pidfd)
+
+
 def serve() -> None:
-    """Answer requests until the standard input closes.
+    """Answer requests until the client closes the socket, then kill what is still running.
 
     The client starts the server in a session of its own, so a terminal's Ctrl-C
-    interrupts the evaluation alone, which then closes its servers; a client that died
-    (killed outright) closes the server's input, and the command under way is killed at
-    once rather than left writing into a folder that is being swept.
+    interrupts the client alone, which then closes its server; a client that died (killed
+    outright) closes the socket too, and the commands under way are killed at once rather
+    than left writing into a folder that is being swept.
     """
-    requests = os.fdopen(os.dup(0), "rb")
-    replies = os.fdopen(os.dup(1), "wb")
+    channel = socket.socket(fileno=os.dup(0))
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    os.dup2(2, 1)  # a stray print of the server's own goes to its stderr, not the protocol
+    os.dup2(2, 1)  # a stray print of the server's own goes to its stderr
     os.close(null)
     preload()
-    channels = (requests.fileno(), replies.fileno())
-    for line in requests:
-        try:
-            reply = _run(json.loads(line), channels)
-        except ClientGone:
-            return
-        replies.write(json.dumps(reply).encode() + b"\n")
-        replies.flush()
+    children = Children()
+    pending, fds = b"", []
+    try:
+        while True:
+            poll = None if len(children.pidfds) == len(children.status) else POLL
+            ready = select.select([channel.fileno(), *children.pidfds.values()], [], [], poll)[0]
+            children.reap()
+            if channel.fileno() not in ready:
+                continue
+            data, received, _, _ = socket.recv_fds(channel, 65536, CHILD_FDS)
+            fds += received
+            if not data:
+                return  # the client is gone
+            pending += data
+            if pending.endswith(b"\n"):  # one request at a time: the client waits
+                request, mine, pending, fds = json.loads(pending), fds, b"", []
+                pid, pidfd = _start(request, mine, children)
+                reply = json.dumps({"pid": pid}).encode() + b"\n"
+                socket.send_fds(channel, [reply], [] if pidfd is None else [pidfd])
+    finally:
+        children.kill_all()
 
 
-def _run(request: dict[str, Any], channels: tuple[int, int]) -> dict[str, Any]:
-    with (
-        tempfile.TemporaryFile() as stdin,
-        tempfile.TemporaryFile() as out,
-        tempfile.TemporaryFile() as err,
-    ):
-        stdin.write(request["stdin"].encode())
-        stdin.seek(0)
-        pid = os.fork()
-        if pid == 0:  # the child: never returns
-            _child(request, (stdin, out, err), channels)
-        returncode = _wait(pid, float(request["timeout"]), channels[0])
-        out.seek(0)
-        err.seek(0)
-        return {
-            "returncode": returncode,
-            "stdout": out.read().decode("utf-8", "replace"),
-            "stderr": err.read().decode("utf-8", "replace"),
-        }
+def _start(request: dict[str, Any], fds: list[int], children: Children) -> tuple[int, int | None]:
+    """Fork the command; the server keeps only the status pipe's write end."""
+    assert len(fds) == CHILD_FDS, fds
+    for stream in (sys.stdout, sys.stderr):  # nothing of the server's own goes to the child
+        stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        _child(request, fds)
+    for fd in fds[:3]:
+        os.close(fd)
+    return pid, children.add(pid, fds[3])
 
 
-def _child(
-    request: dict[str, Any], files: tuple[BinaryIO, BinaryIO, BinaryIO], channels: tuple[int, int]
-) -> None:
+def _child(request: dict[str, Any], fds: list[int]) -> None:
     code = 1
     try:
-        for fd in channels:
-            os.close(fd)
-        for target, file in enumerate(files):
-            os.dup2(file.fileno(), target)
+        for target, fd in enumerate(fds[:3]):
+            os.dup2(fd, target)
+        _close_inherited()
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -122,39 +171,19 @@ def _child(
         os._exit(code)
 
 
-class ClientGone(Exception):
-    """The client closed the server's input while a command ran: it is not waiting."""
-
-
-def _wait(pid: int, timeout: float, requests: int) -> int | None:
-    """The child's exit code, or None after killing it when ``timeout`` ran out.
-
-    Nothing arrives on ``requests`` while a command runs (one request, one reply), so
-    anything readable there is the end of the input: the child is killed and
-    ``ClientGone`` raised.
-    """
-    deadline = time.monotonic() + timeout
-    handle = os.pidfd_open(pid) if hasattr(os, "pidfd_open") else None
-    try:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return os.waitstatus_to_exitcode(status)
-            left = deadline - time.monotonic()
-            gone = select.select([requests], [], [], 0)[0]
-            if left <= 0 or gone:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                if gone:
-                    raise ClientGone
-                return None
-            if handle is not None:
-                select.select([handle, requests], [], [], left)
-            else:
-                time.sleep(min(left, 0.005))
-    finally:
-        if handle is not None:
-            os.close(handle)
+def _close_inherited() -> None:
+    """Close every descriptor but the standard streams, as ``subprocess`` does (close_fds):
+    the server's socket, the other children's status pipes and pidfds."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        with contextlib.suppress(OSError):
+            open_fds = [int(name) for name in os.listdir(folder)]
+            break
+    else:
+        open_fds = list(range(3, 256))
+    for fd in open_fds:
+        if fd > 2:
+            with contextlib.suppress(OSError):  # the listing's own, closed already
+                os.close(fd)
 
 
 if __name__ == "__main__":

@@ -221,9 +221,9 @@ def evaluate(
     replays would double the time for nothing.
 
     Each command is a process of its own; unless ``fresh`` (or where ``os.fork`` does not
-    exist) it is forked from a server that has imported the application once per job
-    (``forkserver``), which halves the evaluation's CPU. ``model`` is the model the runs
-    talk to (the offline one by default).
+    exist) it is forked from a server that has imported the application once for the
+    whole evaluation (``forkserver``), which halves the evaluation's CPU. ``model`` is the
+    model the runs talk to (the offline one by default).
     """
     model = model or ModelSetting()
     if replays < 0:

@@ -7,6 +7,11 @@ the installed server binaries (``OwnPostgres``). ``Stopped`` is a real chat proc
 freezes itself at a named fault point (``GIFTGENIUS_FAULT_SIGNAL=STOP``, see
 ``giftgenius/faults.py``), so the test can act while a turn is in flight, then let it go on.
 
+Every command here is a process of its own, forked from the session's preloaded server
+(``command_server`` in tests/conftest.py) rather than a new interpreter: its own
+environment, standard streams, exit code and signals, so a SIGSTOP or SIGKILL at a fault
+point stops or kills that command alone.
+
 Missing server binaries skip these tests, except in CI (``CI=true`` or
 ``GIFTGENIUS_REQUIRE_SERVICES=1``), where they fail like the conftest's services.
 """
@@ -22,7 +27,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -34,6 +38,7 @@ import redis
 from hypothesis import HealthCheck, settings
 
 from giftgenius.cli.main import main
+from giftgenius.evaluate.forking import Forked, ForkServers
 from giftgenius.llm.scripted import SCRIPTED_LABEL
 from giftgenius.storage.db import Database
 
@@ -225,7 +230,7 @@ class OwnPostgres:
 
 
 @pytest.fixture(scope="session")
-def own_postgres() -> Iterator[OwnPostgres]:
+def own_postgres(command_server: ForkServers) -> Iterator[OwnPostgres]:
     """One cluster for the session's store-outage tests; each case may stop and start it.
 
     The application's schema is migrated into it once, by ``giftgenius db upgrade``.
@@ -238,12 +243,12 @@ def own_postgres() -> Iterator[OwnPostgres]:
     try:
         cluster.init()
         cluster.start()
-        upgraded = subprocess.run(
-            [sys.executable, "-m", "giftgenius", "db", "upgrade"],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "GIFTGENIUS_DATABASE_URL": cluster.url},
-            timeout=120,
+        upgraded = command_server.run(
+            ["db", "upgrade"],
+            "",
+            {**os.environ, "GIFTGENIUS_DATABASE_URL": cluster.url},
+            os.getcwd(),
+            120,
         )
         assert upgraded.returncode == 0, upgraded.stderr
         yield cluster
@@ -274,7 +279,7 @@ class Done:
 class Stopped:
     """A chat process that will stop itself at a fault point; fed its lines up front."""
 
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, proc: Forked) -> None:
         self.proc = proc
 
     def feed(self, *lines: str) -> Stopped:
@@ -284,7 +289,10 @@ class Stopped:
         return self
 
     def stopped(self) -> bool:
-        stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        try:
+            stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
+        except FileNotFoundError:  # it ended, and the fork server has reaped it already
+            return False
         return stat.rsplit(")", 1)[1].split()[0] == "T"
 
     def wait_stopped(self, timeout: float = 60) -> Stopped:
@@ -298,17 +306,18 @@ class Stopped:
     def resume(self, timeout: float = 120) -> Done:
         """Continue it, and again each time a later turn stops at the same point; collect."""
         deadline = time.monotonic() + timeout
-        os.kill(self.proc.pid, signal.SIGCONT)
+        self.proc.send_signal(signal.SIGCONT)
         while self.proc.poll() is None:
             if self.stopped():
-                os.kill(self.proc.pid, signal.SIGCONT)
+                self.proc.send_signal(signal.SIGCONT)
             if time.monotonic() > deadline:
                 self.proc.kill()
                 pytest.fail(f"the chat did not end: {self.proc.communicate()}")
             time.sleep(0.05)
         # stdin was closed by feed and the chat's output is small: the pipes hold it all.
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        done = Done(self.proc.returncode, self.proc.stdout.read(), self.proc.stderr.read())
+        out, err = self.proc.communicate()
+        assert self.proc.returncode is not None and out is not None and err is not None
+        done = Done(self.proc.returncode, out, err)
         assert SCRIPTED_LABEL not in done.err, done.err  # the script went astray
         return done
 
@@ -334,36 +343,29 @@ class Env:
     redis: OwnRedis
     db: Database
     home: Path
+    server: ForkServers
     started: list[Stopped] = field(default_factory=list)
     setup: str = SETUP
 
     def run(self, *argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Done:
-        done = subprocess.run(
-            [sys.executable, "-m", "giftgenius", *argv],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **self.vars, **(env or {})},
-            timeout=120,
+        done = self.server.run(
+            list(argv), stdin, {**os.environ, **self.vars, **(env or {})}, os.getcwd(), 120
         )
         assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
         return Done(done.returncode, done.stdout, done.stderr)
 
     def stopped_chat(self, fault: str, *argv: str, env: dict[str, str] | None = None) -> Stopped:
         """A chat that stops itself (SIGSTOP) at ``fault`` in each of its turns."""
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "giftgenius", "chat", *argv],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={
+        proc = self.server.start(
+            ["chat", *argv],
+            {
                 **os.environ,
                 **self.vars,
                 "GIFTGENIUS_FAULT": fault,
                 "GIFTGENIUS_FAULT_SIGNAL": "STOP",
                 **(env or {}),
             },
+            os.getcwd(),
         )
         stopped = Stopped(proc)
         self.started.append(stopped)
@@ -387,7 +389,12 @@ class Env:
 
 @contextlib.contextmanager
 def _env(
-    database_url: str, own: OwnRedis, home: Path, monkeypatch: pytest.MonkeyPatch, script
+    database_url: str,
+    own: OwnRedis,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    script,
+    server: ForkServers,
 ) -> Iterator[Env]:
     script.shortlist(
         SETUP,
@@ -404,7 +411,7 @@ def _env(
     for name, value in variables.items():  # in-process chats and agents of the test too
         monkeypatch.setenv(name, value)
     db = Database(database_url)
-    made = Env(variables, own, db, home)
+    made = Env(variables, own, db, home, server)
     try:
         yield made
     finally:
@@ -415,16 +422,21 @@ def _env(
 
 @pytest.fixture
 def env(
-    postgres_url: str,
+    migrated_postgres_url: str,
     own_redis: OwnRedis,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     script,
+    command_server: ForkServers,
 ) -> Iterator[Env]:
-    """The shared Postgres server (a fresh database, ``db upgrade``d) and a Redis of our own."""
-    with _env(postgres_url, own_redis, tmp_path / "home", monkeypatch, script) as made:
-        upgraded = made.run("db", "upgrade")
-        assert upgraded.code == 0, upgraded.err
+    """The shared Postgres server (a database at the newest schema, every table empty) and a
+    Redis of our own.
+
+    ``giftgenius db upgrade`` on Postgres is tested in tests/cli; here the schema is
+    migrated in-process, and only when it is not at head already (the tables are emptied).
+    """
+    home = tmp_path / "home"
+    with _env(migrated_postgres_url, own_redis, home, monkeypatch, script, command_server) as made:
         yield made
 
 
@@ -435,6 +447,7 @@ def pg_env(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     script,
+    command_server: ForkServers,
 ) -> Iterator[tuple[Env, OwnPostgres]]:
     """A Postgres cluster and a Redis server of our own: both may be taken away mid-turn.
 
@@ -442,7 +455,8 @@ def pg_env(
     the test's rows by its user ids being unique (the cluster is the session's).
     """
     own_postgres.ensure_running()
-    with _env(own_postgres.url, own_redis, tmp_path / "home", monkeypatch, script) as made:
+    home = tmp_path / "home"
+    with _env(own_postgres.url, own_redis, home, monkeypatch, script, command_server) as made:
         try:
             yield made, own_postgres
         finally:

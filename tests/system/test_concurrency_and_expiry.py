@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections import defaultdict
 
@@ -19,25 +17,20 @@ import redis
 from giftgenius.agent.runner import Agent
 from giftgenius.app import build_agent
 from giftgenius.errors import VersionConflict
+from giftgenius.evaluate.forking import Forked, ForkServers
 from giftgenius.settings import load_settings
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
-def _spawn(env: dict[str, str], user: str, lines: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "giftgenius", "chat", "--user", user],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **env},
-    )
+def _spawn(server: ForkServers, env: dict[str, str], user: str) -> Forked:
+    """A ``chat`` process of its own, forked from the session's preloaded server."""
+    return server.start(["chat", "--user", user], {**os.environ, **env}, os.getcwd())
 
 
 @pytest.mark.slow
 def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
-    prod_env, cli_in, database, script
+    prod_env, cli_in, command_server, database, script
 ) -> None:
     user = "twin"
     assert cli_in("chat", "--user", user, stdin="").code == 0  # create the run
@@ -45,7 +38,7 @@ def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
     b_lines = [f"she loves photography number {i}" for i in range(6)]
     for line in a_lines + b_lines:
         script.profile(line, interests=[line.split()[2]])  # the agent asks what is missing
-    procs = [_spawn(prod_env, user, a_lines), _spawn(prod_env, user, b_lines)]
+    procs = [_spawn(command_server, prod_env, user) for _ in range(2)]
     outputs = [
         p.communicate("\n".join(lines) + "\n", timeout=180)
         for p, lines in zip(procs, (a_lines, b_lines), strict=True)
@@ -70,7 +63,7 @@ def test_two_chat_processes_on_one_user_apply_turns_one_at_a_time(
 
 
 @pytest.mark.slow
-def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env, script) -> None:
+def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env, cli_in, script) -> None:
     """The script has no turn: the message must be refused before any model is asked."""
     settings = load_settings(lease_wait=0.2)
     holder = build_agent(settings)
@@ -78,17 +71,16 @@ def test_a_busy_session_refuses_the_second_turn_with_a_message(prod_env, script)
     try:
         opened = holder.open("busy")
         with holder.sessions.lease(opened.run.id, "someone-else", wait=0):
-            ran = subprocess.run(
-                [sys.executable, "-m", "giftgenius", "chat", "--user", "busy"],
-                input="gift for my mum\n",
-                capture_output=True,
-                text=True,
-                env={**os.environ, **prod_env, "GIFTGENIUS_LEASE_WAIT": "0.2"},
-                timeout=60,
+            ran = cli_in(
+                "chat",
+                "--user",
+                "busy",
+                stdin="gift for my mum\n",
+                env={"GIFTGENIUS_LEASE_WAIT": "0.2"},
             )
-        assert ran.returncode == 0
-        assert "not taken" in ran.stderr
-        assert "Traceback" not in ran.stderr and "Scripted model" not in ran.stderr
+        assert ran.code == 0
+        assert "not taken" in ran.err
+        assert "Traceback" not in ran.err and "Scripted model" not in ran.err
         with other.db.read() as repos:
             assert repos.transcript.for_run(opened.run.id) == []
     finally:
