@@ -107,6 +107,6 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 def test_the_sections_are_named_for_who_speaks() -> None:
     assert set(catalogue.messages("en")) == {
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
-        "commands", "storage", "settings", "usage", "model", "service", "catalog_import",
+        "commands", "storage", "settings", "usage", "model", "service", "web", "catalog_import",
         "history",
     }  # fmt: skip
