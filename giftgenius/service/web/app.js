@@ -318,6 +318,9 @@
   $("new-search").addEventListener("click", newSearch);
   $("sign-out").addEventListener("click", () => signOut());
 
+  document.querySelectorAll(".languages a").forEach((link) => {
+    if (link.hreflang === LANG) link.setAttribute("aria-current", "page");
+  });
   if (key()) signIn();
   else signOut();
 })();
