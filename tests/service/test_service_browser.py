@@ -146,6 +146,11 @@ def play(browser: Any, url: str, key: str, lang: str) -> None:
         expect(cards.nth(1)).to_have_class("card chosen")
         expect(choice).to_contain_text(fill(words["confirmed"], title=title))
 
+        box.fill("/usage")  # refused by the service: its sentence, in the page's language
+        box.press("Enter")
+        refused = catalogue.text("service", "commands", lang)
+        expect(page.locator("#error")).to_have_text(fill(words["failed"], reason=refused))
+
         page.get_by_role("button", name=words["sign_out"]).click()
         expect(page.get_by_label(words["key.label"])).to_be_visible()
         assert page.evaluate("localStorage.length") == 0

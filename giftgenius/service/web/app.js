@@ -207,6 +207,7 @@
         return;
       }
       let finished = null;
+      let refused = false;
       await readEvents(response, (name, data) => {
         if (name === "delta") {
           said += data.text;
@@ -217,9 +218,11 @@
           rich(bubble, data.reply);
           finished = data;
         } else if (name === "error") {
+          refused = true;
           $("error").textContent = fill(WORDS.failed, { reason: data.error.message });
         }
       });
+      if (!finished && !refused) $("error").textContent = WORDS.offline; // cut off mid-turn
       if (finished) {
         show(finished);
         if (finished.selected_gift_id && !titleOf(finished.selected_gift_id)) await restore(false);
