@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SISTER, bearer
+from conftest import SISTER, bearer, key_for
 from fastapi.testclient import TestClient
 
 from giftgenius.errors import (
@@ -101,7 +101,7 @@ def test_the_service_speaks_the_requests_language(client: TestClient) -> None:
 
 def test_a_busy_session_is_409_with_retry_after(make_client, alice) -> None:
     client = make_client(lease_wait=0)
-    key = bearer(__import__("conftest").key_for(client.app, "bob"))
+    key = bearer(key_for(client.app, "bob"))  # type: ignore[arg-type]
     first = client.post("/v1/messages", json={"text": SISTER}, headers=key).json()
     agent = client.app.state.service.agent()
     with agent.sessions.lease(first["run_id"], "another-window", wait=0):
