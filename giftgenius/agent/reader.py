@@ -89,10 +89,11 @@ class RunReader:
             log.warning("erased rows not reclaimed yet: %s", exc, extra={"event": "reclaim_failed"})
         return counts
 
-    def inspect(self, user_id: str) -> Opened | None:
+    def inspect(self, user_id: str, *, shortlist: bool = False) -> Opened | None:
         """The unfinished run (else the latest) and its state, without taking the lease.
 
-        ``selected`` is filled in, so a finished search can say which gift it ended with.
+        ``selected`` is filled in, so a finished search can say which gift it ended with;
+        with ``shortlist``, the shortlisted gifts too (the web page shows them again).
         """
         check_user_id(user_id)
         with self.db.read() as repos:
@@ -101,7 +102,10 @@ class RunReader:
             return None
         loaded = load_session(run, self.sessions, self.db)
         opened = Opened(run, loaded, True)
-        opened.selected = self._selected(self._turn_context(run, loaded.session, ""))
+        ctx = self._turn_context(run, loaded.session, "")
+        opened.selected = self._selected(ctx)
+        if shortlist:
+            opened.shortlist = self._candidates(ctx)
         return opened
 
     def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:

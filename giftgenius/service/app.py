@@ -2,8 +2,8 @@
 
 Put together from parts a caller can add to: ``routers`` are included after the
 service's own, and ``hooks`` receive every finished request's ``RequestRecord``
-(``observe.py``) after the metrics count it. ``/`` is left free for a web page. ``/docs`` serves
-the OpenAPI documentation.
+(``observe.py``) after the metrics count it. ``/`` is the web chat page (``web.py``).
+``/docs`` serves the OpenAPI documentation.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from giftgenius import __version__, metrics
 from giftgenius import messages as catalogue
 from giftgenius.errors import GiftGeniusError
-from giftgenius.service import health, routes
+from giftgenius.service import health, routes, web
 from giftgenius.service.errors import (
     error_response,
     from_http,
@@ -85,7 +85,7 @@ def create_app(
     _install_errors(app, svc)
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     app.add_middleware(AccessLog)  # added last: the outermost, it times everything
-    for router in (health.router, routes.router, *routers):
+    for router in (health.router, routes.router, web.router, *routers):
         app.include_router(router)
     return app
 

@@ -17,6 +17,7 @@ from giftgenius.agent.reader import Opened
 from giftgenius.agent.runner import Agent, TurnResult
 from giftgenius.domain import RunInfo, RunStatus
 from giftgenius.errors import UsageError
+from giftgenius.protocol import without_state
 
 
 def current_run(agent: Agent, user_id: str) -> RunInfo:
@@ -93,4 +94,37 @@ def run_document(run: RunInfo) -> dict[str, Any]:
         "agent_version": run.agent_version,
         "created_at": run.created_at.isoformat(),
         "updated_at": run.updated_at.isoformat(),
+    }
+
+
+def conversation_document(agent: Agent, user_id: str) -> dict[str, Any]:
+    """``GET /v1/conversation``: the current run as the person saw it — their messages and
+    the replies, in order (no tool calls or results, no state block) — with its shortlist
+    and the gift chosen, so a page can show the conversation again. The run is the one a
+    message would go to; an abandoned one (a new search is next) shows nothing."""
+    opened = agent.inspect(user_id, shortlist=True)
+    if opened is None or opened.run.status == RunStatus.abandoned:
+        return {"run_id": None, "step": None, "locale": None, "messages": [], "shortlist": []}
+    with agent.db.read() as repos:
+        entries = repos.transcript.for_run(opened.run.id)
+    messages = []
+    for entry in entries:
+        if entry.role == "tool" or entry.tool_calls:
+            continue
+        words = without_state(entry.content or "") if entry.role == "assistant" else entry.content
+        if words and words.strip():
+            messages.append({"role": entry.role, "text": words, "seq": entry.seq})
+    state = opened.loaded.session.state
+    selected = opened.selected
+    return {
+        "run_id": opened.run.id,
+        "status": str(opened.run.status),
+        "step": str(state.step),
+        "locale": state.locale,
+        "messages": messages,
+        "shortlist": [c.model_dump(mode="json") for c in opened.shortlist],
+        "selected_gift_id": state.selected_gift_id,
+        "selected": selected.model_dump(mode="json") if selected is not None else None,
+        "order_draft_id": state.order_draft_id,
+        "version": opened.loaded.session.version,
     }

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from giftgenius import messages as catalogue
 from giftgenius.errors import NotFound
 from giftgenius.service.auth import User
-from giftgenius.service.conversation import run_document, send
+from giftgenius.service.conversation import conversation_document, run_document, send
 from giftgenius.service.errors import language
 from giftgenius.service.state import Service, service
 from giftgenius.service.streaming import stream_turn
@@ -99,6 +99,35 @@ def get_state(user: User, svc: Svc) -> dict[str, Any]:
 
     current, reached = read_state(svc.agent(), user)
     return state_document(user, current, reached)
+
+
+class ShownMessage(BaseModel):
+    role: str = Field(description="`user` or `assistant`")
+    text: str
+    seq: int = Field(description="The message's place in the run's transcript")
+
+
+class ConversationOut(BaseModel):
+    run_id: str | None = Field(description="None before the first message of a search")
+    status: str | None = None
+    step: str | None
+    locale: str | None
+    messages: list[ShownMessage] = Field(
+        description="What the person said and the replies, oldest first"
+    )
+    shortlist: list[dict[str, Any]] = Field(description="The gifts shortlisted now")
+    selected_gift_id: str | None = None
+    selected: dict[str, Any] | None = Field(default=None, description="The gift chosen")
+    order_draft_id: str | None = None
+    version: int | None = None
+
+
+@router.get("/conversation", response_model=ConversationOut, responses=ERRORS)
+def get_conversation(user: User, svc: Svc) -> dict[str, Any]:
+    """The current search as the person saw it: their messages and the replies (no tool
+    calls, no internal state), the shortlist and the gift chosen — what the web page at
+    `/` shows again on reload."""
+    return conversation_document(svc.agent(), user)
 
 
 @router.get("/checkpoints", responses={**ERRORS, 404: {"description": "No such run of yours"}})

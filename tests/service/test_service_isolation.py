@@ -13,6 +13,7 @@ def alices_world(client: TestClient, alice: dict[str, str], run_id: str) -> list
         client.get("/v1/state", headers=alice).json(),
         client.get("/v1/checkpoints", headers=alice).json(),
         client.get(f"/v1/runs/{run_id}", headers=alice).json(),
+        client.get("/v1/conversation", headers=alice).json(),
     ]
 
 
@@ -30,6 +31,9 @@ def test_bob_cannot_read_or_change_anything_of_alices(client: TestClient, alice)
         ("POST", "/v1/runs"): lambda: client.post("/v1/runs", json=claims, headers=bob),
         ("GET", "/v1/runs/{run_id}"): lambda: client.get(f"/v1/runs/{run_id}", headers=bob),
         ("GET", "/v1/state"): lambda: client.get("/v1/state", headers=bob, params=claims),
+        ("GET", "/v1/conversation"): lambda: client.get(
+            "/v1/conversation", headers=bob, params=claims
+        ),
         ("GET", "/v1/checkpoints"): lambda: client.get(
             "/v1/checkpoints", headers=bob, params=claims
         ),
@@ -59,6 +63,7 @@ def test_bob_cannot_read_or_change_anything_of_alices(client: TestClient, alice)
     bobs_turn = answers[("POST", "/v1/messages")].json()
     assert bobs_turn["run_id"] != run_id and bobs_turn["version"] == 1  # Bob's own new run
     assert answers[("GET", "/v1/state")].json()["user_id"] == "bob"
+    assert answers[("GET", "/v1/conversation")].json()["messages"] == []  # Bob has said nothing
     assert answers[("DELETE", "/v1/user")].json()["user_id"] == "bob"
     for (method, path), answer in answers.items():
         assert answer.status_code < 500, (method, path, answer.text)
