@@ -59,6 +59,13 @@ SPEAKING = sorted(
 
 # (module, function or "", text) that look like a sentence and are none for the person.
 ALLOWED = {
+    # The web page's Content-Security-Policy header: directives for the browser.
+    (
+        "service/web.py",
+        "",
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+        "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    ),
     # The OpenAPI document's description, for the developers who call the API, in English
     # like the schema's field names it sits beside.
     (
