@@ -10,12 +10,12 @@ nothing. Deterministic: the same request gives the same summary.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from typing import Any
 
 from giftgenius.language.detect import detect_locale
+from giftgenius.offline.wire import json_object
 from giftgenius.protocol import MESSAGES_HEADER, NO_SUMMARY, PREVIOUS_HEADER
 from giftgenius.tokens import TokenCounter
 
@@ -27,14 +27,6 @@ _FACTS = re.compile(r"(?:Facts|Faits)\s*:\s*(.*?)(?:\n|$)")
 _FIELD = re.compile(r"(\w+)=([^;]*)")
 _GIFT_ID = re.compile(r'"id":\s*"([^"]+)"')
 _SCALARS = ("recipient", "age", "country", "deadline")
-
-
-def _parse_args(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _previous_facts(previous: str) -> dict[str, Any]:
@@ -120,7 +112,7 @@ def summarize(request_text: str, counter: TokenCounter, max_tokens: int | None) 
     proposed: list[str] = []
     for line in (line.strip() for line in folded.splitlines()[1:]):
         if m := _CALL.match(line):
-            _record(m[1], _parse_args(m[2]), facts, decisions)
+            _record(m[1], json_object(m[2]), facts, decisions)
         elif m := _TOOL.match(line):
             if '"shortlist"' in m[2]:  # a tool that searched and filtered
                 proposed = _GIFT_ID.findall(m[2]) or proposed
