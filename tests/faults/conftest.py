@@ -291,7 +291,8 @@ class Stopped:
     def stopped(self) -> bool:
         try:
             stat = Path(f"/proc/{self.proc.pid}/stat").read_text()
-        except FileNotFoundError:  # it ended, and the fork server has reaped it already
+        except (FileNotFoundError, ProcessLookupError):  # it ended and was reaped, before or
+            # while its stat was read (the fork server reaps at once)
             return False
         return stat.rsplit(")", 1)[1].split()[0] == "T"
 
