@@ -70,6 +70,14 @@ def _rowcount(result: sa.Result[Any]) -> int:
     return cast("sa.CursorResult[Any]", result).rowcount
 
 
+def _require_own_run(session: Session, run_id: str, user_id: str) -> None:
+    """Refuse a row for a run that is not ``user_id``'s: an order or a gift never crosses
+    from one person's run to another's, whatever id a caller passes."""
+    owner = session.scalar(sa.select(RunRow.user_id).where(RunRow.id == run_id))
+    if owner != user_id:
+        raise NotFound(speak("storage", "run.not_users", run=repr(run_id), user=repr(user_id)))
+
+
 class _Repo:
     def __init__(self, session: Session) -> None:
         self._s = session
@@ -394,11 +402,7 @@ class OrderRepo(_Repo):
     def upsert(self, draft: OrderDraft) -> OrderDraft:
         """The run's one order draft: a re-run replaces it (and takes the new draft's id, so
         the id the state holds always resolves)."""
-        owner = self._s.scalar(sa.select(RunRow.user_id).where(RunRow.id == draft.run_id))
-        if owner != draft.user_id:
-            raise NotFound(
-                speak("storage", "run.not_users", run=repr(draft.run_id), user=repr(draft.user_id))
-            )
+        _require_own_run(self._s, draft.run_id, draft.user_id)
         stmt = insert_for(self._s, OrderDraftRow).values(
             id=draft.id,
             run_id=draft.run_id,
@@ -453,11 +457,7 @@ class GiftHistoryRepo(_Repo):
 
     def record(self, gift: GiftGiven) -> GiftGiven:
         """Keep the run's confirmed gift; confirming again in the same run replaces it."""
-        owner = self._s.scalar(sa.select(RunRow.user_id).where(RunRow.id == gift.run_id))
-        if owner != gift.user_id:
-            raise NotFound(
-                speak("storage", "run.not_users", run=repr(gift.run_id), user=repr(gift.user_id))
-            )
+        _require_own_run(self._s, gift.run_id, gift.user_id)
         stmt = insert_for(self._s, GiftHistoryRow).values(
             id=gift.id,
             user_id=gift.user_id,
