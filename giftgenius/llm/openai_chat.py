@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx2
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from giftgenius.domain import Message, ToolCall
 from giftgenius.errors import ContextLengthExceeded, ModelError
@@ -80,24 +81,36 @@ class OpenAIChatModel:
     def complete(
         self, request: ChatRequest, on_text: Callable[[str], None] | None = None
     ) -> ChatResponse:
-        kwargs: dict[str, Any] = {
-            "model": self.model,
-            "messages": request.messages,
-            # Says what the request is for without a word in the prompt; endpoints ignore it.
-            "extra_headers": {PURPOSE_HEADER: request.purpose},
-        }
+        body: dict[str, Any] = {"model": self.model, "messages": request.messages}
         if self.stream:
-            kwargs.update(stream=True, stream_options={"include_usage": True})
+            body.update(stream=True, stream_options={"include_usage": True})
         if request.tools:
             # Said, not left to the server's default: llama.cpp's function-calling format
             # shows the model its tools only when a tool choice is given.
-            kwargs.update(tools=request.tools, tool_choice="auto")
+            body.update(tools=request.tools, tool_choice="auto")
         if request.max_tokens is not None:
-            kwargs[self._cap] = request.max_tokens
+            body[self._cap] = request.max_tokens
         if request.temperature is not None:
-            kwargs["temperature"] = request.temperature
+            body["temperature"] = request.temperature
         try:
-            stream = self.client.chat.completions.create(**kwargs)
+            # The client's own ``post`` (its documented way to any endpoint: same retries,
+            # auth, errors and parsing) rather than ``chat.completions.create``, which walks
+            # the whole request, tool schemas and history, through its TypedDict transform
+            # on every call: a quarter of an offline turn's time, for a body that is plain
+            # JSON already.
+            stream = self.client.post(
+                "/chat/completions",
+                body=body,
+                options={
+                    # Says what the request is for without a word in the prompt; endpoints
+                    # ignore it.
+                    "headers": {PURPOSE_HEADER: request.purpose},
+                    "security": {"bearer_auth": True},
+                },
+                cast_to=ChatCompletion,
+                stream=self.stream,
+                stream_cls=openai.Stream[ChatCompletionChunk],
+            )
         except openai.APIError as exc:  # what the client's own retries could not get past
             raise self._map_error(exc) from exc
         try:
