@@ -99,3 +99,16 @@ def month(value: dt.date | str, locale: str) -> str:
 
     day = dt.date.fromisoformat(value) if isinstance(value, str) else value
     return str(format_skeleton("yMMMM", day, locale=cldr(locale)))
+
+
+def preload() -> None:
+    """Load babel and both languages' CLDR data now, for a process that forks commands
+    (each command that formats would otherwise import and load them itself)."""
+    for locale in ("en", "fr"):
+        join(["a", "b"], locale)
+        join(["a", "b"], locale, either=True)
+        money(12.5, "EUR", locale)
+        date(dt.date(2026, 12, 1), locale)
+        month(dt.date(2026, 12, 1), locale)
+        country("FR", locale)
+        plural(2, locale, "{n}", "{n}")

@@ -48,9 +48,11 @@ def preload() -> None:
     import giftgenius.cli.chat
     import giftgenius.cli.main
     import giftgenius.storage.db  # noqa: F401
+    from giftgenius.formats import preload as preload_formats
     from giftgenius.llm.factory import preload as preload_model
 
     preload_model()
+    preload_formats()
 
 
 class Children:

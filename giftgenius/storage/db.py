@@ -353,15 +353,18 @@ class Database:
         from giftgenius.catalog.search import index_version
         from giftgenius.storage.catalog_repo import SHIPPED_SOURCE, catalog_source
 
-        if products is None or version is None:
-            from giftgenius.catalog import catalog_version, load_products
+        if version is None:
+            from giftgenius.catalog import catalog_version
 
-            products = load_products() if products is None else products
-            version = catalog_version() if version is None else version
+            version = catalog_version()
         with self.read() as repos:
             current = repos.catalog.version()
             indexed = repos.catalog.index_version()
         if current != version and catalog_source(current) in (None, SHIPPED_SOURCE):
+            if products is None:  # read and validated only when they are to be written
+                from giftgenius.catalog import load_products
+
+                products = load_products()
             with self.write() as repos:
                 return repos.catalog.sync(products, version)
         if indexed != index_version():

@@ -5,11 +5,11 @@ ends."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from giftgenius.evaluate.forking import ForkServers
 
 
 @pytest.mark.parametrize(
@@ -25,15 +25,9 @@ import pytest
     ],
 )
 def test_a_number_out_of_bounds_is_one_usage_line(
-    argv: list[str], said: str, tmp_path: Path
+    argv: list[str], said: str, tmp_path: Path, command_server: ForkServers
 ) -> None:
     env = {**os.environ, "GIFTGENIUS_HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [sys.executable, "-m", "giftgenius", "bench", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    done = command_server.run(["bench", *argv], stdin="", env=env, cwd=os.getcwd(), timeout=60)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr and "Traceback" not in done.stderr

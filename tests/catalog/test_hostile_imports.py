@@ -13,8 +13,6 @@ import io
 import json
 import logging
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -26,6 +24,7 @@ from giftgenius.catalog.importing import read_catalog_file
 from giftgenius.catalog.models import ID_MAX_LENGTH, PRICE_MAX, PRICE_PLACES, TITLE_MAX_LENGTH
 from giftgenius.catalog.search import words_query
 from giftgenius.cli.main import main
+from giftgenius.evaluate.forking import ForkServers
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.tables import ProductRow
@@ -236,18 +235,18 @@ def test_a_huge_csv_cell_gets_a_plain_message(seeded_home: Path, tmp_path: Path)
 
 @pytest.mark.postgres
 def test_a_real_process_says_it_plainly_on_postgres(
-    migrated_postgres_url: str, tmp_path: Path
+    migrated_postgres_url: str, tmp_path: Path, command_server: ForkServers
 ) -> None:
     """As a person runs it: a separate process, Postgres, a NUL byte and an id too long."""
     path = _jsonl(
         tmp_path / "hostile.jsonl",
         [_row("g-900001"), _row("g-900002", title="Tea\x00set"), _row(LONG_ID)],
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "giftgenius", "catalog", "import", str(path), "--replace"],
-        capture_output=True,
-        text=True,
+    done = command_server.run(
+        ["catalog", "import", str(path), "--replace"],
+        stdin="",
         env={**os.environ, "GIFTGENIUS_DATABASE_URL": migrated_postgres_url},
+        cwd=os.getcwd(),
         timeout=120,
     )
     assert done.returncode == 1, done.stderr

@@ -3,14 +3,13 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from giftgenius.cli.main import main
+from giftgenius.evaluate.forking import ForkServers
 from giftgenius.llm.scripted import SCRIPTED_LABEL
 
 
@@ -38,17 +37,13 @@ def cli():
 
 
 @pytest.fixture
-def proc():
-    """Run the CLI as a separate process (a real restart between calls)."""
+def proc(command_server: ForkServers):
+    """Run the CLI as a separate process (a real restart between calls), forked from the
+    session's preloaded server (tests/conftest.py ``command_server``)."""
 
     def run(*argv: str, stdin: str = "", env: dict[str, str] | None = None) -> Ran:
-        done = subprocess.run(
-            [sys.executable, "-m", "giftgenius", *argv],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env={**os.environ, **(env or {})},
-            timeout=120,
+        done = command_server.run(
+            list(argv), stdin=stdin, env={**os.environ, **(env or {})}, cwd=os.getcwd(), timeout=120
         )
         assert SCRIPTED_LABEL not in done.stderr, done.stderr  # the script went astray
         return Ran(done.returncode, done.stdout, done.stderr)

@@ -3,38 +3,40 @@
 ``Path("")`` is ``.``, so an empty home (``GIFTGENIUS_HOME= giftgenius chat``, or a
 variable exported from an empty one) used to create ``giftgenius.db``, ``sessions.db`` and
 ``logs/`` in whatever folder the command ran in. Each case runs the real command in a
-process of its own, from a scratch working directory, with the user data dir pointed into
-the test's folder.
+process of its own (forked from the session's preloaded server), from a scratch working
+directory, with the user data dir pointed into the test's folder.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from giftgenius.evaluate.forking import ForkServers
 
 
 def _run(
-    tmp_path: Path, *argv: str, env: dict[str, str]
+    server: ForkServers, tmp_path: Path, *argv: str, env: dict[str, str]
 ) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
     cwd = tmp_path / "cwd"
     data = tmp_path / "xdg-data"
     cwd.mkdir(exist_ok=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "giftgenius", *argv],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
+    done = server.run(
+        list(argv),
+        stdin="",
+        cwd=str(cwd),
         env={**os.environ, "XDG_DATA_HOME": str(data), **env},
         timeout=120,
     )
     return done, cwd, data / "giftgenius"
 
 
-def test_an_empty_home_variable_means_the_default_home(tmp_path: Path) -> None:
+def test_an_empty_home_variable_means_the_default_home(
+    tmp_path: Path, command_server: ForkServers
+) -> None:
     done, cwd, default_home = _run(
-        tmp_path, "catalog", "search", "tea", env={"GIFTGENIUS_HOME": ""}
+        command_server, tmp_path, "catalog", "search", "tea", env={"GIFTGENIUS_HOME": ""}
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -42,18 +44,29 @@ def test_an_empty_home_variable_means_the_default_home(tmp_path: Path) -> None:
     assert (default_home / "giftgenius.db").is_file()
 
 
-def test_an_empty_home_flag_means_no_flag(tmp_path: Path) -> None:
+def test_an_empty_home_flag_means_no_flag(tmp_path: Path, command_server: ForkServers) -> None:
     home = tmp_path / "home-from-env"
     done, cwd, _ = _run(
-        tmp_path, "--home", "", "catalog", "search", "tea", env={"GIFTGENIUS_HOME": str(home)}
+        command_server,
+        tmp_path,
+        "--home",
+        "",
+        "catalog",
+        "search",
+        "tea",
+        env={"GIFTGENIUS_HOME": str(home)},
     )
     assert done.returncode == 0, done.stderr
     assert list(cwd.iterdir()) == []
     assert (home / "giftgenius.db").is_file()
 
 
-def test_a_blank_home_is_refused_with_a_plain_line(tmp_path: Path) -> None:
-    done, cwd, _ = _run(tmp_path, "catalog", "search", "tea", env={"GIFTGENIUS_HOME": "   "})
+def test_a_blank_home_is_refused_with_a_plain_line(
+    tmp_path: Path, command_server: ForkServers
+) -> None:
+    done, cwd, _ = _run(
+        command_server, tmp_path, "catalog", "search", "tea", env={"GIFTGENIUS_HOME": "   "}
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("error: Invalid settings — GIFTGENIUS_HOME")
@@ -61,10 +74,13 @@ def test_a_blank_home_is_refused_with_a_plain_line(tmp_path: Path) -> None:
     assert list(cwd.iterdir()) == []
 
 
-def test_an_empty_home_in_the_config_file_is_refused(tmp_path: Path) -> None:
+def test_an_empty_home_in_the_config_file_is_refused(
+    tmp_path: Path, command_server: ForkServers
+) -> None:
     config = tmp_path / "giftgenius.toml"
     config.write_text('home = ""\n', encoding="utf-8")
     done, cwd, _ = _run(
+        command_server,
         tmp_path,
         "catalog",
         "search",
@@ -77,10 +93,11 @@ def test_an_empty_home_in_the_config_file_is_refused(tmp_path: Path) -> None:
     assert list(cwd.iterdir()) == []
 
 
-def test_other_empty_path_settings_mean_unset(tmp_path: Path) -> None:
+def test_other_empty_path_settings_mean_unset(tmp_path: Path, command_server: ForkServers) -> None:
     """The database URL, the Redis URL, the record and cache dirs and the config file."""
     home = tmp_path / "home"
     done, cwd, _ = _run(
+        command_server,
         tmp_path,
         "catalog",
         "search",

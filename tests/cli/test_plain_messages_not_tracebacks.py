@@ -11,19 +11,23 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from giftgenius.evaluate.forking import ForkServers
 
-def _run(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "giftgenius", *argv],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=120,
-    )
+
+@pytest.fixture
+def run(command_server: ForkServers) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """The command in a process of its own, forked from the session's preloaded server."""
+
+    def started(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        environ = {**os.environ, **(env or {})}
+        return command_server.run(list(argv), stdin="", env=environ, cwd=os.getcwd(), timeout=120)
+
+    return started
 
 
 def _one_error_line(err: str) -> str:
@@ -49,20 +53,20 @@ def test_prune_keep_last_too_large_is_a_usage_error(cli) -> None:
     ids=["bad-toml", "not-utf8"],
 )
 def test_a_broken_config_file_is_named_with_what_to_do(
-    tmp_path: Path, content: bytes, said: str
+    tmp_path: Path, content: bytes, said: str, run
 ) -> None:
     config = tmp_path / "giftgenius.toml"
     config.write_bytes(content)
-    done = _run("state", "--user", "alice", env={"GIFTGENIUS_CONFIG": str(config)})
+    done = run("state", "--user", "alice", env={"GIFTGENIUS_CONFIG": str(config)})
     assert done.returncode == 1
     line = _one_error_line(done.stderr)
     assert str(config) in line and said in line
     assert "GIFTGENIUS_CONFIG" in line  # what to do: fix it or point elsewhere
 
 
-def test_a_config_file_that_is_not_there_is_named(tmp_path: Path) -> None:
+def test_a_config_file_that_is_not_there_is_named(tmp_path: Path, run) -> None:
     missing = tmp_path / "nowhere.toml"
-    done = _run("state", "--user", "alice", env={"GIFTGENIUS_CONFIG": str(missing)})
+    done = run("state", "--user", "alice", env={"GIFTGENIUS_CONFIG": str(missing)})
     assert done.returncode == 1
     line = _one_error_line(done.stderr)
     assert str(missing) in line and "GIFTGENIUS_CONFIG" in line
@@ -98,10 +102,10 @@ def test_an_undecodable_id_from_a_real_shell_is_refused() -> None:
     assert "not valid UTF-8" in line
 
 
-def test_a_corrupt_database_file_says_so_and_what_to_do(home: Path) -> None:
+def test_a_corrupt_database_file_says_so_and_what_to_do(home: Path, run) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "giftgenius.db").write_bytes(b"this is no database\n" * 2000)
-    done = _run("chat", "--user", "x")
+    done = run("chat", "--user", "x")
     assert done.returncode == 1
     assert done.stderr.startswith("Using the offline model")  # chat's notice, then the line
     line = _one_error_line(done.stderr.split("\n", 1)[1])
