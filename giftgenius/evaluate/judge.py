@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from giftgenius.evaluate.corpus import Constraints, DeadlineExpect
@@ -73,51 +74,56 @@ def _bound(amount: float, currency: str) -> str:
     return f"{number(amount, environment_language())} {currency}"
 
 
+Said = Callable[[], str]
+"""A broken rule's sentence, written only when asked for: ``fits`` needs none of them."""
+
+
 def judge(record: dict[str, Any], rules: Constraints, today: dt.date) -> list[str]:
     """Every rule ``record`` breaks, in plain words; empty when the gift fits."""
+    return [said() for said in _broken(record, rules, today)]
+
+
+def _broken(record: dict[str, Any], rules: Constraints, today: dt.date) -> Iterator[Said]:
+    """The rules ``record`` breaks, one at a time, in ``judge``'s order."""
     gid = record["id"]
-    failures: list[str] = []
     if rules.currency is not None:
-        price = float(record["prices"][rules.currency])
+        price, currency = float(record["prices"][rules.currency]), rules.currency
         if rules.max_price is not None and price > rules.max_price + 1e-9:
-            bound, money = _bound(rules.max_price, rules.currency), _money(price, rules.currency)
-            failures.append(speak("eval", "judge.over", gift=gid, price=money, bound=bound))
+            bound = rules.max_price
+            yield lambda: speak(
+                "eval",
+                "judge.over",
+                gift=gid,
+                price=_money(price, currency),
+                bound=_bound(bound, currency),
+            )
         if rules.min_price is not None and price < rules.min_price - 1e-9:
-            bound, money = _bound(rules.min_price, rules.currency), _money(price, rules.currency)
-            failures.append(speak("eval", "judge.under", gift=gid, price=money, bound=bound))
-    failures += _place_failures(record, rules)
+            floor = rules.min_price
+            yield lambda: speak(
+                "eval",
+                "judge.under",
+                gift=gid,
+                price=_money(price, currency),
+                bound=_bound(floor, currency),
+            )
+    yield from _place_failures(record, rules)
     if rules.exclude:
         text = words(" ".join([record["title"], record["description"], *record["tags"]]))
         banned = [w for w in rules.exclude if mentions(text, w)]
         if banned:
             quoted = ", ".join(f'"{w}"' for w in banned)
-            failures.append(speak("eval", "judge.ruled_out", gift=gid, words=quoted))
+            yield lambda: speak("eval", "judge.ruled_out", gift=gid, words=quoted)
     if rules.deadline is not None:
         due = deadline_date(rules.deadline, today)
-        days = (due - today).days
-        if int(record["delivery_days"]) > days:
-            failures.append(
-                speak(
-                    "eval",
-                    "judge.too_slow",
-                    gift=gid,
-                    takes=record["delivery_days"],
-                    days=days,
-                    due=f"{due:%Y-%m-%d}",
-                )
+        days, takes = (due - today).days, record["delivery_days"]
+        if int(takes) > days:
+            yield lambda: speak(
+                "eval", "judge.too_slow", gift=gid, takes=takes, days=days, due=f"{due:%Y-%m-%d}"
             )
     if rules.interests and not set(rules.interests) & set(record["tags"]):
-        failures.append(
-            speak(
-                "eval",
-                "judge.no_interest",
-                gift=gid,
-                interests=", ".join(rules.interests),
-                tags=", ".join(record["tags"]),
-            )
-        )
-    failures += _age_failures(record, rules)
-    return failures
+        interests, tags = ", ".join(rules.interests), ", ".join(record["tags"])
+        yield lambda: speak("eval", "judge.no_interest", gift=gid, interests=interests, tags=tags)
+    yield from _age_failures(record, rules)
 
 
 def suggestion_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
@@ -125,29 +131,23 @@ def suggestion_failures(record: dict[str, Any], rules: Constraints) -> list[str]
     their age. Budget, tastes and deadline are the person's to trade while choosing, but no
     idea may be one the recipient could not receive or is too young or too old for."""
     return [
-        speak("eval", "judge.suggested", failure=fail)
+        speak("eval", "judge.suggested", failure=fail())
         for fail in _place_failures(record, rules) + _age_failures(record, rules)
     ]
 
 
-def _place_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
-    if rules.country is None:
+def _place_failures(record: dict[str, Any], rules: Constraints) -> list[Said]:
+    country = rules.country
+    if country is None:
         return []
     ships = [str(c).upper() for c in record["ships_to"]]
-    if "*" in ships or rules.country in ships:
+    if "*" in ships or country in ships:
         return []
-    return [
-        speak(
-            "eval",
-            "judge.no_ship",
-            gift=record["id"],
-            country=rules.country,
-            countries=", ".join(ships),
-        )
-    ]
+    gid, countries = record["id"], ", ".join(ships)
+    return [lambda: speak("eval", "judge.no_ship", gift=gid, country=country, countries=countries)]
 
 
-def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
+def _age_failures(record: dict[str, Any], rules: Constraints) -> list[Said]:
     """The gift's age range must hold every age the recipient may have.
 
     ``min_age``/``max_age`` bound the recipient's age; one alone means that exact age.
@@ -164,9 +164,10 @@ def _age_failures(record: dict[str, Any], rules: Constraints) -> list[str]:
         return []
     span = f"{gift_low or 0}–{gift_high}" if gift_high is not None else f"{gift_low}+"
     age = str(low) if low == high else f"{low}–{high}"
-    return [speak("eval", "judge.ages", gift=record["id"], span=span, age=age)]
+    gid = record["id"]
+    return [lambda: speak("eval", "judge.ages", gift=gid, span=span, age=age)]
 
 
 def fits(record: dict[str, Any], rules: Constraints, today: dt.date) -> bool:
     """A gift a dialogue can fairly ask for: it meets every rule and is in stock."""
-    return bool(record.get("in_stock", True)) and not judge(record, rules, today)
+    return bool(record.get("in_stock", True)) and next(_broken(record, rules, today), None) is None
