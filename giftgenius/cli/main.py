@@ -194,6 +194,9 @@ def _parser() -> argparse.ArgumentParser:
     klist.add_argument("--json", action="store_true", help=_h("json"))
     kdrop = _command(ksub, "revoke", common, _h("keys.revoke"))
     kdrop.add_argument("key_id", help=_h("keys.revoke.key_id"))
+    ktoken = _command(ksub, "token", common, _h("keys.token"))
+    ktoken.add_argument("--user", required=True, help=_h("user"))
+    ktoken.add_argument("--ttl", type=_duration, default="1h", help=_h("keys.token.ttl"))
 
     ev = _command(sub, "eval", common, _h("eval"), description=_h("eval.description"))
     ev.add_argument("directory", nargs="?", type=Path, help=_h("eval.directory"))
@@ -709,10 +712,15 @@ class Cli:
         )
 
     def keys(self) -> int:
-        """``keys create|list|revoke``: the service's API keys. ``create`` prints the key as
-        its last line, once; only its hash is kept."""
-        from giftgenius.cli.keys_cmd import create_key, list_keys, revoke_key
+        """``keys create|list|revoke|token``: the service's API keys. ``create`` prints the
+        key as its last line, once; only its hash is kept. ``token`` mints a signed token."""
+        from giftgenius.cli.keys_cmd import create_key, list_keys, mint_token, revoke_key
 
+        if self.args.keys_command == "token":
+            lang = command_language()
+            for line in mint_token(self.settings, self.args.user, self.args.ttl, lang):
+                self.print_plain(line)
+            return 0
         reader = self.reader()
         try:
             if self.args.keys_command == "create":
