@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 import uuid
 from collections import Counter
@@ -177,15 +178,26 @@ def make_users(stores: Stores, count: int) -> list[User]:
 def play_all(client: httpx2.Client, urls: list[str], users: list[User], said: list[str]) -> float:
     """Every user's conversation at once, one thread each; the wall time of it all."""
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=len(users)) as pool:
-        for done in pool.map(lambda user: play(client, urls, user, said), users):
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=len(users))
+    try:
+        for done in pool.map(lambda user: play(client, urls, user, said, stop), users):
             del done
+    except BaseException:  # Ctrl-C, SIGTERM: no wait for the turns under way, whose
+        stop.set()  # servers are stopped next (``running_servers``), and no new one
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return time.perf_counter() - started
 
 
-def play(client: httpx2.Client, urls: list[str], user: User, said: list[str]) -> None:
-    """One user's messages in order, each to the next process in turn."""
+def play(
+    client: httpx2.Client, urls: list[str], user: User, said: list[str], stop: threading.Event
+) -> None:
+    """One user's messages in order, each to the next process in turn, until ``stop``."""
     for turn, line in enumerate(said, 1):
+        if stop.is_set():
+            return
         worker = (user.number + turn) % len(urls)
         text = f"(ref {marker(user.number, turn)}) {line}"
         user.sent.append(turn)

@@ -4,7 +4,8 @@ Each is the real command in a new interpreter (``python -m giftgenius serve --po
 what ``bench http`` measures is what an operator runs: uvicorn, the app factory, the
 workers' own agents. The command names the port it bound in its ready line; the
 benchmark reads it there, so no port is ever guessed. The processes are stopped as
-Ctrl-C stops them (SIGINT), then killed if they have not ended within a few seconds.
+Ctrl-C stops them (SIGINT), then killed if they have not ended within a few seconds; when
+the benchmark is interrupted or fails they are killed at once (its scratch stores go).
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ class Server:
             raise GiftGeniusError(speak("bench", "worker.not_started", why=said))
         return self.url
 
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
@@ -107,6 +112,10 @@ def running_servers(count: int, env: Mapping[str, str]) -> Iterator[list[str]]:
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         yield [server.wait_ready(deadline) for server in servers]
+    except BaseException:  # interrupted or failed: no graceful wait for requests under way
+        for server in servers:
+            server.kill()
+        raise
     finally:
         for server in servers:
             server.stop()
