@@ -141,12 +141,18 @@ def run_http(
         say(speak("bench", "http.starting", workers=workers))
         with (
             running_servers(workers, env) as urls,
-            httpx2.Client(timeout=REQUEST_SECONDS) as client,
+            httpx2.Client(timeout=REQUEST_SECONDS, limits=_connections(users)) as client,
         ):
             warm_up(client, urls, warming)
             elapsed = play_all(client, urls, players, lines(turns))
             counts = [check(client, urls, player, players) for player in players]
     return report(scratch.label, workers, players, counts, elapsed)
+
+
+def _connections(users: int) -> httpx2.Limits:
+    """A connection for every user at once (the client's default pool holds 100), so a
+    request never waits for a connection on the benchmark's side."""
+    return httpx2.Limits(max_connections=users + 16, max_keepalive_connections=users + 16)
 
 
 def shared(stores: Stores) -> bool:
