@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from platformdirs import user_data_dir
-from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 from pydantic_settings import (
     BaseSettings,
@@ -39,6 +46,9 @@ from giftgenius.tokens import window_too_small
 
 RATE_LIMIT = re.compile(r"0*[1-9]\d{0,8}\s*(?:/|per)\s*(?:second|minute|hour|day)s?", re.I)
 """What ``GIFTGENIUS_RATE_LIMIT`` may say ("120/minute"): the ``limits`` library reads it."""
+
+TOKEN_SECRET_CHARS = 32
+"""The shortest ``GIFTGENIUS_TOKEN_SECRET`` taken: HS256's key is at least its hash's size."""
 
 DATABASE_FILE = "giftgenius.db"
 """The embedded database's file in ``GIFTGENIUS_HOME`` (when no database URL is set)."""
@@ -98,6 +108,9 @@ class Settings(BaseSettings):
     # largest request body taken.
     rate_limit: str = "120/minute"
     max_request_bytes: int = Field(65536, ge=1024)
+    # The secret signed bearer tokens (JWT, HS256) are checked with (``signed_tokens.py``);
+    # unset, the service takes API keys only. At least 32 characters: HS256's key length.
+    token_secret: SecretStr | None = None
 
     @field_validator("log_level", "currency", mode="before")
     @classmethod
@@ -111,6 +124,16 @@ class Settings(BaseSettings):
         if not RATE_LIMIT.fullmatch(value.strip()):
             raise ValueError(speak("service", "rate_limit.setting", value=repr(value)))
         return value.strip()
+
+    @field_validator("token_secret")
+    @classmethod
+    def _token_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        """Long enough for HS256 (RFC 7518: a key as long as the hash); the message gives
+        its length, never the secret."""
+        if value is not None and len(value.get_secret_value()) < TOKEN_SECRET_CHARS:
+            length = len(value.get_secret_value())
+            raise ValueError(speak("service", "token.secret_short", length=length))
+        return value
 
     @field_validator("home", mode="before")
     @classmethod

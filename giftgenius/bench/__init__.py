@@ -5,6 +5,9 @@
   by phase, as conversations and catalogs grow, and turns per second over processes;
 - ``load`` (``bench load``): many sessions over several processes on one set of stores,
   counting lost or duplicated transcript messages;
+- ``over_http`` (``bench http``): several users at once over several ``giftgenius serve``
+  processes (``servers``), counting lost, duplicated and cross-user turns from what the
+  service stored;
 - ``catalogs``: synthetic catalogs written into a database (``catalog generate``);
 - ``scratch``: the stores ``bench turn`` and ``bench load`` run on — a scratch database and
   Redis key prefix of their own, or temporary SQLite files — removed at the end, so the

@@ -3,16 +3,19 @@
 Each function returns what the command prints, in the commands' language (the catalogue's
 ``service`` section). A key is shown once, as the last line ``create`` prints, so a script
 can take it with ``tail -n 1``; only its hash is stored (``storage/api_keys.py``).
+``token`` mints a signed token (``signed_tokens.py``) the same way: the last line.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from giftgenius import messages as catalogue
 from giftgenius.agent.reader import RunReader
-from giftgenius.domain import check_user_id
-from giftgenius.errors import NotFound
+from giftgenius.domain import check_user_id, utcnow
+from giftgenius.errors import ConfigError, NotFound
+from giftgenius.settings import Settings
 
 
 def create_key(reader: RunReader, user_id: str, lang: str) -> list[str]:
@@ -62,3 +65,17 @@ def list_keys(
         )
         lines.append(f"{k.id}  {k.user_id}  {made}  {state}")
     return document, lines
+
+
+def mint_token(settings: Settings, user_id: str, ttl: dt.timedelta, lang: str) -> list[str]:
+    """A token for ``user_id`` signed with the configured secret, good for ``ttl``: what
+    the service takes when it has the same secret. Nothing is stored."""
+    from giftgenius.signed_tokens import mint
+
+    check_user_id(user_id)
+    if settings.token_secret is None:
+        raise ConfigError(catalogue.text("service", "token.no_secret", lang))
+    now = utcnow().replace(microsecond=0)
+    token = mint(settings.token_secret.get_secret_value(), user_id, ttl, now=now)
+    until = f"{now + ttl:%Y-%m-%d %H:%M:%S}"
+    return [catalogue.say("service", "keys.token", lang, user=user_id, until=until), token]

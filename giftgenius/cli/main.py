@@ -152,14 +152,14 @@ def _parser() -> argparse.ArgumentParser:
     down.add_argument("--yes", action="store_true", help=_h("yes"))
     _command(dsub, "current", common, _h("db.current"))
 
-    benches = ["context", "state", "search", "turn", "load"]
+    benches = ["context", "state", "search", "turn", "load", "http"]
     bench = _command(
         sub,
         "bench",
         common,
         _h("bench"),
         description=_h("bench.description"),
-        usage="giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]",
+        usage="giftgenius bench [-h] {context,state,search,turn,load,http} [OPTIONS...]",
     )
     bench.add_argument("what", choices=benches, help=_h("bench.what"))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -194,6 +194,9 @@ def _parser() -> argparse.ArgumentParser:
     klist.add_argument("--json", action="store_true", help=_h("json"))
     kdrop = _command(ksub, "revoke", common, _h("keys.revoke"))
     kdrop.add_argument("key_id", help=_h("keys.revoke.key_id"))
+    ktoken = _command(ksub, "token", common, _h("keys.token"))
+    ktoken.add_argument("--user", required=True, help=_h("user"))
+    ktoken.add_argument("--ttl", type=_duration, default="1h", help=_h("keys.token.ttl"))
 
     ev = _command(sub, "eval", common, _h("eval"), description=_h("eval.description"))
     ev.add_argument("directory", nargs="?", type=Path, help=_h("eval.directory"))
@@ -652,6 +655,10 @@ class Cli:
             from giftgenius.bench import load
 
             return load.main(self.args.rest, self.settings, out=self.out, err=self.err)
+        if self.args.what == "http":
+            from giftgenius.bench import over_http
+
+            return over_http.main(self.args.rest, self.settings, out=self.out, err=self.err)
         from giftgenius.bench import context, search
         from giftgenius.bench import state as soak
 
@@ -705,10 +712,15 @@ class Cli:
         )
 
     def keys(self) -> int:
-        """``keys create|list|revoke``: the service's API keys. ``create`` prints the key as
-        its last line, once; only its hash is kept."""
-        from giftgenius.cli.keys_cmd import create_key, list_keys, revoke_key
+        """``keys create|list|revoke|token``: the service's API keys. ``create`` prints the
+        key as its last line, once; only its hash is kept. ``token`` mints a signed token."""
+        from giftgenius.cli.keys_cmd import create_key, list_keys, mint_token, revoke_key
 
+        if self.args.keys_command == "token":
+            lang = command_language()
+            for line in mint_token(self.settings, self.args.user, self.args.ttl, lang):
+                self.print_plain(line)
+            return 0
         reader = self.reader()
         try:
             if self.args.keys_command == "create":

@@ -90,7 +90,7 @@ ALLOWED = {
     ("cli/render.py", "render_usage", "unknown for this model"),
     # A usage line: the command's syntax, its words are its name and its metavars.
     ("cli/main.py", "_parser",
-     "giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]"),
+     "giftgenius bench [-h] {context,state,search,turn,load,http} [OPTIONS...]"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
     # Programming errors: the lease's owner is the process's own id, never typed; a write
@@ -181,6 +181,7 @@ ALLOWED = {
     # A command's name, as argparse shows it in a usage line.
     ('bench/context.py', 'main', 'giftgenius bench context'),
     ('bench/load.py', 'main', 'giftgenius bench load'),
+    ('bench/over_http.py', 'main', 'giftgenius bench http'),
     ('bench/search.py', 'main', 'giftgenius bench search'),
     ('bench/state.py', 'main', 'giftgenius bench state'),
     ('bench/turn.py', 'parser', 'giftgenius bench turn'),

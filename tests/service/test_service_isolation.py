@@ -1,10 +1,17 @@
 """A key acts for its own user only: with Bob's key, every route is tried on Alice's run,
-and Bob can neither read nor change anything of hers."""
+and Bob can neither read nor change anything of hers; with Bob's signed token the same."""
 
 from __future__ import annotations
 
+import datetime as dt
+
+import pytest
 from fastapi.testclient import TestClient
 from service_kit import SISTER, bearer, key_for
+
+from giftgenius.signed_tokens import mint
+
+SECRET = "isolation-" + "s" * 32
 
 
 def alices_world(client: TestClient, alice: dict[str, str], run_id: str) -> list[object]:
@@ -17,11 +24,18 @@ def alices_world(client: TestClient, alice: dict[str, str], run_id: str) -> list
     ]
 
 
-def test_bob_cannot_read_or_change_anything_of_alices(client: TestClient, alice) -> None:
+@pytest.mark.parametrize("bob_has", ["a key", "a signed token"])
+def test_bob_cannot_read_or_change_anything_of_alices(make_client, bob_has: str) -> None:
+    signed = bob_has == "a signed token"
+    client = make_client(token_secret=SECRET) if signed else make_client()
+    alice = bearer(key_for(client.app, "alice"))
     first = client.post("/v1/messages", json={"text": SISTER}, headers=alice).json()
     run_id, gift = first["run_id"], first["shortlist"][0]["id"]
     before = alices_world(client, alice, run_id)
-    bob = bearer(key_for(client.app, "bob"))  # type: ignore[arg-type]
+    if signed:
+        bob = bearer(mint(SECRET, "bob", dt.timedelta(hours=1)))
+    else:
+        bob = bearer(key_for(client.app, "bob"))
     claims = {"user_id": "alice", "user": "alice", "run_id": run_id}
 
     tries = {
@@ -76,5 +90,11 @@ def test_bob_cannot_read_or_change_anything_of_alices(client: TestClient, alice)
         client.post("/v1/messages", json={"text": "the first one"}, headers=alice).json()["run_id"]
         == run_id
     )
-    # Bob forgot himself: his key went with him
-    assert client.get("/v1/state", headers=bob).status_code == 401
+    if signed:  # a token is stored nowhere: it still names Bob, who has nothing left
+        assert client.get("/v1/state", headers=bob).json() == {
+            "user_id": "bob",
+            "run_id": None,
+            "state": None,
+        }
+    else:  # Bob forgot himself: his key went with him
+        assert client.get("/v1/state", headers=bob).status_code == 401
