@@ -22,6 +22,7 @@ import json
 import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -76,8 +77,9 @@ class Tool:
         return self.fn(ctx, args)
 
     def parameters(self) -> dict[str, Any]:
-        """The strict JSON schema of the arguments (``strict_schema``)."""
-        return strict_schema(self.args.model_json_schema())
+        """The strict JSON schema of the arguments (``strict_schema``); shared, not to be
+        changed by its readers."""
+        return _parameters(self.args)
 
     def spec(self) -> dict[str, Any]:
         """This tool's entry in the OpenAI ``tools`` array: a strict function definition."""
@@ -90,6 +92,13 @@ class Tool:
                 "strict": True,
             },
         }
+
+
+@cache
+def _parameters(args: type[ToolArgs]) -> dict[str, Any]:
+    """A tool's argument schema, made once per process: pydantic writes it anew on every
+    call, and every agent built (each command, each HTTP request) asks for all of them."""
+    return strict_schema(args.model_json_schema())
 
 
 def model_description(doc: str) -> str:
