@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from giftgenius.domain import Locale
 from giftgenius.errors import ConfigError, ModelError
 from giftgenius.llm.base import ChatModel
 from giftgenius.llm.scripted import SCRIPTED_CONTEXT_WINDOW, SCRIPTED_PREFIX, ScriptedModel
@@ -201,15 +202,32 @@ def preload() -> None:
     """Import the model clients and build the offline model's tables now.
 
     For a process that forks commands (the evaluator's fork server): every child then
-    starts with them, instead of paying for them before its first reply.
+    starts with them, instead of paying for them before its first reply. Reading a message
+    and a question in each language, choosing among a shortlist and asking about it, builds
+    the reader's lazily compiled patterns too (over half of a forked chat's CPU when each
+    child built them itself).
     """
+    import datetime as dt
+
     import giftgenius.llm.openai_chat  # noqa: F401
+    from giftgenius.offline import asking, nlu
     from giftgenius.offline.engine import MODEL_NAME, preload_tables
     from giftgenius.offline.transport import OfflineTransport  # noqa: F401
     from giftgenius.tokens import encoding_for, get_encoding
 
     preload_tables()
     get_encoding(encoding_for(MODEL_NAME))
+    today, titles = dt.date(2026, 12, 1), ["Garden Kneeling Pad", "Tea Sampler"]
+    for locale, text, question in _WARM_UP:
+        nlu.extract(text, today=today, locale=locale, choosing=True, candidate_titles=titles)
+        asking.read_question(question, today=today, locale=locale, listed=2, titles=titles)
+
+
+_WARM_UP: tuple[tuple[Locale, str, str], ...] = (
+    ("en", "my mum in Toronto loves tea, 30 euros, the second one", "is the first in time?"),
+    ("fr", "ma tante à Lyon aime le thé, 40 euros max, le premier", "le deuxième arrive quand ?"),
+)
+"""One message and one question per language that ``preload`` reads."""
 
 
 def probe_endpoint(settings: Settings, *, timeout: float = 2.0) -> str | None:

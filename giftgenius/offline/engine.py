@@ -22,33 +22,13 @@ _ALPHANUMERIC = string.ascii_letters + string.digits
 
 
 def preload_tables() -> None:
-    """Build the tables reading a message needs (each is built on first use otherwise).
-
-    A fork server calls this once so that every command it forks starts with them: it
-    reads a message in each language, choosing among a shortlist and asking about it,
-    which builds the lazily compiled patterns too (over half of a forked chat's CPU when
-    each child built them itself).
-    """
-    import datetime as dt
-
+    """Build the tables reading a message needs (each is built on first use otherwise)."""
     from giftgenius.language import amounts, places
-    from giftgenius.offline import asking, nlu, spelling
+    from giftgenius.offline import spelling
 
     places.resolve_country("Toronto")
     spelling.is_word("cadeau")
     amounts.parse_amount("30 euros")
-    today = dt.date(2026, 12, 1)
-    titles = ["Garden Kneeling Pad", "Tea Sampler"]
-    for locale, text, question in _WARM_UP:
-        nlu.extract(text, today=today, locale=locale, choosing=True, candidate_titles=titles)
-        asking.read_question(question, today=today, locale=locale, listed=2, titles=titles)
-
-
-_WARM_UP = (
-    ("en", "my mum in Toronto loves gardening and tea, 30 euros, the second one", "is the first one in time?"),
-    ("fr", "ma tante à Lyon aime le thé, 40 euros max, le premier", "le deuxième arrive avant le 20 ?"),
-)  # fmt: skip
-"""One message and one question per language that ``preload_tables`` reads."""
 
 
 def tool_call_id() -> str:
