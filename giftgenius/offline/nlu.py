@@ -312,19 +312,18 @@ def _listed_place(message: str, clause: Clause, lang: Locale) -> str | None:
 
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
-# "my ssn is [ssn]", "mon numéro de sécu est [ssn]", "my passport [passport]": the words
-# that name a piece of private data the privacy filter replaced say nothing about the
-# recipient ("my ssn" is not a person) or the budget; they are read as if not there. The
-# words between the possessive and the placeholder hold no preposition, so "for my mum at
-# [address]" keeps its recipient.
+# "my ssn is [ssn]": the words naming private data the filter replaced say nothing (private_data).
 _PRIVATE_DATA = re.compile(
-    rf"\b(?:{_words('function_words', 'first_person_possessives', 'third_person_possessives')})"
-    r"(?:\s+(?!(?:at|in|on|to|for|with|from|à|a|au|aux|chez|pour|avec)\b)"
-    r"[^\W\d_][\w'-]*){1,3}"
-    r"\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
-    r"(?:" + "|".join(re.escape(p) for p in PLACEHOLDERS.values()) + r")",
-    re.IGNORECASE,
+    rf"\b{source('private_data', 'naming')}\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
+    r"(?:" + "|".join(re.escape(p) for p in PLACEHOLDERS.values()) + r")"
 )
+
+
+def _without_private_data(text: str) -> str:
+    """``text`` with each naming of private data (``_PRIVATE_DATA``) cut to one space."""
+    for m in reversed(list(_PRIVATE_DATA.finditer(fold(text, keep_length=True)))):
+        text = text[: m.start()] + " " + text[m.end() :]
+    return text
 
 
 def extract(
@@ -349,7 +348,7 @@ def extract(
     """
     answers = None if candidate_answers is None else tuple(map(tuple, candidate_answers))
     found = _read(
-        _PRIVATE_DATA.sub(" ", text),
+        _without_private_data(text),
         today,
         dollar,
         _Key(json.dumps(profile or {}, sort_keys=True, default=repr), profile or {}),
@@ -689,18 +688,13 @@ def _relation_tastes(
             del facts["interests"]
 
 
-# Which birthday it is, no day of the month: "le 8ème anniv de ma nièce", "pour le douzième
-# anniversaire", "le premier anniversaire" (the age, read by ``_age``).
-_NTH_BIRTHDAY = re.compile(
-    r"(?<![\w'])(?:\d{1,3}\s*(?:st|nd|rd|th|e|ème|eme|ième|ieme|er|ère)|[^\W\d_]+(?:ième|ieme)|"
-    r"premier|première|premiere)\s+(?=anniv|birthday|bday)",
-    re.IGNORECASE,
-)
+# Which birthday it is is no day of the month ("her 12th birthday"): reading_dates.
+_NTH_BIRTHDAY = matcher(_DATES, "nth_birthday")
 
 
 def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
     """The day the clause sets, said as a date or as the day of an occasion."""
-    said = _NTH_BIRTHDAY.sub(lambda m: " " * len(m[0]), clause.text)
+    said = blank(clause.text, [m.span() for m in _NTH_BIRTHDAY.finditer(clause.folded)])
     deadline = parse_deadline(_E_EURO.sub(r"\1 €", said), today, lang)
     occasion = _OCCASION_DATE.search(clause.folded)
     if deadline is None and occasion is not None:
@@ -899,15 +893,8 @@ def _counted(text: str, value: Any, lang: Locale = "en") -> bool:
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
 _FREE_LIKE = re.compile(rf"^(?:{LIKING})$")
-# A wish about the purchase, not a taste: the speaker, or anyone in the conditional, would
-# like to do something ("I'd like to keep it under 50", "we'd love to spend around 30",
-# "j'aimerais rester sous 40 €"); "she loves to fish" still says what she does.
-_WISH_BEFORE = re.compile(
-    r"(?:(?<![\w'])(?:i|we)(?:\s+(?:really|just|also|so|would))*|'d(?:\s+(?:really|just|so))*|"
-    r"(?<![\w'])would(?:\s+(?:really|just|so))*)\s+(?:like|love)\s*$"
-    r"|(?<![\w'])(?:j'|je\s+|on\s+|nous\s+)?(?:aimerai[st]?|aimerions|adorerai[st]?|"
-    r"adorerions)(?:\s+(?:bien|beaucoup))?\s*$"
-)
+# A wish about the purchase, not a taste: "I'd like to keep it under 50" (reading_tastes).
+_WISH_BEFORE = re.compile(matcher(_TASTES_SAID, "wishes").pattern + r"\s*$")
 # What the wish opens: an infinitive ("to keep", "rester", "garder").
 _INFINITIVE = re.compile(r"^\s*(?:(?:bien|beaucoup)\s+)?(?:to\s|[a-z]+(?:er|ir|re)(?![\w']))")
 
