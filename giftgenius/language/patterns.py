@@ -27,8 +27,8 @@ with other words is refused when loaded: write ``(a (b|c))`` or ``((a b)|c)``, w
 what they mean.
 
 A word ending in an apostrophe ("l'", "d'") may touch the next one ("l'avant-dernier"), and
-a phrase opening with one ("'d like") may touch the word before ("I'd like"). A phrase
-matches whole words only: no letter, digit or apostrophe on either side. The
+one opening with it ("'d", "'s") the word before ("I'd like", "he's"). A phrase matches
+whole words only: no letter, digit or apostrophe on either side. The
 alternatives of a kind are tried in the file's order, English before French, and a reader's
 precedence between kinds stays in the reader (one ordered tuple there, with its reason).
 
@@ -46,11 +46,12 @@ from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, LexiconError, phrases, union
 
 # Between two words: whitespace; none after an apostrophe ("l'avant-dernier") or where the
-# word before was left out (nothing but a space or the phrase's start stands before).
-_SEPARATOR = r"(?:\s+|(?<=')|(?<![\w']))"
+# word before was left out (nothing but a space or the phrase's start stands before); none
+# before an apostrophe ("he's").
+_SEPARATOR = r"(?:\s+|(?<=')|(?<![\w'])|(?='))"
 _AFTER_NUMBER = r"\s*"  # "12th", "12 th"
 _BEFORE = r"(?<![\w'])"
-_PHRASE_BEFORE = r"(?:(?<![\w'])|(?='))"  # a phrase may open with "'d", "'s" (see above)
+_PHRASE_BEFORE = r"(?:(?<![\w'])|(?='))"  # a phrase may open with "'d": "I'd like"
 _AFTER = r"(?![\w'])"
 _LOOKAHEAD = None  # the mark of a "!" or "&" item in a sequence: it matches no text of its own
 _NOTATION = re.compile(r"\s*(\(|\)|\||\?|\+|!|&|<[\w.]+>|#|[^\s()|?+!&<>#]+)")

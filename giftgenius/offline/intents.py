@@ -94,12 +94,8 @@ def _scope(folded: str) -> int | None:
     return -COUNTS[m["n"]] if end in _LAST_FEW else COUNTS[m["n"]]
 
 
-# Words that make a message a choice ("let's go with …", "je prends …"), or point at one by
-# what it is: "the knitting one" (any one or two words between, so not a phrase of the data).
-CHOICE_CUE = re.compile(
-    rf"(?<![\w'])(?:{source(_CHOICES, 'choosing')}|(?:the|that|this) [\w'-]+(?: [\w'-]+)? one)"
-    r"(?![\w])"
-)
+# Words that make a message a choice ("let's go with …", "je prends …", "the knitting one").
+CHOICE_CUE = re.compile(rf"(?<![\w']){source(_CHOICES, 'choosing')}(?![\w])")
 
 # Yes, in words; "no" in words (offline_choices' yes and no). A decline wins over a yes in
 # the same message. A hyphenated word is one word: the "k" of "k-pop" and the "go" of "her
@@ -117,17 +113,13 @@ _SAVE_CONTEXT = re.compile(
     rf"{alternation(union(_PROFILES, 'save_context'))}|(?:as|under|sous|comme)\s|['\"«“]"
 )
 _NAME_LABEL = matcher(_PROFILES, "name_label")
+# What opens a label and is no part of it: "this person", "her" (offline_profiles).
 _LEADING = re.compile(
-    r"^(?:(?:this|that|the|her|his|their|my|ce|cette|le|la|les|l'|son|sa|ses|mon|ma|mes)\s+"
-    r"(?:profile|profil|person|personne|one)\s*|(?:her|him|them|it|this|that|ca|cela|-la|-le|"
-    r"la|le|les|l')\s+|[-\s])+"
+    rf"^(?:{source(_PROFILES, 'label_openers')}\s*"
+    rf"|{source(_PROFILES, 'label_pronouns')}\s+|[-\s])+"
 )
-# Using a kept profile again; "same … as before" and "même … que" take up to two words
-# between, which no phrase of the data says.
-_LOAD = re.compile(
-    rf"(?<![\w'])(?:{source(_PROFILES, 'load')}|same (?:\w+ ){{0,2}}as (?:last time|before)|"
-    r"meme (?:\w+ ){0,2}que)(?![\w])"
-)
+# Using a kept profile again ("same as last time", "même budget que la dernière fois").
+_LOAD = re.compile(rf"(?<![\w']){source(_PROFILES, 'load')}(?![\w])")
 
 
 @dataclass(frozen=True)
@@ -256,7 +248,7 @@ _CHOICE_READERS = (_price_end, _place, _number, _number_word, _ordinal)
 
 # Where a misspelt ordinal stands: after "the"/"le", or before "one"/"un" or the end.
 _POINTED = re.compile(r"(?<![\w'])(?:the|le|la|l')\s*$")
-_ONE_AFTER = re.compile(r"\s*(?:one|un|une|option|idea|choice|pls|please|stp|svp)?[\s.!]*$")
+_ONE_AFTER = re.compile(rf"\s*{source(_CHOICES, 'one_after')}?[\s.!]*$")
 
 
 # Asking whether there is such a thing names it as surely as pointing at it ("do you have a

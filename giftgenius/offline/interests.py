@@ -39,6 +39,9 @@ from giftgenius.language.vocabulary import (
 )
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags, one_word_synonyms, relation_words
+from giftgenius.offline.number_kinds import blank
+
+_TASTES = "offline_tastes"
 
 # What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
 # the tags are read). Folded, whole words; "lit"/"court" need a subject.
@@ -170,11 +173,8 @@ def taste_names(text: str) -> list[NamedTaste]:
     return found
 
 
-# The speaker as the subject of a taste verb: "I love…", "we all adore…", "on adore…".
-_SPEAKER_BEFORE = re.compile(
-    r"(?<![\w'])(?:i|we|je|j'|nous|on)\s*(?:(?:all|really|just|also|so|tous|toutes|vraiment|"
-    r"tellement)\s+)*$"
-)
+# The speaker as the subject of a taste verb: "I love…" (offline_tastes' speakers).
+_SPEAKER_BEFORE = re.compile(matcher(_TASTES, "speakers").pattern + r"\s*$")
 # Where a person is named, a word after the name is no taste it qualifies ("pour Julie").
 _PERSON_BEFORE = re.compile(r"(?<![\w'])(?:for|pour|to|a|à)\s*$")
 _NEXT_WORD = re.compile(r"^ ([a-zà-ÿ][\w-]*)")
@@ -256,14 +256,9 @@ def _in_language(text: str, locale: str) -> str:
 _DOUBLED = re.compile(r"([a-z])\1+")
 
 
-# To run something is to lead it, not to go running: "runs a bookshop", "runs D&D on
-# Fridays", "runs the chess club" ("runs marathons" is read by "marathon" itself); to walk
-# someone's dog or children is no hike ("the guy who walks my dog", "promène son chien").
+# "runs a bookshop", "walks my dog": leading, minding, no doing (offline_tastes' not_doings).
 _RUNS_SOMETHING = re.compile(
-    r"(?<![\w'-])(?:(?:runs|run|ran)\s+(?=(?:an?|the|his|her|their|our|my|its|\w+&\w+)\b)|"
-    r"(?:walks|walk|walked|walking|promene|promenait|promener)\s+"
-    r"(?=(?:his|her|their|our|my|your|the|son|sa|ses|mon|ma|mes|le|la|les)\s))",
-    re.IGNORECASE,
+    rf"(?<![\w'-])(?:{source(_TASTES, 'not_doings')}|(?:runs|run|ran)\s+(?=\w+&\w+\b))", re.I
 )
 
 
@@ -320,8 +315,7 @@ def _without_speakers_things(text: str) -> str:
 
 # "something relaxing", "quelque chose de gourmand": the kind of gift wanted is a taste.
 _SOMETHING = re.compile(
-    r"(?<![\w'])(?:something|a little something|quelque chose|un (?:petit )?truc)"
-    r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
+    rf"(?<![\w']){source(_TASTES, 'something')}(?:(?<=')|(?![\w']))\s*(?P<what>[^\W\d_]+)"
 )
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
 _KIND_NOUN = any_word("offline_tastes", "kind_nouns")
@@ -375,12 +369,8 @@ def vocabulary_words() -> dict[str, str]:
     return {word: tags[0] for word, tags in one_word_synonyms(TAGS).items()}
 
 
-# Flowers someone has or grows are plants in the ground, not a bouquet: "le jardinage et ses
-# fleurs", "her roses", "il cultive des dahlias", "grows tulips".
-_GROWN = re.compile(
-    r"(?<![\w'])(?:ses|son|sa|leurs?|her|his|their|cultiv\w*|grows?|growing|grew|"
-    r"fait pousser|faire pousser|plante\w*|plants?|planting)\s+((?:[\w'-]+\s*){1,2})"
-)
+# Flowers someone has or grows are plants, not a bouquet (offline_tastes' growing).
+_GROWN = re.compile(matcher(_TASTES, "growing").pattern + r"\s+((?:[\w'-]+\s*){1,2})")
 
 
 def _grown_flowers(tags: list[str], folded: str) -> list[str]:
@@ -404,9 +394,8 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     return tags
 
 
-# An article or a possessive makes the next word a noun: "la cuisine japonaise" is no
-# "elle cuisine".
-_NOUN_AFTER = r"(?:la|le|les|l'|un|une|des|du|the|an?|his|her|their|sa|son|ses|mon|ma|mes|my)"
+# An article or a possessive makes the next word a noun (offline_tastes' noun_openers).
+_NOUN_AFTER = source(_TASTES, "noun_openers")
 
 
 def _phrases_blanked(text: str) -> str:
@@ -437,14 +426,8 @@ def _gift_forms(text: str, locale: str) -> set[str]:
     return forms
 
 
-# "to watch", "who'll watch", "she watches": the verb, not a wristwatch (the one taste word
-# whose verb means something else; "cooks", "paints", "gardens" mean their tags).
-_WATCH_VERB = re.compile(
-    r"(?<![\w'’])((?:to|will|can|could|would|who|they|he|she|we|you|i|and|or|just|"
-    r"\w+['’](?:ll|d))\s+)"
-    r"(watch(?:es)?)(?![\w'])",
-    re.IGNORECASE,
-)
+# "to watch", "who'll watch": the verb, not a wristwatch (offline_tastes' watch_verbs).
+_WATCH_VERB = matcher(_TASTES, "watch_verbs")
 
 
 @dataclass(frozen=True)
@@ -465,7 +448,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
 
 def _read(segment: Segment, locale: str) -> _Reading:
     own = _without_speakers_things(segment.text)
-    own = _WATCH_VERB.sub(lambda m: m[1] + " " * len(m[2]), own)
+    watch = _WATCH_VERB.finditer(fold(own, keep_length=True))
+    own = blank(own, [(m.end() - len(m[0].split()[-1]), m.end()) for m in watch])
     text = _in_language(own, locale)
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
@@ -610,11 +594,8 @@ def _free(word: str) -> bool:
     )
 
 
-# A subject pronoun, alone, contracted with its verb (he's, they're, who'll) or after "qu'".
-_SUBJECT_PRONOUN = re.compile(
-    r"(?:(?<![\w'])|(?<=qu'))(?:il|elle|qui|he|she|who|they|iel|y'est|est|is|ils|elles)"
-    r"(?:'(?:s|re|d|ll|ve))?\s"
-)
+# A subject pronoun, alone, with its verb or after "qu'" (offline_tastes' subject_pronouns).
+_SUBJECT_PRONOUN = re.compile(matcher(_TASTES, "subject_pronouns").pattern + r"\s")
 
 
 def _subject_verb(folded: str) -> bool:
