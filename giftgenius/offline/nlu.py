@@ -120,8 +120,7 @@ _WORKPLACE_DRAW = re.compile(
 _DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
 _RETARGET = matcher(_PEOPLE, "retargets")
 _UNKNOWN_RELATION_CUE = re.compile(
-    r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
-    r"|^\s*(?:my|mon|ma|mes)\s"
+    rf"{matcher(_PEOPLE, 'relation_cues').pattern}\s|^\s*(?:my|mon|ma|mes)\s"
 )
 # What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
 # "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
@@ -138,13 +137,8 @@ _E_EURO = re.compile(
     rf"(\d+)\s?(?:eu|e)(?=\s*(?:{_words(_MONEY, 'after_euros')}"
     rf"|{_words(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
 )
-_PLACE_CUE = re.compile(
-    rf"(?<![\w'])(?:{_words(_PLACES, 'cues')}|{_words(_PLACES, 'cue_stems')}\w*)(?![\w'])"
-)
-_STRONG_CUE = re.compile(
-    rf"(?:(?<![\w'])(?:{_words(_PLACES, 'sure_words')})|(?:{_words(_PLACES, 'sure_verbs')}|"
-    rf"{_words(_PLACES, 'sure_stems')}\w*)\s+(?:{_words(_PLACES, 'sure_prepositions')}))$"
-)
+_PLACE_CUE = matcher(_PLACES, "cues")
+_STRONG_CUE = re.compile(matcher(_PLACES, "sure_cues").pattern + "$")
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
 _ARTICLES = union("function_words", "definite_articles")
 _NOT_PLACE = (  # "in March": a month, no town
@@ -153,9 +147,7 @@ _NOT_PLACE = (  # "in March": a month, no town
     | MONTH_NAMES
 )
 _OCCASION_DATE = re.compile(
-    # a birthday said by the age too: "turns 12 in ten days", "fête ses 40 ans le 14"
-    rf"(?:{_words(_DATES, 'occasions')}|{_words(_DATES, 'occasion_stems')}\w*|aura \d+ ans)\b.*?"
-    rf"(?:\b(?:{_words(_DATES, 'day_is')})\s+(?:this |ce )?"
+    rf"{source(_DATES, 'occasions')}\b.*?(?:\b(?:{_words(_DATES, 'day_is')})\s+(?:this |ce )?"
     r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
@@ -826,9 +818,7 @@ def _year_of_a_date(text: str, amount: object) -> bool:
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF", "AU": "AUD", "NZ": "NZD"}
 # Below this, a figure said without a currency is not taken for a budget ("3 dollars" is).
 _LEAST_BUDGET = 5
-_CANADIAN = re.compile(
-    r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
-)
+_CANADIAN = re.compile(rf"\s*{source(_MONEY, 'canadian_dollars')}\b", re.IGNORECASE)
 _SPEAKER_LIVES = re.compile(
     rf"(?<![\w'])(?:{_words(_MONEY, 'home_subjects')})\s*"
     rf"(?:{_words(_MONEY, 'home_verbs')})(?![\w'])"
@@ -1071,12 +1061,8 @@ def _taken_back(
 _ALSO = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'also')})(?![\w'])")
 
 _QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
-# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
-# message's language only: English "son" is a child, not French "son").
-_THIRD_PERSON_RELATIVE = {
-    "en": re.compile(r"(?<![\w'])(?:it'?s|is)?\s*(?:his|her|their)\s+[\w-]+"),
-    "fr": re.compile(r"(?<![\w'])(?:c'est)?\s*(?:sa|son|ses|leur|leurs)\s+[\w-]+"),
-}
+# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (reading_people).
+_THIRD_PERSON_RELATIVE = {lang: matcher(_PEOPLE, "someone_elses", lang=lang) for lang in LANGUAGES}
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(rf"(?<![\w']){source(_PEOPLE, 'determiners')}\s*$")
 

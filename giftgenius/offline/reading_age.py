@@ -13,7 +13,7 @@ import re
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union, words
-from giftgenius.language.patterns import source
+from giftgenius.language.patterns import matcher, source
 from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.clauses import Clause
 
@@ -76,8 +76,7 @@ _BARE_AGE = re.compile(
 )
 # What a bare "is N" may be said of besides a person: money and quantities.
 _NOT_AGED = re.compile(
-    rf"(?<![\w'])(?:{_words('amounts')}|{_words('amount_stems')}\w*)(?![\w'])"
-    rf"|(?<![\w'])(?:{_words('pointers')})\s*$"
+    rf"{matcher(_TOPIC, 'amounts').pattern}|(?<![\w'])(?:{_words('pointers')})\s*$"
 )
 _NOT_AGE_BEFORE = re.compile(rf"(?:{_words('durations')})\s*$")
 
