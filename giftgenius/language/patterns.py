@@ -43,7 +43,7 @@ import functools
 import re
 
 from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import LANGUAGES, LexiconError, phrases, union
+from giftgenius.language.lexicon import LANGUAGES, LexiconError, phrases, union, words
 
 # Between two words: whitespace; none after an apostrophe ("l'avant-dernier") or where the
 # word before was left out (nothing but a space or the phrase's start stands before); none
@@ -224,3 +224,12 @@ def matcher(topic: str, *kinds: str, lang: str | None = None) -> re.Pattern[str]
 def any_word(topic: str, *kinds: str) -> re.Pattern[str]:
     """Any word of these kinds (both languages), as a whole word."""
     return re.compile(_BEFORE + "(?:" + alternation(union(topic, *kinds)) + ")" + _AFTER)
+
+
+def alternatives(topic: str, *kinds: str, lang: str | None = None) -> str:
+    """Any word of these kinds (both languages, or ``lang``'s) as one alternation with no
+    word edges, for a reader that builds a longer expression around a word list."""
+    listed = (
+        union(topic, *kinds) if lang is None else [w for k in kinds for w in words(topic, k, lang)]
+    )
+    return alternation(listed)

@@ -33,6 +33,7 @@ from typing import Any
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import alternatives
 from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
 from giftgenius.offline.spelling import mend
@@ -64,7 +65,7 @@ class Question:
 def _phrases(*kinds: str) -> re.Pattern[str]:
     """Any phrase of these kinds, in either language, as whole words; an elided French
     word runs into the next ("qu'est-ce qu'il": "qu'est-ce qu'" and "il")."""
-    words = alternation(union(_TOPIC, *kinds))
+    words = alternatives(_TOPIC, *kinds)
     return re.compile(rf"(?<![\w-])(?:{words})(?:(?<=')|(?![\w']))")
 
 
@@ -82,9 +83,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
     found["opener"] = _at_start("openers")
     found["auxiliary"] = _at_start("auxiliaries")
-    found["inversions"] = re.compile(
-        rf"[a-z](?:{alternation(union(_TOPIC, 'inversions'))})(?![\w'])"
-    )
+    found["inversions"] = re.compile(rf"[a-z](?:{alternatives(_TOPIC, 'inversions')})(?![\w'])")
     found["first_few"] = _counted("first_few")
     found["last_few"] = _counted("last_few")
     return found
@@ -92,16 +91,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 
 def _at_start(kind: str) -> re.Pattern[str]:
     """A phrase of ``kind`` opening the message, after any fillers ("well, can you…")."""
-    fillers = alternation(union(_TOPIC, "fillers"))
-    return re.compile(
-        rf"^(?:(?:{fillers})[\s,!.]+)*(?:{alternation(union(_TOPIC, kind))})(?![\w'])"
-    )
+    fillers = alternatives(_TOPIC, "fillers")
+    return re.compile(rf"^(?:(?:{fillers})[\s,!.]+)*(?:{alternatives(_TOPIC, kind)})(?![\w'])")
 
 
 def _counted(kind: str) -> re.Pattern[str]:
     """A phrase of ``kind`` with a count before or after it ("the first two", "les trois
     derniers"); the count is group ``a`` or ``b``."""
-    few, words = alternation(intents.COUNTS), alternation(union(_TOPIC, kind))
+    few, words = alternation(intents.COUNTS), alternatives(_TOPIC, kind)
     return re.compile(
         rf"(?<![\w'])(?:(?:{words})\s+(?P<a>{few})|(?P<b>{few})\s+(?:{words}))(?![\w'])"
     )

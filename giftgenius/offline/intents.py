@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
-from giftgenius.language.patterns import matcher, source
+from giftgenius.language.patterns import alternatives, matcher, source
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.language.when import ORDINAL_SUFFIX
 from giftgenius.offline.clauses import NO_TROUBLE
@@ -43,15 +43,15 @@ ORDINALS = {
 _SHORT_ORDINAL = re.compile(rf"(?<![\w])(\d{{1,2}})\s*(?:{ORDINAL_SUFFIX})(?![\w])")
 # A number after a word that names a place or takes one ("number 2", "la 2", "take 4"); a
 # number word after a noun or an article only, and "the one" points ("the one with the dog").
-_NOUNS = alternation(union(_CHOICES, "number_nouns"))
-_ARTICLES = alternation(union(_CHOICES, "number_articles"))
+_NOUNS = alternatives(_CHOICES, "number_nouns")
+_ARTICLES = alternatives(_CHOICES, "number_articles")
 _NUMBERED = re.compile(
-    rf"(?<![\w])(?:{_NOUNS}|{_ARTICLES}|{alternation(union(_CHOICES, 'number_takers'))})"
+    rf"(?<![\w])(?:{_NOUNS}|{_ARTICLES}|{alternatives(_CHOICES, 'number_takers')})"
     r"\s*(\d{1,2})\b(?!\s*[$€£%:/])"
 )
 _NUMBER_WORD = re.compile(
     rf"(?<![\w'])(?:(?P<noun>{_NOUNS})|{_ARTICLES})\s*"
-    rf"(?P<n>{alternation(union('offline_numbers', 'cardinals'))})(?![\w'])"
+    rf"(?P<n>{alternatives('offline_numbers', 'cardinals')})(?![\w'])"
 )
 # A place in the list said without an ordinal, and an end of the prices (the phrases are
 # data: offline_choices' [patterns]).
@@ -110,7 +110,7 @@ _SAVE = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'save')})(?![\w])(?P<body>
 _LABEL_AFTER = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'label_leads')})\s*(?P<label>.+)$")
 _NEXT_TIME = re.compile(rf"\s*(?:{source(_PROFILES, 'label_ends')})\b.*$")
 _SAVE_CONTEXT = re.compile(
-    rf"{alternation(union(_PROFILES, 'save_context'))}|(?:as|under|sous|comme)\s|['\"«“]"
+    rf"{alternatives(_PROFILES, 'save_context')}|(?:as|under|sous|comme)\s|['\"«“]"
 )
 _NAME_LABEL = matcher(_PROFILES, "name_label")
 # What opens a label and is no part of it: "this person", "her" (offline_profiles).
@@ -254,7 +254,7 @@ _ONE_AFTER = re.compile(rf"\s*{source(_CHOICES, 'one_after')}?[\s.!]*$")
 # Asking whether there is such a thing names it as surely as pointing at it ("do you have a
 # moka pot?"), when the message opens with the question.
 _HAVE_ASK = re.compile(
-    rf"^\s*(?:(?:{alternation(union(_CHOICES, 'openers'))})\W+)?"
+    rf"^\s*(?:(?:{alternatives(_CHOICES, 'openers')})\W+)?"
     rf"{source(_CHOICES, 'have_ask')}(?![\w'])"
 )
 
@@ -425,8 +425,8 @@ _COMMON = union("offline_choices", "common")
 # "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the
 # other, the way people mull a question over aloud, mean what the last of them says; the rest
 # of the message is read as usual ("nah yeah, lock it in", "yeah nah, not that one").
-_YES_WORD = alternation(union("offline_choices", "yes_words"))
-_NO_WORD_RUN = alternation(union("offline_choices", "no_words"))
+_YES_WORD = alternatives("offline_choices", "yes_words")
+_NO_WORD_RUN = alternatives("offline_choices", "no_words")
 _ANSWER_WORD = re.compile(
     # "yeah no worries": a "no" that says all is well is no answer word
     rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{NO_TROUBLE})))(?![\w'])[\s,.!]*"

@@ -26,7 +26,7 @@ from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import mapping, pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
-from giftgenius.language.patterns import any_word, matcher, source
+from giftgenius.language.patterns import alternatives, any_word, matcher, source
 from giftgenius.language.vocabulary import (
     INTERESTS,
     TAGS,
@@ -62,7 +62,7 @@ _FILLER = union("offline_tastes", "filler") | union(
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = any_word("offline_tastes", "fans")
-_JOINERS = alternation(union("offline_tastes", "list_joiners"))
+_JOINERS = alternatives("offline_tastes", "list_joiners")
 _LIST = re.compile(rf"(?<![\w'])(?:{_JOINERS})(?![\w'])|,")
 
 
@@ -77,7 +77,7 @@ def _accented() -> frozenset[str]:
 
 
 # Small words inside a name: "Lord of the Rings".
-_JOINER = alternation(union("offline_tastes", "name_joiners"))
+_JOINER = alternatives("offline_tastes", "name_joiners")
 # A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
 # no tastes unless the whole run is a vocabulary phrase.
 PROPER = _PROPER = re.compile(
@@ -112,7 +112,7 @@ _ARTICLE = alternation(
     [w + "'" if len(w) == 1 and w != "a" else w for w in _ARTICLES]
     + list(union("offline_tastes", "determiners"))
 )
-_BIG = alternation(union("offline_tastes", "big"))
+_BIG = alternatives("offline_tastes", "big")
 _OBJECT_BEFORE = re.compile(
     rf"(?:(?<![\w'])(?:{LIKING}|{_TASTE_VERBS}|{source('offline_tastes', 'examples')})"
     rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
@@ -123,8 +123,8 @@ _OBJECT_BEFORE = re.compile(
 # A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
 # supporter follows its sport ("a Chelsea supporter"). Either may be plural ("Trekkie nerds").
 _FAN_AFTER = re.compile(
-    rf"^\s*(?:(?:{alternation(union('offline_tastes', 'after_a_name'))})s?|"
-    rf"(?P<team>(?:{alternation(union('offline_tastes', 'supporters'))})s?))(?![\w'])"
+    rf"^\s*(?:(?:{alternatives('offline_tastes', 'after_a_name')})s?|"
+    rf"(?P<team>(?:{alternatives('offline_tastes', 'supporters')})s?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|{_JOINERS})\s*(?:{_ARTICLE}\s*)?$")

@@ -23,10 +23,10 @@ from giftgenius.catalog.describing import read_description
 from giftgenius.domain import Locale
 from giftgenius.language.amounts import Amount, parse_amount, refused_amount
 from giftgenius.language.detect import detect_locale
-from giftgenius.language.folding import alternation, fold
+from giftgenius.language.folding import fold
 from giftgenius.language.lexicon import LANGUAGES, union
 from giftgenius.language.lexicon import words as lexicon_words
-from giftgenius.language.patterns import matcher, source
+from giftgenius.language.patterns import alternatives, matcher, source
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -83,11 +83,6 @@ _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
 _REPLIES, _DATES, _TASTES_SAID = "reading_replies", "reading_dates", "reading_tastes"
 
 
-def _words(topic: str, *kinds: str) -> str:
-    """A pattern matching any word of these kinds of a lexicon topic, in either language."""
-    return alternation(union(topic, *kinds))
-
-
 @dataclass
 class Extraction:
     """Facts and intents of one message; ``facts`` are update_profile arguments."""
@@ -109,13 +104,13 @@ class Extraction:
         return bool(self.facts)
 
 
-_NOT_A_RECIPIENT = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'not_recipients')})(?![\w])")
+_NOT_A_RECIPIENT = re.compile(rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'not_recipients')})(?![\w])")
 # A gift exchange at work draws a colleague: "Secret Santa at the office, mine loves puns",
 # "Père Noël secret au boulot". Said so, and no one else named, the colleague is who it is for.
 _WORKPLACE_DRAW = re.compile(
-    rf"(?<![\w'])(?:{_words(_PEOPLE, 'gift_exchanges')})(?![\w]).*?"
-    rf"(?<![\w'])(?:{_words(_PEOPLE, 'workplaces')})(?![\w])"
-    rf"|(?<![\w'])(?:{_words(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
+    rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'gift_exchanges')})(?![\w]).*?"
+    rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'workplaces')})(?![\w])"
+    rf"|(?<![\w'])(?:{alternatives(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
 )
 _DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
 _RETARGET = matcher(_PEOPLE, "retargets")
@@ -125,8 +120,8 @@ _UNKNOWN_RELATION_CUE = re.compile(
 # What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
 # "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
 _LEAD_NO = re.compile(
-    rf"^\s*(?:(?:{_words(_REPLIES, 'openers')})[\s,]+)?"
-    rf"(?:{TAKE_BACK}|{_words(_REPLIES, 'noes', 'apologies')})\s*(?:[,!.:]\s*|(?=\d)|$)"
+    rf"^\s*(?:(?:{alternatives(_REPLIES, 'openers')})[\s,]+)?"
+    rf"(?:{TAKE_BACK}|{alternatives(_REPLIES, 'noes', 'apologies')})\s*(?:[,!.:]\s*|(?=\d)|$)"
 )
 # Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
 # a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
@@ -134,8 +129,8 @@ _LEAD_NO = re.compile(
 _E_EURO = re.compile(
     r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
     r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
-    rf"(\d+)\s?(?:eu|e)(?=\s*(?:{_words(_MONEY, 'after_euros')}"
-    rf"|{_words(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
+    rf"(\d+)\s?(?:eu|e)(?=\s*(?:{alternatives(_MONEY, 'after_euros')}"
+    rf"|{alternatives(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = matcher(_PLACES, "cues")
 _STRONG_CUE = re.compile(matcher(_PLACES, "sure_cues").pattern + "$")
@@ -147,7 +142,7 @@ _NOT_PLACE = (  # "in March": a month, no town
     | MONTH_NAMES
 )
 _OCCASION_DATE = re.compile(
-    rf"{source(_DATES, 'occasions')}\b.*?(?:\b(?:{_words(_DATES, 'day_is')})\s+(?:this |ce )?"
+    rf"{source(_DATES, 'occasions')}\b.*?(?:\b(?:{alternatives(_DATES, 'day_is')})\s+(?:this |ce )?"
     r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
@@ -471,12 +466,12 @@ _TASTES = frozenset(
     {"interests", "dislikes", "remove_interests", "remove_dislikes", "tastes_unknown"}
 )
 
-_NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
+_NO_WORD = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'noes')})\s*[,.!]")
 
 # A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
 # third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
 _NOT_THIS = re.compile(
-    rf"(?<![\w'])(?:{_words(_REPLIES, 'refusals')})\s+(?P<what>[^,;.!?]{{1,30}}?)\s*[,;.!?]"
+    rf"(?<![\w'])(?:{alternatives(_REPLIES, 'refusals')})\s+(?P<what>[^,;.!?]{{1,30}}?)\s*[,;.!?]"
 )
 
 
@@ -576,7 +571,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     return intents.Choice(described=words) if words else None
 
 
-_SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w'])")
+_SOMETHING = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'other_ideas')})(?![\w'])")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = matcher(_REPLIES, "pointing")
@@ -799,7 +794,7 @@ def _bare_budget(clause: Clause, facts: dict[str, Any]) -> None:
         facts.pop("budget_min", None)
 
 
-_MONTH = rf"(?:{_words('calendar', 'months', 'month_abbreviations')})[a-z]*\.?"
+_MONTH = rf"(?:{alternatives('calendar', 'months', 'month_abbreviations')})[a-z]*\.?"
 
 
 def _year_of_a_date(text: str, amount: object) -> bool:
@@ -820,8 +815,8 @@ _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF", "AU": "AUD", "NZ": "NZD"}
 _LEAST_BUDGET = 5
 _CANADIAN = re.compile(rf"\s*{source(_MONEY, 'canadian_dollars')}\b", re.IGNORECASE)
 _SPEAKER_LIVES = re.compile(
-    rf"(?<![\w'])(?:{_words(_MONEY, 'home_subjects')})\s*"
-    rf"(?:{_words(_MONEY, 'home_verbs')})(?![\w'])"
+    rf"(?<![\w'])(?:{alternatives(_MONEY, 'home_subjects')})\s*"
+    rf"(?:{alternatives(_MONEY, 'home_verbs')})(?![\w'])"
 )
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
@@ -855,7 +850,7 @@ def _money_words(text: str) -> str:
 
 # "10 more", "5 euros de plus": read past, to see whether the figure counts things after all.
 _MORE_AFTER = re.compile(
-    rf"(?<=\d)\s*(?:{_words('money_words', 'more_after')})(?![\w'])", re.IGNORECASE
+    rf"(?<=\d)\s*(?:{alternatives('money_words', 'more_after')})(?![\w'])", re.IGNORECASE
 )
 
 
@@ -895,7 +890,7 @@ def _a_wish(before: str, segment: str) -> bool:
     return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
 
 
-_MINE = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'mine')})(?![\w'])")
+_MINE = re.compile(rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'mine')})(?![\w'])")
 
 
 def _own_parts(clauses: list[Clause]) -> list[Clause]:
@@ -914,8 +909,8 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 
 # Refusals strong enough to keep an object the vocabulary does not know ("rien en plastique").
 _FREE_DISLIKE = re.compile(
-    rf"^(?:{_words(_TASTES_SAID, 'free_dislikes')}"
-    rf"|{_words(_TASTES_SAID, 'free_dislike_stems')}\w*)$"
+    rf"^(?:{alternatives(_TASTES_SAID, 'free_dislikes')}"
+    rf"|{alternatives(_TASTES_SAID, 'free_dislike_stems')}\w*)$"
 )
 
 
@@ -1058,9 +1053,9 @@ def _taken_back(
 
 
 # A correction that adds rather than replaces: "actually she also likes tea".
-_ALSO = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'also')})(?![\w'])")
+_ALSO = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'also')})(?![\w'])")
 
-_QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
+_QUALIFIER = re.compile(rf"(?<=\s)(?:{alternatives(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
 # Someone else's relative: "c'est sa sœur qui…", "her brother is…" (reading_people).
 _THIRD_PERSON_RELATIVE = {lang: matcher(_PEOPLE, "someone_elses", lang=lang) for lang in LANGUAGES}
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
@@ -1120,7 +1115,9 @@ def _names_no_one(word: str, before: str, rest: str) -> bool:
     )
 
 
-_GROUP_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('offline_pastimes', 'before_a_group')})\s*$")
+_GROUP_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{alternatives('offline_pastimes', 'before_a_group')})\s*$"
+)
 
 
 def _opens_sentence(before: str, after: str) -> bool:
@@ -1172,7 +1169,7 @@ def _said_as_place(word: str, before: str) -> bool:
 
 # A place word right before a name: "lives in", "à", "from", "près de", and the terse
 # orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
-_PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PLACES, 'before_names')})\s*$")
+_PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{alternatives(_PLACES, 'before_names')})\s*$")
 
 _NAME_VERBS = union(_PEOPLE, "name_verbs")
 
@@ -1194,7 +1191,9 @@ _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
 _HELLO = union(_PEOPLE, "hellos")
 # A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
 _NAME_AT_END = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ'-]+)[\s,]*$")
-_POSSESSIVE_START = re.compile(rf"(?:{_words('function_words', 'first_person_possessives')})\s")
+_POSSESSIVE_START = re.compile(
+    rf"(?:{alternatives('function_words', 'first_person_possessives')})\s"
+)
 
 
 def _apposed_name(before: Clause, clause: Clause) -> str | None:
