@@ -77,16 +77,9 @@ NO_TROUBLE = alternatives(_CLAUSES, "no_trouble")
 # de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
 # (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
 _HEDGE = source(_CLAUSES, "hedges")
-# French "ne … que" restricts, it does not deny: "il ne parle que de dinosaures", "elle ne
-# jure que par les chevaux", "il ne pense qu'au foot", "n'écoute que du rap" say what the
-# person is all about. Read before the negations ("n'aime que le foot" loves football). The
-# verbs are those of talking, thinking, doing and liking, not "ne sait que faire".
-ONLY = (
-    rf"(?:ne\s+|n')(?:se\s+|s'|en\s+|y\s+)?{source(_CLAUSES, 'only_verbs')}"
-    r"(?:\s+(?:plus|presque|quasiment|pratiquement|vraiment|d'yeux))?\s+qu(?:e\b|')"
-    # the preposition goes with the marker: "de licornes" names no one's "fille de …"
-    r"(?:\s*(?:(?:de|du|des|par|pour|au|aux|a)(?![\w'])|d'))?"
-)
+# French "ne … que" restricts, it does not deny ("il ne parle que de dinosaures"): read
+# before the negations, "n'aime que le foot" loves football (offline_clauses' only).
+ONLY = source(_CLAUSES, "only")
 # A fondness said with a negation word, read before the negations: "never says no to a gin",
 # "ne dit jamais non à un bon vin", "ne refuse jamais un café".
 _FOND = source(_CLAUSES, "fondness")
