@@ -287,14 +287,13 @@ def verb_tags(folded: str) -> list[str]:
 
 # "my cat", "mon jardin": the speaker's own things, unless a relation follows ("my golf buddy").
 _SPEAKERS = re.compile(
-    r"(?<![\w'])(?:my|our|mon|ma|mes|notre|nos)\s+([^\W\d_]+)((?:[\s-]+[\w']+){0,2})",
+    rf"(?<![\w'])(?:{alternatives('function_words', 'first_person_possessives')})\s+"
+    r"([^\W\d_]+)((?:[\s-]+[\w']+){0,2})",
     re.IGNORECASE,
 )
-# "when I travel", "je cuisine pour elle": what the speaker does.
+# "when I travel", "je cuisine pour elle": what the speaker does (offline_tastes' speaker_does).
 _SPEAKER_DOES = re.compile(
-    r"(?<![\w'])(?:(?:i|je|we|nous)\s+|j')"
-    r"(?:(?:also|often|sometimes|usually|aussi|souvent|parfois)\s+)?([^\W\d_]+)",
-    re.IGNORECASE,
+    rf"(?<![\w']){source(_TASTES, 'speaker_does')}(?:\s+|(?<='))([^\W\d_]+)", re.IGNORECASE
 )
 
 

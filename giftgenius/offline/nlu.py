@@ -126,10 +126,9 @@ _LEAD_NO = re.compile(
 # Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
 # a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
 # 25e") nor before a noun ("25e anniversaire", "25e étage").
+_NOT_ORDINAL = "".join(rf"(?<!{w} )" for w in union("number_kinds", "ordinal_determiners"))
 _E_EURO = re.compile(
-    r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
-    r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
-    rf"(\d+)\s?(?:eu|e)(?=\s*(?:{alternatives(_MONEY, 'after_euros')}"
+    rf"(?<![\w.,]){_NOT_ORDINAL}(\d+)\s?(?:eu|e)(?=\s*(?:{alternatives(_MONEY, 'after_euros')}"
     rf"|{alternatives(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
 )
 _PLACE_CUE = matcher(_PLACES, "cues")
@@ -1151,10 +1150,10 @@ def _surname(after: str) -> str:
     return " " + word
 
 
-# A run of capitalised words is a title, not a person's name, when it starts with an article
-# or links its words ("The Lord of the Rings", "Le Seigneur des Anneaux", "Pride and
-# Prejudice"); "Mary Jones" is a person.
-_TITLE = re.compile(r"^(?:the|le|la|les|l')\s|\s(?:of|the|and|de|du|des|la|le)\s", re.IGNORECASE)
+# A run of capitalised words that is a title, not a person ("The Lord of the Rings").
+_TITLE = re.compile(
+    rf"^{source(_PEOPLE, 'title_openers')}\s|\s{source(_PEOPLE, 'title_links')}\s", re.IGNORECASE
+)
 
 
 def _said_as_place(word: str, before: str) -> bool:
