@@ -18,6 +18,7 @@ import re
 
 from giftgenius.language.folding import alternation
 from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import matcher
 from giftgenius.language.vocabulary import tags_in_order
 from giftgenius.offline.clauses import Clause
 from giftgenius.offline.doings import doing_tags
@@ -31,10 +32,7 @@ def _words(*kinds: str) -> str:
 
 
 # A word of dropping or stopping; "plus" only after "ne" ("il ne cuisine plus").
-_CUE = re.compile(
-    rf"{_words('before', 'after')}"
-    rf"|{_words('negation')}(?:\s*[\w'-]+){{1,3}}?\s+{_words('stop')}"
-)
+_CUE = re.compile(rf"{_words('before', 'after')}|{matcher(_TOPIC, 'stopping').pattern}")
 _DISLIKING = re.compile(_words("disliking"))
 _BEFORE = re.compile(rf"{_words('before')}$")
 

@@ -813,10 +813,7 @@ _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF", "AU": "AUD", "NZ": "NZD"}
 # Below this, a figure said without a currency is not taken for a budget ("3 dollars" is).
 _LEAST_BUDGET = 5
 _CANADIAN = re.compile(rf"\s*{source(_MONEY, 'canadian_dollars')}\b", re.IGNORECASE)
-_SPEAKER_LIVES = re.compile(
-    rf"(?<![\w'])(?:{alternatives(_MONEY, 'home_subjects')})\s*"
-    rf"(?:{alternatives(_MONEY, 'home_verbs')})(?![\w'])"
-)
+_SPEAKER_LIVES = matcher(_MONEY, "home")  # "I live in Toronto": whose dollars
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
 _POUNDS = re.compile(
