@@ -300,16 +300,13 @@ _SPEAKER_DOES = re.compile(
 def _without_speakers_things(text: str) -> str:
     """``text`` with the speaker's own things and doings blanked out (same length, spans hold)."""
 
-    def blank(m: re.Match[str]) -> str:
-        following = {fold(w) for w in re.findall(r"[^\W\d_]+", m[2])}
-        if fold(m[1]) in relation_words() or following & relation_words():
-            return m[0]
-        return m[0][: m.start(1) - m.start()] + " " * len(m[1]) + m[2]
+    def names_someone(m: re.Match[str]) -> bool:  # "my golf buddy"
+        return bool(
+            {fold(w) for w in re.findall(r"[^\W\d_]+", f"{m[1]} {m[2]}")} & relation_words()
+        )
 
-    def blank_doing(m: re.Match[str]) -> str:
-        return m[0][: m.start(1) - m.start()] + " " * len(m[1])
-
-    return _SPEAKER_DOES.sub(blank_doing, _SPEAKERS.sub(blank, text))
+    text = blank(text, [m.span(1) for m in _SPEAKERS.finditer(text) if not names_someone(m)])
+    return blank(text, [m.span(1) for m in _SPEAKER_DOES.finditer(text)])
 
 
 # "something relaxing", "quelque chose de gourmand": the kind of gift wanted is a taste.

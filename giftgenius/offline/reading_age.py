@@ -79,9 +79,7 @@ _NOT_AGE_BEFORE = re.compile(rf"(?:{alternatives(_TOPIC, 'durations')})\s*$")
 
 
 # "for her first birthday", "son premier anniversaire": the figure the ordinal patterns read.
-_FIRST_BIRTHDAY = re.compile(
-    rf"(?<![\w'])(?:{alternatives(_TOPIC, 'first')})\s+(?=birthday|bday|anniv)"
-)
+_FIRST_BIRTHDAY = matcher(_TOPIC, "first_birthday")
 # An age set next to whom it is about, in a terse list: "garçon 8 ans 25€ france", "pour mon
 # neveu, 7 ans, passionné de…", "my grandson, 9, loves trains", "my son (8) loves lego".
 _APPOSED_AGE = re.compile(
@@ -153,7 +151,7 @@ def recipient_age(
     from text_to_num import alpha2digit
 
     for clause in clauses:
-        digits = _FIRST_BIRTHDAY.sub("1st ", fold(alpha2digit(clause.text, lang)))
+        digits = _FIRST_BIRTHDAY.sub("1st", fold(alpha2digit(clause.text, lang)))
         for reader in _CLAUSE_AGES:
             found = reader(digits, lang)
             if found is not None and 0 < found <= 120:
