@@ -36,6 +36,7 @@ from giftgenius.language.lexicon import union
 from giftgenius.language.patterns import alternatives
 from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
+from giftgenius.offline.number_kinds import blank
 from giftgenius.offline.spelling import mend
 from giftgenius.offline.wire import json_object, message_text
 
@@ -183,7 +184,7 @@ def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ..
             n = intents.COUNTS[said]
             few = range(1, n + 1) if sign > 0 else range(listed - n + 1, listed + 1)
             found += [(m.start(), p) for p in few]
-            folded = folded[: m.start()] + " " * len(m[0]) + folded[m.end() :]
+            folded = blank(folded, [m.span()])
     found += _numbers(folded) + _ordinals(folded, listed, named)
     places = [p for _, p in sorted(found) if 1 <= p <= listed]
     return tuple(dict.fromkeys(places))
@@ -246,14 +247,11 @@ def _ordinals(folded: str, listed: int, named: frozenset[str]) -> list[tuple[int
 def _blank_asking(raw: str, folded: str) -> str:
     """The message with its asking words blanked, so that only the gift's own words are
     left to meet the titles ("how long does delivery take?" is not the "Long Trails" kit)."""
-    kept = list(raw)
-    for kind in (*ASPECTS, "topics", "telling", "wh_words", "requests", "leads"):
-        for m in _patterns()[kind].finditer(folded):
-            kept[m.start() : m.end()] = " " * (m.end() - m.start())
-    for m in re.finditer(r"[^\W\d_]+", folded):
-        if len(m[0]) < 4:  # "are" is no slip of "Care": short words say too little
-            kept[m.start() : m.end()] = " " * (m.end() - m.start())
-    return "".join(kept)
+    kinds = (*ASPECTS, "topics", "telling", "wh_words", "requests", "leads")
+    spans = [m.span() for kind in kinds for m in _patterns()[kind].finditer(folded)]
+    # "are" is no slip of "Care": short words say too little
+    spans += [m.span() for m in re.finditer(r"[^\W\d_]+", folded) if len(m[0]) < 4]
+    return blank(raw, spans)
 
 
 def _title_words(titles: list[str]) -> frozenset[str]:

@@ -26,7 +26,7 @@ from giftgenius.language.detect import detect_locale
 from giftgenius.language.folding import fold
 from giftgenius.language.lexicon import LANGUAGES, union
 from giftgenius.language.lexicon import words as lexicon_words
-from giftgenius.language.patterns import alternatives, matcher, source
+from giftgenius.language.patterns import alternatives, any_word, matcher, source
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -570,7 +570,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     return intents.Choice(described=words) if words else None
 
 
-_SOMETHING = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'other_ideas')})(?![\w'])")
+_SOMETHING = any_word(_REPLIES, "other_ideas")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = matcher(_REPLIES, "pointing")
@@ -886,7 +886,7 @@ def _a_wish(before: str, segment: str) -> bool:
     return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
 
 
-_MINE = re.compile(rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'mine')})(?![\w'])")
+_MINE = any_word(_PEOPLE, "mine")
 
 
 def _own_parts(clauses: list[Clause]) -> list[Clause]:
@@ -1049,7 +1049,7 @@ def _taken_back(
 
 
 # A correction that adds rather than replaces: "actually she also likes tea".
-_ALSO = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'also')})(?![\w'])")
+_ALSO = any_word(_REPLIES, "also")
 
 _QUALIFIER = re.compile(rf"(?<=\s)(?:{alternatives(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
 # Someone else's relative: "c'est sa sœur qui…", "her brother is…" (reading_people).
