@@ -264,9 +264,7 @@ def asks_for_one(folded: str) -> bool:
 
 
 _PHRASE_END = re.compile(rf"[,.;:!?()]|{matcher(_CHOICES, 'kind_ends').pattern}")
-_NOUN_BEFORE = re.compile(
-    r"(?:^|\s)(?:le|la|les|l')\s*[\w-]+(?:\s+[\w-]+)?\s+(?:le|la|les|l')?\s*$"
-)
+_NOUN_BEFORE = re.compile(rf"(?:^|\s){source(_CHOICES, 'noun_before')}\s*$")
 _POSTPOSED = re.compile(r"(?:^|\s)(?:le|la|les|l')\s*$")
 
 
