@@ -38,7 +38,7 @@ TAKE_BACK = source(_CLAUSES, "take_back")
 # A correction replaces the earlier value instead of adding to it.
 CORRECTION = re.compile(
     rf"(?<![\w'])(?:{source(_CLAUSES, 'corrections')}|{TAKE_BACK})(?![\w'])"
-    r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
+    rf"|^\s*(?:{alternatives('reading_replies', 'noes')})\s*[,!.]"
 )
 # "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
 # "pas de X mais Y" refuses X and likes Y: no correction there.

@@ -247,7 +247,7 @@ _CHOICE_READERS = (_price_end, _place, _number, _number_word, _ordinal)
 
 
 # Where a misspelt ordinal stands: after "the"/"le", or before "one"/"un" or the end.
-_POINTED = re.compile(r"(?<![\w'])(?:the|le|la|l')\s*$")
+_POINTED = re.compile(matcher(_CHOICES, "pointed").pattern + r"\s*$")
 _ONE_AFTER = re.compile(rf"\s*{source(_CHOICES, 'one_after')}?[\s.!]*$")
 
 

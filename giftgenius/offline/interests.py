@@ -176,7 +176,7 @@ def taste_names(text: str) -> list[NamedTaste]:
 # The speaker as the subject of a taste verb: "I love…" (offline_tastes' speakers).
 _SPEAKER_BEFORE = re.compile(matcher(_TASTES, "speakers").pattern + r"\s*$")
 # Where a person is named, a word after the name is no taste it qualifies ("pour Julie").
-_PERSON_BEFORE = re.compile(r"(?<![\w'])(?:for|pour|to|a|à)\s*$")
+_PERSON_BEFORE = re.compile(matcher(_TASTES, "person_before").pattern + r"\s*$")
 _NEXT_WORD = re.compile(r"^ ([a-zà-ÿ][\w-]*)")
 
 
