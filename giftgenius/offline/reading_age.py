@@ -24,15 +24,13 @@ def _cue(kind: str) -> str:
     return rf"(?<![\w']){source(_TOPIC, kind)}\s+"
 
 
+_NOT_AGE_UNITS = alternatives(_TOPIC, "not_age_units", lang="en")  # "is 20 dollars"
 # "N ans" said of someone, not of something ("20 ans de mariage").
 _YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"
-    re.compile(
-        rf"{_cue('cued')}(\d{{1,3}})"
-        rf"(?!\s*(?:[$€£%]|{alternatives(_TOPIC, 'not_age_units', lang='en')}|\d))"
-    ),
+    re.compile(rf"{_cue('cued')}(\d{{1,3}})(?!\s*(?:[$€£%]|{_NOT_AGE_UNITS}|\d))"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
     re.compile(_cue("said_of_someone") + _YEARS),
