@@ -229,10 +229,7 @@ def _a_vocabulary_phrase(name: str) -> bool:
 
 
 def _names_blanked(text: str) -> str:
-    def blank(m: re.Match[str]) -> str:
-        return m[0] if _a_vocabulary_phrase(m[0]) else " " * len(m[0])
-
-    return _PROPER.sub(blank, text)
+    return blank(text, [m.span() for m in _PROPER.finditer(text) if not _a_vocabulary_phrase(m[0])])
 
 
 def _in_language(text: str, locale: str) -> str:
@@ -404,7 +401,7 @@ def _phrases_blanked(text: str) -> str:
     phrase = re.compile(
         rf"(?<![\w'-]){_NOUN_AFTER}\s*((?:(?:{alternation(words)})(?:\s+|$))+)", re.IGNORECASE
     )
-    return phrase.sub(lambda m: m[0][: m.start(1) - m.start()] + " " * len(m[1]), text)
+    return blank(text, [m.span(1) for m in phrase.finditer(text)])
 
 
 def _gift_forms(text: str, locale: str) -> set[str]:
