@@ -237,17 +237,14 @@ def _in_language(text: str, locale: str) -> str:
     text = _names_blanked(text)
     accented = _accented()
 
-    def keep(m: re.Match[str]) -> str:
-        word = m[0].lower()
+    def foreign(word: str) -> bool:
         if fold(word) != word and not any(
             w in accented for w in (word, word[:-1], word[:-2], word.rstrip("sx"))
         ):
-            return " " * len(word)
-        if locale == "fr" and fold(word) in _FALSE_FRIENDS_IN_FR:
-            return " " * len(word)
-        return m[0]
+            return True
+        return locale == "fr" and fold(word) in _FALSE_FRIENDS_IN_FR
 
-    return re.sub(r"[^\W\d_]+", keep, text)
+    return blank(text, [m.span() for m in re.finditer(r"[^\W\d_]+", text) if foreign(m[0].lower())])
 
 
 _DOUBLED = re.compile(r"([a-z])\1+")
