@@ -33,8 +33,10 @@ from typing import Any
 from giftgenius.domain import Locale
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import alternatives
 from giftgenius.language.when import MONTH_NAMES, ORDINAL_SUFFIX, parse_deadline
 from giftgenius.offline import intents
+from giftgenius.offline.number_kinds import blank
 from giftgenius.offline.spelling import mend
 from giftgenius.offline.wire import json_object, message_text
 
@@ -64,7 +66,7 @@ class Question:
 def _phrases(*kinds: str) -> re.Pattern[str]:
     """Any phrase of these kinds, in either language, as whole words; an elided French
     word runs into the next ("qu'est-ce qu'il": "qu'est-ce qu'" and "il")."""
-    words = alternation(union(_TOPIC, *kinds))
+    words = alternatives(_TOPIC, *kinds)
     return re.compile(rf"(?<![\w-])(?:{words})(?:(?<=')|(?![\w']))")
 
 
@@ -82,9 +84,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     found["leads"] = _phrases("openers", "auxiliaries", "fillers")
     found["opener"] = _at_start("openers")
     found["auxiliary"] = _at_start("auxiliaries")
-    found["inversions"] = re.compile(
-        rf"[a-z](?:{alternation(union(_TOPIC, 'inversions'))})(?![\w'])"
-    )
+    found["inversions"] = re.compile(rf"[a-z](?:{alternatives(_TOPIC, 'inversions')})(?![\w'])")
     found["first_few"] = _counted("first_few")
     found["last_few"] = _counted("last_few")
     return found
@@ -92,16 +92,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 
 def _at_start(kind: str) -> re.Pattern[str]:
     """A phrase of ``kind`` opening the message, after any fillers ("well, can you…")."""
-    fillers = alternation(union(_TOPIC, "fillers"))
-    return re.compile(
-        rf"^(?:(?:{fillers})[\s,!.]+)*(?:{alternation(union(_TOPIC, kind))})(?![\w'])"
-    )
+    fillers = alternatives(_TOPIC, "fillers")
+    return re.compile(rf"^(?:(?:{fillers})[\s,!.]+)*(?:{alternatives(_TOPIC, kind)})(?![\w'])")
 
 
 def _counted(kind: str) -> re.Pattern[str]:
     """A phrase of ``kind`` with a count before or after it ("the first two", "les trois
     derniers"); the count is group ``a`` or ``b``."""
-    few, words = alternation(intents.COUNTS), alternation(union(_TOPIC, kind))
+    few, words = alternation(intents.COUNTS), alternatives(_TOPIC, kind)
     return re.compile(
         rf"(?<![\w'])(?:(?:{words})\s+(?P<a>{few})|(?P<b>{few})\s+(?:{words}))(?![\w'])"
     )
@@ -186,7 +184,7 @@ def _positions(folded: str, listed: int, named: frozenset[str]) -> tuple[int, ..
             n = intents.COUNTS[said]
             few = range(1, n + 1) if sign > 0 else range(listed - n + 1, listed + 1)
             found += [(m.start(), p) for p in few]
-            folded = folded[: m.start()] + " " * len(m[0]) + folded[m.end() :]
+            folded = blank(folded, [m.span()])
     found += _numbers(folded) + _ordinals(folded, listed, named)
     places = [p for _, p in sorted(found) if 1 <= p <= listed]
     return tuple(dict.fromkeys(places))
@@ -249,14 +247,11 @@ def _ordinals(folded: str, listed: int, named: frozenset[str]) -> list[tuple[int
 def _blank_asking(raw: str, folded: str) -> str:
     """The message with its asking words blanked, so that only the gift's own words are
     left to meet the titles ("how long does delivery take?" is not the "Long Trails" kit)."""
-    kept = list(raw)
-    for kind in (*ASPECTS, "topics", "telling", "wh_words", "requests", "leads"):
-        for m in _patterns()[kind].finditer(folded):
-            kept[m.start() : m.end()] = " " * (m.end() - m.start())
-    for m in re.finditer(r"[^\W\d_]+", folded):
-        if len(m[0]) < 4:  # "are" is no slip of "Care": short words say too little
-            kept[m.start() : m.end()] = " " * (m.end() - m.start())
-    return "".join(kept)
+    kinds = (*ASPECTS, "topics", "telling", "wh_words", "requests", "leads")
+    spans = [m.span() for kind in kinds for m in _patterns()[kind].finditer(folded)]
+    # "are" is no slip of "Care": short words say too little
+    spans += [m.span() for m in re.finditer(r"[^\W\d_]+", folded) if len(m[0]) < 4]
+    return blank(raw, spans)
 
 
 def _title_words(titles: list[str]) -> frozenset[str]:

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union
-from giftgenius.language.patterns import matcher, source
+from giftgenius.language.folding import fold
+from giftgenius.language.patterns import alternatives, matcher, source
 
 # Where a clause ends: sentence punctuation, a contrast ("but", "mais"), a comma before a
 # word that opens a new clause (offline_clauses' openers: subjects, corrections, figures,
@@ -39,7 +38,7 @@ TAKE_BACK = source(_CLAUSES, "take_back")
 # A correction replaces the earlier value instead of adding to it.
 CORRECTION = re.compile(
     rf"(?<![\w'])(?:{source(_CLAUSES, 'corrections')}|{TAKE_BACK})(?![\w'])"
-    r"|^\s*(?:no|non|nope|nan)\s*[,!.]"
+    rf"|^\s*(?:{alternatives('reading_replies', 'noes')})\s*[,!.]"
 )
 # "not X but Y" / "pas X mais Y": X is taken back, Y is the new value.
 # "pas de X mais Y" refuses X and likes Y: no correction there.
@@ -49,15 +48,12 @@ NOT_BUT = re.compile(
 )
 
 # The markers of a clause are offline_clauses' phrases, each kind tried in its files' order;
-# here is only what the phrase notation cannot say (a word before or after, any word between).
+# here is only what the phrase notation cannot say (a word before, "D&D").
 # Negations: what follows them in the same clause is refused.
-_NEG = rf"{source(_CLAUSES, 'negations')}|nothing(?! (?:but|else|more|less|much|like|special))"
+_NEG = source(_CLAUSES, "negations")
 # Keenness in more words than "loves" ("mad about", "hooked on", "fou de"). Shared with the
 # free-word reading in ``nlu``.
-KEEN = (
-    rf"{source(_CLAUSES, 'keen')}|spends (?:all )?(?:his|her|their) (?:\w+ )?"
-    r"(?:time|weekends|evenings|days) (?:at|in|on|with|doing)"
-)
+KEEN = source(_CLAUSES, "keen")
 # What someone does, misses or is trying to, what would be welcome, or the one thing left
 # after a refusal ("no coffee, only tea", ", just tea"): a cue for the tags it names, too
 # weak to keep a word the vocabulary does not know ("how long does delivery take").
@@ -70,29 +66,20 @@ _POS = (
     # "like" after a comma is the talker's filler or a comparison, no one's liking: "he's
     # gone full plant dad, like the whole windowsill is covered"
     r"(?<![,;:] )(?<![,;:])like|"
-    # leading one: "runs D&D on Fridays", "runs the chess club", "anime un club de lecture"
-    r"(?:runs|run|ran|leads|hosts|organi[sz]es)(?= (?:an?|the|his|her|their|our|\w+&\w+)\b)|"
-    r"anime (?:un|une|le|la|des)(?= )|"
-    # what something is, not whom it is for; "in a … phase"
-    r"c'est(?! pour)|it'?s(?! for)|(?:in|through) (?:a|an|her|his|their)(?= [\w-]+ phase)"
+    # leading one: "runs D&D on Fridays"; what something is; "in a … phase"
+    rf"{source(_CLAUSES, 'leading_and_being')}"
+    r"|(?:runs|run|ran|leads|hosts|organi[sz]es)(?= \w+&\w+\b)"
 )
 # "No worries", "no rush", "pas de souci": saying all is well refuses nothing. Shared with
 # ``intents``, where "yeah no worries" is a yes.
-NO_TROUBLE = alternation(union(_CLAUSES, "no_trouble"))
+NO_TROUBLE = alternatives(_CLAUSES, "no_trouble")
 # Not knowing what to give is no refusal: "I have no idea what to get my wife", "aucune idée
 # de quoi offrir à ma sœur", "not sure what to buy him". The words after it are still read
 # (who the gift is for, what they like), but nothing is refused and nothing is cued by it.
 _HEDGE = source(_CLAUSES, "hedges")
-# French "ne … que" restricts, it does not deny: "il ne parle que de dinosaures", "elle ne
-# jure que par les chevaux", "il ne pense qu'au foot", "n'écoute que du rap" say what the
-# person is all about. Read before the negations ("n'aime que le foot" loves football). The
-# verbs are those of talking, thinking, doing and liking, not "ne sait que faire".
-ONLY = (
-    rf"(?:ne\s+|n')(?:se\s+|s'|en\s+|y\s+)?{source(_CLAUSES, 'only_verbs')}"
-    r"(?:\s+(?:plus|presque|quasiment|pratiquement|vraiment|d'yeux))?\s+qu(?:e\b|')"
-    # the preposition goes with the marker: "de licornes" names no one's "fille de …"
-    r"(?:\s*(?:(?:de|du|des|par|pour|au|aux|a)(?![\w'])|d'))?"
-)
+# French "ne … que" restricts, it does not deny ("il ne parle que de dinosaures"): read
+# before the negations, "n'aime que le foot" loves football (offline_clauses' only).
+ONLY = source(_CLAUSES, "only")
 # A fondness said with a negation word, read before the negations: "never says no to a gin",
 # "ne dit jamais non à un bon vin", "ne refuse jamais un café".
 _FOND = source(_CLAUSES, "fondness")

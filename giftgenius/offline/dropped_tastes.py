@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import re
 
-from giftgenius.language.folding import alternation
-from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import any_word, matcher
 from giftgenius.language.vocabulary import tags_in_order
 from giftgenius.offline.clauses import Clause
 from giftgenius.offline.doings import doing_tags
@@ -26,17 +25,12 @@ from giftgenius.offline.interests import verb_tags
 _TOPIC = "offline_dropped_tastes"
 
 
-def _words(*kinds: str) -> str:
-    return rf"(?<![\w'])(?:{alternation(union(_TOPIC, *kinds))})(?:(?<=')|(?![\w]))"
-
-
 # A word of dropping or stopping; "plus" only after "ne" ("il ne cuisine plus").
 _CUE = re.compile(
-    rf"{_words('before', 'after')}"
-    rf"|{_words('negation')}(?:\s*[\w'-]+){{1,3}}?\s+{_words('stop')}"
+    f"{any_word(_TOPIC, 'before', 'after').pattern}|{matcher(_TOPIC, 'stopping').pattern}"
 )
-_DISLIKING = re.compile(_words("disliking"))
-_BEFORE = re.compile(rf"{_words('before')}$")
+_DISLIKING = any_word(_TOPIC, "disliking")
+_BEFORE = re.compile(any_word(_TOPIC, "before").pattern + "$")
 
 
 def dropped_tastes(clauses: list[Clause], lang: str, known: list[str]) -> list[str]:

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from giftgenius.catalog.describing import read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
-from giftgenius.language.patterns import matcher, source
+from giftgenius.language.patterns import alternatives, matcher, source
 from giftgenius.language.vocabulary import canonical_tags, describe, tokenize
 from giftgenius.language.when import ORDINAL_SUFFIX
 from giftgenius.offline.clauses import NO_TROUBLE
@@ -43,15 +43,15 @@ ORDINALS = {
 _SHORT_ORDINAL = re.compile(rf"(?<![\w])(\d{{1,2}})\s*(?:{ORDINAL_SUFFIX})(?![\w])")
 # A number after a word that names a place or takes one ("number 2", "la 2", "take 4"); a
 # number word after a noun or an article only, and "the one" points ("the one with the dog").
-_NOUNS = alternation(union(_CHOICES, "number_nouns"))
-_ARTICLES = alternation(union(_CHOICES, "number_articles"))
+_NOUNS = alternatives(_CHOICES, "number_nouns")
+_ARTICLES = alternatives(_CHOICES, "number_articles")
 _NUMBERED = re.compile(
-    rf"(?<![\w])(?:{_NOUNS}|{_ARTICLES}|{alternation(union(_CHOICES, 'number_takers'))})"
+    rf"(?<![\w])(?:{_NOUNS}|{_ARTICLES}|{alternatives(_CHOICES, 'number_takers')})"
     r"\s*(\d{1,2})\b(?!\s*[$€£%:/])"
 )
 _NUMBER_WORD = re.compile(
     rf"(?<![\w'])(?:(?P<noun>{_NOUNS})|{_ARTICLES})\s*"
-    rf"(?P<n>{alternation(union('offline_numbers', 'cardinals'))})(?![\w'])"
+    rf"(?P<n>{alternatives('offline_numbers', 'cardinals')})(?![\w'])"
 )
 # A place in the list said without an ordinal, and an end of the prices (the phrases are
 # data: offline_choices' [patterns]).
@@ -94,12 +94,8 @@ def _scope(folded: str) -> int | None:
     return -COUNTS[m["n"]] if end in _LAST_FEW else COUNTS[m["n"]]
 
 
-# Words that make a message a choice ("let's go with …", "je prends …"), or point at one by
-# what it is: "the knitting one" (any one or two words between, so not a phrase of the data).
-CHOICE_CUE = re.compile(
-    rf"(?<![\w'])(?:{source(_CHOICES, 'choosing')}|(?:the|that|this) [\w'-]+(?: [\w'-]+)? one)"
-    r"(?![\w])"
-)
+# Words that make a message a choice ("let's go with …", "je prends …", "the knitting one").
+CHOICE_CUE = re.compile(rf"(?<![\w']){source(_CHOICES, 'choosing')}(?![\w])")
 
 # Yes, in words; "no" in words (offline_choices' yes and no). A decline wins over a yes in
 # the same message. A hyphenated word is one word: the "k" of "k-pop" and the "go" of "her
@@ -114,20 +110,16 @@ _SAVE = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'save')})(?![\w])(?P<body>
 _LABEL_AFTER = re.compile(rf"(?<![\w'])(?:{source(_PROFILES, 'label_leads')})\s*(?P<label>.+)$")
 _NEXT_TIME = re.compile(rf"\s*(?:{source(_PROFILES, 'label_ends')})\b.*$")
 _SAVE_CONTEXT = re.compile(
-    rf"{alternation(union(_PROFILES, 'save_context'))}|(?:as|under|sous|comme)\s|['\"«“]"
+    rf"{alternatives(_PROFILES, 'save_context')}|(?:as|under|sous|comme)\s|['\"«“]"
 )
 _NAME_LABEL = matcher(_PROFILES, "name_label")
+# What opens a label and is no part of it: "this person", "her" (offline_profiles).
 _LEADING = re.compile(
-    r"^(?:(?:this|that|the|her|his|their|my|ce|cette|le|la|les|l'|son|sa|ses|mon|ma|mes)\s+"
-    r"(?:profile|profil|person|personne|one)\s*|(?:her|him|them|it|this|that|ca|cela|-la|-le|"
-    r"la|le|les|l')\s+|[-\s])+"
+    rf"^(?:{source(_PROFILES, 'label_openers')}\s*"
+    rf"|{source(_PROFILES, 'label_pronouns')}\s+|[-\s])+"
 )
-# Using a kept profile again; "same … as before" and "même … que" take up to two words
-# between, which no phrase of the data says.
-_LOAD = re.compile(
-    rf"(?<![\w'])(?:{source(_PROFILES, 'load')}|same (?:\w+ ){{0,2}}as (?:last time|before)|"
-    r"meme (?:\w+ ){0,2}que)(?![\w])"
-)
+# Using a kept profile again ("same as last time", "même budget que la dernière fois").
+_LOAD = re.compile(rf"(?<![\w']){source(_PROFILES, 'load')}(?![\w])")
 
 
 @dataclass(frozen=True)
@@ -255,14 +247,14 @@ _CHOICE_READERS = (_price_end, _place, _number, _number_word, _ordinal)
 
 
 # Where a misspelt ordinal stands: after "the"/"le", or before "one"/"un" or the end.
-_POINTED = re.compile(r"(?<![\w'])(?:the|le|la|l')\s*$")
-_ONE_AFTER = re.compile(r"\s*(?:one|un|une|option|idea|choice|pls|please|stp|svp)?[\s.!]*$")
+_POINTED = re.compile(matcher(_CHOICES, "pointed").pattern + r"\s*$")
+_ONE_AFTER = re.compile(rf"\s*{source(_CHOICES, 'one_after')}?[\s.!]*$")
 
 
 # Asking whether there is such a thing names it as surely as pointing at it ("do you have a
 # moka pot?"), when the message opens with the question.
 _HAVE_ASK = re.compile(
-    rf"^\s*(?:(?:{alternation(union(_CHOICES, 'openers'))})\W+)?"
+    rf"^\s*(?:(?:{alternatives(_CHOICES, 'openers')})\W+)?"
     rf"{source(_CHOICES, 'have_ask')}(?![\w'])"
 )
 
@@ -272,9 +264,7 @@ def asks_for_one(folded: str) -> bool:
 
 
 _PHRASE_END = re.compile(rf"[,.;:!?()]|{matcher(_CHOICES, 'kind_ends').pattern}")
-_NOUN_BEFORE = re.compile(
-    r"(?:^|\s)(?:le|la|les|l')\s*[\w-]+(?:\s+[\w-]+)?\s+(?:le|la|les|l')?\s*$"
-)
+_NOUN_BEFORE = re.compile(rf"(?:^|\s){source(_CHOICES, 'noun_before')}\s*$")
 _POSTPOSED = re.compile(r"(?:^|\s)(?:le|la|les|l')\s*$")
 
 
@@ -433,8 +423,8 @@ _COMMON = union("offline_choices", "common")
 # "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the
 # other, the way people mull a question over aloud, mean what the last of them says; the rest
 # of the message is read as usual ("nah yeah, lock it in", "yeah nah, not that one").
-_YES_WORD = alternation(union("offline_choices", "yes_words"))
-_NO_WORD_RUN = alternation(union("offline_choices", "no_words"))
+_YES_WORD = alternatives("offline_choices", "yes_words")
+_NO_WORD_RUN = alternatives("offline_choices", "no_words")
 _ANSWER_WORD = re.compile(
     # "yeah no worries": a "no" that says all is well is no answer word
     rf"(?<![\w'])(?:({_YES_WORD})|({_NO_WORD_RUN})(?!\s+(?:{NO_TROUBLE})))(?![\w'])[\s,.!]*"

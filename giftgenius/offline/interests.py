@@ -26,7 +26,7 @@ from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import mapping, pattern_kinds, union, words
 from giftgenius.language.materials import idiom_at
-from giftgenius.language.patterns import any_word, matcher, source
+from giftgenius.language.patterns import alternatives, any_word, matcher, source
 from giftgenius.language.vocabulary import (
     INTERESTS,
     TAGS,
@@ -39,6 +39,9 @@ from giftgenius.language.vocabulary import (
 )
 from giftgenius.offline.clauses import KEEN, ONLY, Segment
 from giftgenius.offline.doings import doing_tags, one_word_synonyms, relation_words
+from giftgenius.offline.number_kinds import blank
+
+_TASTES = "offline_tastes"
 
 # What someone does → a catalog tag (offline_verbs: one kind of phrases per tag, in the order
 # the tags are read). Folded, whole words; "lit"/"court" need a subject.
@@ -59,7 +62,7 @@ _FILLER = union("offline_tastes", "filler") | union(
 )
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FAN = any_word("offline_tastes", "fans")
-_JOINERS = alternation(union("offline_tastes", "list_joiners"))
+_JOINERS = alternatives("offline_tastes", "list_joiners")
 _LIST = re.compile(rf"(?<![\w'])(?:{_JOINERS})(?![\w'])|,")
 
 
@@ -74,7 +77,7 @@ def _accented() -> frozenset[str]:
 
 
 # Small words inside a name: "Lord of the Rings".
-_JOINER = alternation(union("offline_tastes", "name_joiners"))
+_JOINER = alternatives("offline_tastes", "name_joiners")
 # A run of capitalised words is a name ("Harry Potter", "Lord of the Rings"): its words are
 # no tastes unless the whole run is a vocabulary phrase.
 PROPER = _PROPER = re.compile(
@@ -109,7 +112,7 @@ _ARTICLE = alternation(
     [w + "'" if len(w) == 1 and w != "a" else w for w in _ARTICLES]
     + list(union("offline_tastes", "determiners"))
 )
-_BIG = alternation(union("offline_tastes", "big"))
+_BIG = alternatives("offline_tastes", "big")
 _OBJECT_BEFORE = re.compile(
     rf"(?:(?<![\w'])(?:{LIKING}|{_TASTE_VERBS}|{source('offline_tastes', 'examples')})"
     rf"(?:\s+{_ARTICLE})?)(?:\s*{_BIG})*\s*$"
@@ -120,8 +123,8 @@ _OBJECT_BEFORE = re.compile(
 # A name followed by one of these is what someone is a fan of: "a Star Wars nerd"; a team's
 # supporter follows its sport ("a Chelsea supporter"). Either may be plural ("Trekkie nerds").
 _FAN_AFTER = re.compile(
-    rf"^\s*(?:(?:{alternation(union('offline_tastes', 'after_a_name'))})s?|"
-    rf"(?P<team>(?:{alternation(union('offline_tastes', 'supporters'))})s?))(?![\w'])"
+    rf"^\s*(?:(?:{alternatives('offline_tastes', 'after_a_name')})s?|"
+    rf"(?P<team>(?:{alternatives('offline_tastes', 'supporters')})s?))(?![\w'])"
 )
 # A list goes on with the same verb: "loves Disney and Pixar", "écoute Angèle, Stromae".
 _LIST_ON = re.compile(rf"^\s*(?:,|{_JOINERS})\s*(?:{_ARTICLE}\s*)?$")
@@ -170,13 +173,10 @@ def taste_names(text: str) -> list[NamedTaste]:
     return found
 
 
-# The speaker as the subject of a taste verb: "I love…", "we all adore…", "on adore…".
-_SPEAKER_BEFORE = re.compile(
-    r"(?<![\w'])(?:i|we|je|j'|nous|on)\s*(?:(?:all|really|just|also|so|tous|toutes|vraiment|"
-    r"tellement)\s+)*$"
-)
+# The speaker as the subject of a taste verb: "I love…" (offline_tastes' speakers).
+_SPEAKER_BEFORE = re.compile(matcher(_TASTES, "speakers").pattern + r"\s*$")
 # Where a person is named, a word after the name is no taste it qualifies ("pour Julie").
-_PERSON_BEFORE = re.compile(r"(?<![\w'])(?:for|pour|to|a|à)\s*$")
+_PERSON_BEFORE = re.compile(matcher(_TASTES, "person_before").pattern + r"\s*$")
 _NEXT_WORD = re.compile(r"^ ([a-zà-ÿ][\w-]*)")
 
 
@@ -229,10 +229,7 @@ def _a_vocabulary_phrase(name: str) -> bool:
 
 
 def _names_blanked(text: str) -> str:
-    def blank(m: re.Match[str]) -> str:
-        return m[0] if _a_vocabulary_phrase(m[0]) else " " * len(m[0])
-
-    return _PROPER.sub(blank, text)
+    return blank(text, [m.span() for m in _PROPER.finditer(text) if not _a_vocabulary_phrase(m[0])])
 
 
 def _in_language(text: str, locale: str) -> str:
@@ -240,30 +237,22 @@ def _in_language(text: str, locale: str) -> str:
     text = _names_blanked(text)
     accented = _accented()
 
-    def keep(m: re.Match[str]) -> str:
-        word = m[0].lower()
+    def foreign(word: str) -> bool:
         if fold(word) != word and not any(
             w in accented for w in (word, word[:-1], word[:-2], word.rstrip("sx"))
         ):
-            return " " * len(word)
-        if locale == "fr" and fold(word) in _FALSE_FRIENDS_IN_FR:
-            return " " * len(word)
-        return m[0]
+            return True
+        return locale == "fr" and fold(word) in _FALSE_FRIENDS_IN_FR
 
-    return re.sub(r"[^\W\d_]+", keep, text)
+    return blank(text, [m.span() for m in re.finditer(r"[^\W\d_]+", text) if foreign(m[0].lower())])
 
 
 _DOUBLED = re.compile(r"([a-z])\1+")
 
 
-# To run something is to lead it, not to go running: "runs a bookshop", "runs D&D on
-# Fridays", "runs the chess club" ("runs marathons" is read by "marathon" itself); to walk
-# someone's dog or children is no hike ("the guy who walks my dog", "promène son chien").
+# "runs a bookshop", "walks my dog": leading, minding, no doing (offline_tastes' not_doings).
 _RUNS_SOMETHING = re.compile(
-    r"(?<![\w'-])(?:(?:runs|run|ran)\s+(?=(?:an?|the|his|her|their|our|my|its|\w+&\w+)\b)|"
-    r"(?:walks|walk|walked|walking|promene|promenait|promener)\s+"
-    r"(?=(?:his|her|their|our|my|your|the|son|sa|ses|mon|ma|mes|le|la|les)\s))",
-    re.IGNORECASE,
+    rf"(?<![\w'-])(?:{source(_TASTES, 'not_doings')}|(?:runs|run|ran)\s+(?=\w+&\w+\b))", re.I
 )
 
 
@@ -292,36 +281,31 @@ def verb_tags(folded: str) -> list[str]:
 
 # "my cat", "mon jardin": the speaker's own things, unless a relation follows ("my golf buddy").
 _SPEAKERS = re.compile(
-    r"(?<![\w'])(?:my|our|mon|ma|mes|notre|nos)\s+([^\W\d_]+)((?:[\s-]+[\w']+){0,2})",
+    rf"(?<![\w'])(?:{alternatives('function_words', 'first_person_possessives')})\s+"
+    r"([^\W\d_]+)((?:[\s-]+[\w']+){0,2})",
     re.IGNORECASE,
 )
-# "when I travel", "je cuisine pour elle": what the speaker does.
+# "when I travel", "je cuisine pour elle": what the speaker does (offline_tastes' speaker_does).
 _SPEAKER_DOES = re.compile(
-    r"(?<![\w'])(?:(?:i|je|we|nous)\s+|j')"
-    r"(?:(?:also|often|sometimes|usually|aussi|souvent|parfois)\s+)?([^\W\d_]+)",
-    re.IGNORECASE,
+    rf"(?<![\w']){source(_TASTES, 'speaker_does')}(?:\s+|(?<='))([^\W\d_]+)", re.IGNORECASE
 )
 
 
 def _without_speakers_things(text: str) -> str:
     """``text`` with the speaker's own things and doings blanked out (same length, spans hold)."""
 
-    def blank(m: re.Match[str]) -> str:
-        following = {fold(w) for w in re.findall(r"[^\W\d_]+", m[2])}
-        if fold(m[1]) in relation_words() or following & relation_words():
-            return m[0]
-        return m[0][: m.start(1) - m.start()] + " " * len(m[1]) + m[2]
+    def names_someone(m: re.Match[str]) -> bool:  # "my golf buddy"
+        return bool(
+            {fold(w) for w in re.findall(r"[^\W\d_]+", f"{m[1]} {m[2]}")} & relation_words()
+        )
 
-    def blank_doing(m: re.Match[str]) -> str:
-        return m[0][: m.start(1) - m.start()] + " " * len(m[1])
-
-    return _SPEAKER_DOES.sub(blank_doing, _SPEAKERS.sub(blank, text))
+    text = blank(text, [m.span(1) for m in _SPEAKERS.finditer(text) if not names_someone(m)])
+    return blank(text, [m.span(1) for m in _SPEAKER_DOES.finditer(text)])
 
 
 # "something relaxing", "quelque chose de gourmand": the kind of gift wanted is a taste.
 _SOMETHING = re.compile(
-    r"(?<![\w'])(?:something|a little something|quelque chose|un (?:petit )?truc)"
-    r"\s*(?:d(?:e\s+|'))?(?:(?:plus|plutot|tres|assez|more|really|quite)\s+)?(?P<what>[^\W\d_]+)"
+    rf"(?<![\w']){source(_TASTES, 'something')}(?:(?<=')|(?![\w']))\s*(?P<what>[^\W\d_]+)"
 )
 # "a cycling + hiking guy", "a real coffee snob": the words just before such a noun.
 _KIND_NOUN = any_word("offline_tastes", "kind_nouns")
@@ -375,12 +359,8 @@ def vocabulary_words() -> dict[str, str]:
     return {word: tags[0] for word, tags in one_word_synonyms(TAGS).items()}
 
 
-# Flowers someone has or grows are plants in the ground, not a bouquet: "le jardinage et ses
-# fleurs", "her roses", "il cultive des dahlias", "grows tulips".
-_GROWN = re.compile(
-    r"(?<![\w'])(?:ses|son|sa|leurs?|her|his|their|cultiv\w*|grows?|growing|grew|"
-    r"fait pousser|faire pousser|plante\w*|plants?|planting)\s+((?:[\w'-]+\s*){1,2})"
-)
+# Flowers someone has or grows are plants, not a bouquet (offline_tastes' growing).
+_GROWN = re.compile(matcher(_TASTES, "growing").pattern + r"\s+((?:[\w'-]+\s*){1,2})")
 
 
 def _grown_flowers(tags: list[str], folded: str) -> list[str]:
@@ -404,9 +384,8 @@ def segment_tags(segment: Segment, locale: str) -> list[str]:
     return tags
 
 
-# An article or a possessive makes the next word a noun: "la cuisine japonaise" is no
-# "elle cuisine".
-_NOUN_AFTER = r"(?:la|le|les|l'|un|une|des|du|the|an?|his|her|their|sa|son|ses|mon|ma|mes|my)"
+# An article or a possessive makes the next word a noun (offline_tastes' noun_openers).
+_NOUN_AFTER = source(_TASTES, "noun_openers")
 
 
 def _phrases_blanked(text: str) -> str:
@@ -419,7 +398,7 @@ def _phrases_blanked(text: str) -> str:
     phrase = re.compile(
         rf"(?<![\w'-]){_NOUN_AFTER}\s*((?:(?:{alternation(words)})(?:\s+|$))+)", re.IGNORECASE
     )
-    return phrase.sub(lambda m: m[0][: m.start(1) - m.start()] + " " * len(m[1]), text)
+    return blank(text, [m.span(1) for m in phrase.finditer(text)])
 
 
 def _gift_forms(text: str, locale: str) -> set[str]:
@@ -437,14 +416,8 @@ def _gift_forms(text: str, locale: str) -> set[str]:
     return forms
 
 
-# "to watch", "who'll watch", "she watches": the verb, not a wristwatch (the one taste word
-# whose verb means something else; "cooks", "paints", "gardens" mean their tags).
-_WATCH_VERB = re.compile(
-    r"(?<![\w'’])((?:to|will|can|could|would|who|they|he|she|we|you|i|and|or|just|"
-    r"\w+['’](?:ll|d))\s+)"
-    r"(watch(?:es)?)(?![\w'])",
-    re.IGNORECASE,
-)
+# "to watch", "who'll watch": the verb, not a wristwatch (offline_tastes' watch_verbs).
+_WATCH_VERB = matcher(_TASTES, "watch_verbs")
 
 
 @dataclass(frozen=True)
@@ -465,7 +438,8 @@ def _segment_tags(segment: Segment, locale: str) -> list[str]:
 
 def _read(segment: Segment, locale: str) -> _Reading:
     own = _without_speakers_things(segment.text)
-    own = _WATCH_VERB.sub(lambda m: m[1] + " " * len(m[2]), own)
+    watch = _WATCH_VERB.finditer(fold(own, keep_length=True))
+    own = blank(own, [(m.end() - len(m[0].split()[-1]), m.end()) for m in watch])
     text = _in_language(own, locale)
     forms = _gift_forms(text, locale)
     # as said: the first taste said is served first
@@ -610,11 +584,8 @@ def _free(word: str) -> bool:
     )
 
 
-# A subject pronoun, alone, contracted with its verb (he's, they're, who'll) or after "qu'".
-_SUBJECT_PRONOUN = re.compile(
-    r"(?:(?<![\w'])|(?<=qu'))(?:il|elle|qui|he|she|who|they|iel|y'est|est|is|ils|elles)"
-    r"(?:'(?:s|re|d|ll|ve))?\s"
-)
+# A subject pronoun, alone, with its verb or after "qu'" (offline_tastes' subject_pronouns).
+_SUBJECT_PRONOUN = re.compile(matcher(_TASTES, "subject_pronouns").pattern + r"\s")
 
 
 def _subject_verb(folded: str) -> bool:

@@ -23,10 +23,10 @@ from giftgenius.catalog.describing import read_description
 from giftgenius.domain import Locale
 from giftgenius.language.amounts import Amount, parse_amount, refused_amount
 from giftgenius.language.detect import detect_locale
-from giftgenius.language.folding import alternation, fold
+from giftgenius.language.folding import fold
 from giftgenius.language.lexicon import LANGUAGES, union
 from giftgenius.language.lexicon import words as lexicon_words
-from giftgenius.language.patterns import matcher, source
+from giftgenius.language.patterns import alternatives, any_word, matcher, source
 from giftgenius.language.places import (
     country_name,
     names_a_land,
@@ -83,11 +83,6 @@ _PLACES, _PEOPLE, _MONEY = "reading_places", "reading_people", "reading_money"
 _REPLIES, _DATES, _TASTES_SAID = "reading_replies", "reading_dates", "reading_tastes"
 
 
-def _words(topic: str, *kinds: str) -> str:
-    """A pattern matching any word of these kinds of a lexicon topic, in either language."""
-    return alternation(union(topic, *kinds))
-
-
 @dataclass
 class Extraction:
     """Facts and intents of one message; ``facts`` are update_profile arguments."""
@@ -109,42 +104,35 @@ class Extraction:
         return bool(self.facts)
 
 
-_NOT_A_RECIPIENT = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'not_recipients')})(?![\w])")
+_NOT_A_RECIPIENT = re.compile(rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'not_recipients')})(?![\w])")
 # A gift exchange at work draws a colleague: "Secret Santa at the office, mine loves puns",
 # "Père Noël secret au boulot". Said so, and no one else named, the colleague is who it is for.
 _WORKPLACE_DRAW = re.compile(
-    rf"(?<![\w'])(?:{_words(_PEOPLE, 'gift_exchanges')})(?![\w]).*?"
-    rf"(?<![\w'])(?:{_words(_PEOPLE, 'workplaces')})(?![\w])"
-    rf"|(?<![\w'])(?:{_words(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
+    rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'gift_exchanges')})(?![\w]).*?"
+    rf"(?<![\w'])(?:{alternatives(_PEOPLE, 'workplaces')})(?![\w])"
+    rf"|(?<![\w'])(?:{alternatives(_PEOPLE, 'workplace_nouns')})\s+secret santa(?![\w])"
 )
 _DRAWN_COLLEAGUE: dict[Locale, str] = {"en": "colleague", "fr": "collègue"}
 _RETARGET = matcher(_PEOPLE, "retargets")
 _UNKNOWN_RELATION_CUE = re.compile(
-    r"(?<![\w'])(?:for|pour|to|a|of|de|d')\s*(?:my|mon|ma|mes|our|notre|nos)\s"
-    r"|^\s*(?:my|mon|ma|mes)\s"
+    rf"{matcher(_PEOPLE, 'relation_cues').pattern}\s|^\s*(?:my|mon|ma|mes)\s"
 )
 # What opens a clause to take back the one before ("no, …", "no wait, …", "euh non, …",
 # "scrap that, …") says nothing itself: no refusal of "wait", no relation "that".
 _LEAD_NO = re.compile(
-    rf"^\s*(?:(?:{_words(_REPLIES, 'openers')})[\s,]+)?"
-    rf"(?:{TAKE_BACK}|{_words(_REPLIES, 'noes', 'apologies')})\s*(?:[,!.:]\s*|(?=\d)|$)"
+    rf"^\s*(?:(?:{alternatives(_REPLIES, 'openers')})[\s,]+)?"
+    rf"(?:{TAKE_BACK}|{alternatives(_REPLIES, 'noes', 'apologies')})\s*(?:[,!.:]\s*|(?=\d)|$)"
 )
 # Euros typed as "25e", "25 e", "25eu" (French texting), where money goes: at the end, before
 # a budget word or a pause; never an ordinal after a determiner ("son 25e anniversaire", "le
 # 25e") nor before a noun ("25e anniversaire", "25e étage").
+_NOT_ORDINAL = "".join(rf"(?<!{w} )" for w in union("number_kinds", "ordinal_determiners"))
 _E_EURO = re.compile(
-    r"(?<![\w.,])(?<!(?:le|la|au|du|ce|sa|ma|ta) )(?<!(?:les|son|mon|ton|aux|des|ses|mes|tes|"
-    r"cet|nos|vos) )(?<!leur )(?<!(?:notre|votre|cette|leurs) )"
-    rf"(\d+)\s?(?:eu|e)(?=\s*(?:{_words(_MONEY, 'after_euros')}"
-    rf"|{_words(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
+    rf"(?<![\w.,]){_NOT_ORDINAL}(\d+)\s?(?:eu|e)(?=\s*(?:{alternatives(_MONEY, 'after_euros')}"
+    rf"|{alternatives(_MONEY, 'after_euros_stems')}\w*|[,;!?)]|\.(?!\d)|$))"
 )
-_PLACE_CUE = re.compile(
-    rf"(?<![\w'])(?:{_words(_PLACES, 'cues')}|{_words(_PLACES, 'cue_stems')}\w*)(?![\w'])"
-)
-_STRONG_CUE = re.compile(
-    rf"(?:(?<![\w'])(?:{_words(_PLACES, 'sure_words')})|(?:{_words(_PLACES, 'sure_verbs')}|"
-    rf"{_words(_PLACES, 'sure_stems')}\w*)\s+(?:{_words(_PLACES, 'sure_prepositions')}))$"
-)
+_PLACE_CUE = matcher(_PLACES, "cues")
+_STRONG_CUE = re.compile(matcher(_PLACES, "sure_cues").pattern + "$")
 _PHRASE = re.compile(r"\s*([^,.;:!?()\n]+(?:,\s*[A-Z][^,.;:!?()\n]*)?)")
 _ARTICLES = union("function_words", "definite_articles")
 _NOT_PLACE = (  # "in March": a month, no town
@@ -153,9 +141,7 @@ _NOT_PLACE = (  # "in March": a month, no town
     | MONTH_NAMES
 )
 _OCCASION_DATE = re.compile(
-    # a birthday said by the age too: "turns 12 in ten days", "fête ses 40 ans le 14"
-    rf"(?:{_words(_DATES, 'occasions')}|{_words(_DATES, 'occasion_stems')}\w*|aura \d+ ans)\b.*?"
-    rf"(?:\b(?:{_words(_DATES, 'day_is')})\s+(?:this |ce )?"
+    rf"{source(_DATES, 'occasions')}\b.*?(?:\b(?:{alternatives(_DATES, 'day_is')})\s+(?:this |ce )?"
     r"|(?=\b(?:dans|in)\s)|(?=\b(?:on|le)\s+(?:the\s+)?\d))(?P<rest>.+)$"
 )
 
@@ -312,19 +298,18 @@ def _listed_place(message: str, clause: Clause, lang: Locale) -> str | None:
 
 _BARE_NUMBER = re.compile(r"(?<![\w.,])(\d{2,5})(?![\w.,%])")
 
-# "my ssn is [ssn]", "mon numéro de sécu est [ssn]", "my passport [passport]": the words
-# that name a piece of private data the privacy filter replaced say nothing about the
-# recipient ("my ssn" is not a person) or the budget; they are read as if not there. The
-# words between the possessive and the placeholder hold no preposition, so "for my mum at
-# [address]" keeps its recipient.
+# "my ssn is [ssn]": the words naming private data the filter replaced say nothing (private_data).
 _PRIVATE_DATA = re.compile(
-    rf"\b(?:{_words('function_words', 'first_person_possessives', 'third_person_possessives')})"
-    r"(?:\s+(?!(?:at|in|on|to|for|with|from|à|a|au|aux|chez|pour|avec)\b)"
-    r"[^\W\d_][\w'-]*){1,3}"
-    r"\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
-    r"(?:" + "|".join(re.escape(p) for p in PLACEHOLDERS.values()) + r")",
-    re.IGNORECASE,
+    rf"\b{source('private_data', 'naming')}\s*(?:(?:is|est|:|=|n°|no\.?|#)\s*)?"
+    r"(?:" + "|".join(re.escape(p) for p in PLACEHOLDERS.values()) + r")"
 )
+
+
+def _without_private_data(text: str) -> str:
+    """``text`` with each naming of private data (``_PRIVATE_DATA``) cut to one space."""
+    for m in reversed(list(_PRIVATE_DATA.finditer(fold(text, keep_length=True)))):
+        text = text[: m.start()] + " " + text[m.end() :]
+    return text
 
 
 def extract(
@@ -349,7 +334,7 @@ def extract(
     """
     answers = None if candidate_answers is None else tuple(map(tuple, candidate_answers))
     found = _read(
-        _PRIVATE_DATA.sub(" ", text),
+        _without_private_data(text),
         today,
         dollar,
         _Key(json.dumps(profile or {}, sort_keys=True, default=repr), profile or {}),
@@ -480,12 +465,12 @@ _TASTES = frozenset(
     {"interests", "dislikes", "remove_interests", "remove_dislikes", "tastes_unknown"}
 )
 
-_NO_WORD = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'noes')})\s*[,.!]")
+_NO_WORD = re.compile(rf"(?<![\w'])(?:{alternatives(_REPLIES, 'noes')})\s*[,.!]")
 
 # A gift refused before the one chosen, with no "but": "pas le 2, le 3", "not that one, the
 # third", "non pas celui-là ; le bleu". What follows the refused piece is the choice.
 _NOT_THIS = re.compile(
-    rf"(?<![\w'])(?:{_words(_REPLIES, 'refusals')})\s+(?P<what>[^,;.!?]{{1,30}}?)\s*[,;.!?]"
+    rf"(?<![\w'])(?:{alternatives(_REPLIES, 'refusals')})\s+(?P<what>[^,;.!?]{{1,30}}?)\s*[,;.!?]"
 )
 
 
@@ -585,7 +570,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     return intents.Choice(described=words) if words else None
 
 
-_SOMETHING = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'other_ideas')})(?![\w'])")
+_SOMETHING = any_word(_REPLIES, "other_ideas")
 
 # A definite reference to one thing: "the grinder", "le harnais", "that notebook".
 _POINTING = matcher(_REPLIES, "pointing")
@@ -689,18 +674,13 @@ def _relation_tastes(
             del facts["interests"]
 
 
-# Which birthday it is, no day of the month: "le 8ème anniv de ma nièce", "pour le douzième
-# anniversaire", "le premier anniversaire" (the age, read by ``_age``).
-_NTH_BIRTHDAY = re.compile(
-    r"(?<![\w'])(?:\d{1,3}\s*(?:st|nd|rd|th|e|ème|eme|ième|ieme|er|ère)|[^\W\d_]+(?:ième|ieme)|"
-    r"premier|première|premiere)\s+(?=anniv|birthday|bday)",
-    re.IGNORECASE,
-)
+# Which birthday it is is no day of the month ("her 12th birthday"): reading_dates.
+_NTH_BIRTHDAY = matcher(_DATES, "nth_birthday")
 
 
 def _deadline(clause: Clause, today: dt.date, lang: Locale) -> dt.date | None:
     """The day the clause sets, said as a date or as the day of an occasion."""
-    said = _NTH_BIRTHDAY.sub(lambda m: " " * len(m[0]), clause.text)
+    said = blank(clause.text, [m.span() for m in _NTH_BIRTHDAY.finditer(clause.folded)])
     deadline = parse_deadline(_E_EURO.sub(r"\1 €", said), today, lang)
     occasion = _OCCASION_DATE.search(clause.folded)
     if deadline is None and occasion is not None:
@@ -813,7 +793,7 @@ def _bare_budget(clause: Clause, facts: dict[str, Any]) -> None:
         facts.pop("budget_min", None)
 
 
-_MONTH = rf"(?:{_words('calendar', 'months', 'month_abbreviations')})[a-z]*\.?"
+_MONTH = rf"(?:{alternatives('calendar', 'months', 'month_abbreviations')})[a-z]*\.?"
 
 
 def _year_of_a_date(text: str, amount: object) -> bool:
@@ -832,13 +812,8 @@ def _year_of_a_date(text: str, amount: object) -> bool:
 _LOCAL_DOLLAR = {"CA": "CAD", "CH": "CHF", "AU": "AUD", "NZ": "NZD"}
 # Below this, a figure said without a currency is not taken for a budget ("3 dollars" is).
 _LEAST_BUDGET = 5
-_CANADIAN = re.compile(
-    r"\s*(?:\$|dollars?)\s*(?:canadiens?|can|cad|ca)\b|\s*canadian dollars?", re.IGNORECASE
-)
-_SPEAKER_LIVES = re.compile(
-    rf"(?<![\w'])(?:{_words(_MONEY, 'home_subjects')})\s*"
-    rf"(?:{_words(_MONEY, 'home_verbs')})(?![\w'])"
-)
+_CANADIAN = re.compile(rf"\s*{source(_MONEY, 'canadian_dollars')}\b", re.IGNORECASE)
+_SPEAKER_LIVES = matcher(_MONEY, "home")  # "I live in Toronto": whose dollars
 # In Britain "livres" are pounds, unless counted by the week or the month ("elle lit 3 livres
 # par mois" are books).
 _POUNDS = re.compile(
@@ -871,7 +846,7 @@ def _money_words(text: str) -> str:
 
 # "10 more", "5 euros de plus": read past, to see whether the figure counts things after all.
 _MORE_AFTER = re.compile(
-    rf"(?<=\d)\s*(?:{_words('money_words', 'more_after')})(?![\w'])", re.IGNORECASE
+    rf"(?<=\d)\s*(?:{alternatives('money_words', 'more_after')})(?![\w'])", re.IGNORECASE
 )
 
 
@@ -899,15 +874,8 @@ def _counted(text: str, value: Any, lang: Locale = "en") -> bool:
 
 # Liking words strong enough to keep an object the vocabulary does not know ("loves fishing").
 _FREE_LIKE = re.compile(rf"^(?:{LIKING})$")
-# A wish about the purchase, not a taste: the speaker, or anyone in the conditional, would
-# like to do something ("I'd like to keep it under 50", "we'd love to spend around 30",
-# "j'aimerais rester sous 40 €"); "she loves to fish" still says what she does.
-_WISH_BEFORE = re.compile(
-    r"(?:(?<![\w'])(?:i|we)(?:\s+(?:really|just|also|so|would))*|'d(?:\s+(?:really|just|so))*|"
-    r"(?<![\w'])would(?:\s+(?:really|just|so))*)\s+(?:like|love)\s*$"
-    r"|(?<![\w'])(?:j'|je\s+|on\s+|nous\s+)?(?:aimerai[st]?|aimerions|adorerai[st]?|"
-    r"adorerions)(?:\s+(?:bien|beaucoup))?\s*$"
-)
+# A wish about the purchase, not a taste: "I'd like to keep it under 50" (reading_tastes).
+_WISH_BEFORE = re.compile(matcher(_TASTES_SAID, "wishes").pattern + r"\s*$")
 # What the wish opens: an infinitive ("to keep", "rester", "garder").
 _INFINITIVE = re.compile(r"^\s*(?:(?:bien|beaucoup)\s+)?(?:to\s|[a-z]+(?:er|ir|re)(?![\w']))")
 
@@ -918,7 +886,7 @@ def _a_wish(before: str, segment: str) -> bool:
     return _WISH_BEFORE.search(before) is not None and _INFINITIVE.match(segment) is not None
 
 
-_MINE = re.compile(rf"(?<![\w'])(?:{_words(_PEOPLE, 'mine')})(?![\w'])")
+_MINE = any_word(_PEOPLE, "mine")
 
 
 def _own_parts(clauses: list[Clause]) -> list[Clause]:
@@ -937,8 +905,8 @@ def _own_parts(clauses: list[Clause]) -> list[Clause]:
 
 # Refusals strong enough to keep an object the vocabulary does not know ("rien en plastique").
 _FREE_DISLIKE = re.compile(
-    rf"^(?:{_words(_TASTES_SAID, 'free_dislikes')}"
-    rf"|{_words(_TASTES_SAID, 'free_dislike_stems')}\w*)$"
+    rf"^(?:{alternatives(_TASTES_SAID, 'free_dislikes')}"
+    rf"|{alternatives(_TASTES_SAID, 'free_dislike_stems')}\w*)$"
 )
 
 
@@ -1081,15 +1049,11 @@ def _taken_back(
 
 
 # A correction that adds rather than replaces: "actually she also likes tea".
-_ALSO = re.compile(rf"(?<![\w'])(?:{_words(_REPLIES, 'also')})(?![\w'])")
+_ALSO = any_word(_REPLIES, "also")
 
-_QUALIFIER = re.compile(rf"(?<=\s)(?:{_words(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
-# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (the possessives of the
-# message's language only: English "son" is a child, not French "son").
-_THIRD_PERSON_RELATIVE = {
-    "en": re.compile(r"(?<![\w'])(?:it'?s|is)?\s*(?:his|her|their)\s+[\w-]+"),
-    "fr": re.compile(r"(?<![\w'])(?:c'est)?\s*(?:sa|son|ses|leur|leurs)\s+[\w-]+"),
-}
+_QUALIFIER = re.compile(rf"(?<=\s)(?:{alternatives(_PEOPLE, 'qualifiers')})(?=\s)", re.IGNORECASE)
+# Someone else's relative: "c'est sa sœur qui…", "her brother is…" (reading_people).
+_THIRD_PERSON_RELATIVE = {lang: matcher(_PEOPLE, "someone_elses", lang=lang) for lang in LANGUAGES}
 _FR_POSSESSIVE = re.compile(r"(?<![\w'])(?:son|sa|ses)(?![\w'])", re.IGNORECASE)
 _DETERMINER = re.compile(rf"(?<![\w']){source(_PEOPLE, 'determiners')}\s*$")
 
@@ -1147,7 +1111,9 @@ def _names_no_one(word: str, before: str, rest: str) -> bool:
     )
 
 
-_GROUP_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('offline_pastimes', 'before_a_group')})\s*$")
+_GROUP_BEFORE = re.compile(
+    rf"(?<![\w'])(?:{alternatives('offline_pastimes', 'before_a_group')})\s*$"
+)
 
 
 def _opens_sentence(before: str, after: str) -> bool:
@@ -1181,10 +1147,10 @@ def _surname(after: str) -> str:
     return " " + word
 
 
-# A run of capitalised words is a title, not a person's name, when it starts with an article
-# or links its words ("The Lord of the Rings", "Le Seigneur des Anneaux", "Pride and
-# Prejudice"); "Mary Jones" is a person.
-_TITLE = re.compile(r"^(?:the|le|la|les|l')\s|\s(?:of|the|and|de|du|des|la|le)\s", re.IGNORECASE)
+# A run of capitalised words that is a title, not a person ("The Lord of the Rings").
+_TITLE = re.compile(
+    rf"^{source(_PEOPLE, 'title_openers')}\s|\s{source(_PEOPLE, 'title_links')}\s", re.IGNORECASE
+)
 
 
 def _said_as_place(word: str, before: str) -> bool:
@@ -1199,7 +1165,7 @@ def _said_as_place(word: str, before: str) -> bool:
 
 # A place word right before a name: "lives in", "à", "from", "près de", and the terse
 # orders' "Delivery Rotterdam", "Livraison Nantes", "envoi Anvers".
-_PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{_words(_PLACES, 'before_names')})\s*$")
+_PLACE_BEFORE = re.compile(rf"(?<![\w'])(?:{alternatives(_PLACES, 'before_names')})\s*$")
 
 _NAME_VERBS = union(_PEOPLE, "name_verbs")
 
@@ -1221,7 +1187,9 @@ _OCCASION_AFTER = re.compile(r"(?:'?s)?\s*day")
 _HELLO = union(_PEOPLE, "hellos")
 # A first name closing a clause: "…pour Nathalie", "l'anniversaire de Sandrine".
 _NAME_AT_END = re.compile(r"(?<![\w'])([A-ZÀ-Ý][a-zà-ÿ'-]+)[\s,]*$")
-_POSSESSIVE_START = re.compile(rf"(?:{_words('function_words', 'first_person_possessives')})\s")
+_POSSESSIVE_START = re.compile(
+    rf"(?:{alternatives('function_words', 'first_person_possessives')})\s"
+)
 
 
 def _apposed_name(before: Clause, clause: Clause) -> str | None:

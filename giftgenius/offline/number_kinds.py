@@ -26,8 +26,9 @@ import re
 from collections.abc import Callable
 
 from giftgenius.domain import Locale
-from giftgenius.language.folding import alternation, fold
+from giftgenius.language.folding import fold
 from giftgenius.language.lexicon import union
+from giftgenius.language.patterns import alternatives, any_word
 from giftgenius.language.places import resolve_country
 from giftgenius.language.when import ORDINAL_SUFFIX
 from giftgenius.offline.clauses import Clause, split
@@ -40,12 +41,8 @@ _TOWN_THEN_NUMBER = re.compile(
     rf"(?<![\w'-])([A-ZÀ-Ý][\w'-]{{2,}})\s+(\d{{1,2}})"
     rf"(?:{_SUFFIX.removesuffix('?')}(?![\w])|(?=\s*(?:[,.;:!?)]|$)))"
 )
-_NOUN_AFTER = re.compile(
-    rf"^{_SUFFIX}\s+(?:{alternation(union('number_kinds', 'district_nouns'))})(?![\w])"
-)
-_LEAD_BEFORE = re.compile(
-    rf"(?<![\w'])(?:{alternation(union('number_kinds', 'district_leads'))})\s+$"
-)
+_NOUN_AFTER = re.compile(rf"^{_SUFFIX}\s+{any_word('number_kinds', 'district_nouns').pattern}")
+_LEAD_BEFORE = re.compile(rf"(?<![\w'])(?:{alternatives('number_kinds', 'district_leads')})\s+$")
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-ZÀ-Ý][\w'-]{2,}")
 _NOT_TOWNS = union("function_words", "definite_articles", "indefinite_articles")
 

@@ -11,18 +11,12 @@ from __future__ import annotations
 import re
 
 from giftgenius.domain import Locale
-from giftgenius.language.folding import alternation, fold
-from giftgenius.language.lexicon import union, words
-from giftgenius.language.patterns import source
+from giftgenius.language.folding import fold
+from giftgenius.language.patterns import alternatives, matcher, source
 from giftgenius.language.relations import resolve_relation
 from giftgenius.offline.clauses import Clause
 
 _TOPIC = "reading_ages"
-
-
-def _words(kind: str, lang: str | None = None) -> str:
-    """The words of a kind, of one language when the pattern reads only that one."""
-    return alternation(words(_TOPIC, kind, lang) if lang else union(_TOPIC, kind))
 
 
 def _cue(kind: str) -> str:
@@ -30,12 +24,13 @@ def _cue(kind: str) -> str:
     return rf"(?<![\w']){source(_TOPIC, kind)}\s+"
 
 
+_NOT_AGE_UNITS = alternatives(_TOPIC, "not_age_units", lang="en")  # "is 20 dollars"
 # "N ans" said of someone, not of something ("20 ans de mariage").
 _YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"
-    re.compile(rf"{_cue('cued')}(\d{{1,3}})(?!\s*(?:[$€£%]|{_words('not_age_units', 'en')}|\d))"),
+    re.compile(rf"{_cue('cued')}(\d{{1,3}})(?!\s*(?:[$€£%]|{_NOT_AGE_UNITS}|\d))"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:-|\s)?(?:years?|yrs?|ans?)(?:\s*-?\s*old)(?![\w])"),
     re.compile(r"(?<![\w'])(\d{1,3})\s*(?:yo|y/o|year-old|yr-old)(?![\w])"),
     re.compile(_cue("said_of_someone") + _YEARS),
@@ -76,14 +71,13 @@ _BARE_AGE = re.compile(
 )
 # What a bare "is N" may be said of besides a person: money and quantities.
 _NOT_AGED = re.compile(
-    rf"(?<![\w'])(?:{_words('amounts')}|{_words('amount_stems')}\w*)(?![\w'])"
-    rf"|(?<![\w'])(?:{_words('pointers')})\s*$"
+    rf"{matcher(_TOPIC, 'amounts').pattern}|(?<![\w'])(?:{alternatives(_TOPIC, 'pointers')})\s*$"
 )
-_NOT_AGE_BEFORE = re.compile(rf"(?:{_words('durations')})\s*$")
+_NOT_AGE_BEFORE = re.compile(rf"(?:{alternatives(_TOPIC, 'durations')})\s*$")
 
 
 # "for her first birthday", "son premier anniversaire": the figure the ordinal patterns read.
-_FIRST_BIRTHDAY = re.compile(rf"(?<![\w'])(?:{_words('first')})\s+(?=birthday|bday|anniv)")
+_FIRST_BIRTHDAY = matcher(_TOPIC, "first_birthday")
 # An age set next to whom it is about, in a terse list: "garçon 8 ans 25€ france", "pour mon
 # neveu, 7 ans, passionné de…", "my grandson, 9, loves trains", "my son (8) loves lego".
 _APPOSED_AGE = re.compile(
@@ -91,8 +85,8 @@ _APPOSED_AGE = re.compile(
 )
 # What turns "N ans" after a relation into a stretch of time: "ma femme, 10 ans de mariage",
 # "mon boss, 5 years at the company", "mon frère, 3 ans plus tard".
-_TIME_AFTER = re.compile(rf"\s*(?:{_words('time_after')})(?![\w])")
-_ABOUT_BEFORE = re.compile(rf"(?<![\w'])(?:{_words('about')})\s*$", re.IGNORECASE)
+_TIME_AFTER = re.compile(rf"\s*(?:{alternatives(_TOPIC, 'time_after')})(?![\w])")
+_ABOUT_BEFORE = re.compile(rf"(?<![\w'])(?:{alternatives(_TOPIC, 'about')})\s*$", re.IGNORECASE)
 # The oldest a bare figure between commas may be and still be a child's age: beyond it, "for
 # my dad, 50, France" may as well be the budget.
 _BARE_CHILD_AGE = 17
@@ -155,7 +149,7 @@ def recipient_age(
     from text_to_num import alpha2digit
 
     for clause in clauses:
-        digits = _FIRST_BIRTHDAY.sub("1st ", fold(alpha2digit(clause.text, lang)))
+        digits = _FIRST_BIRTHDAY.sub("1st", fold(alpha2digit(clause.text, lang)))
         for reader in _CLAUSE_AGES:
             found = reader(digits, lang)
             if found is not None and 0 < found <= 120:

@@ -17,6 +17,7 @@ from pathlib import Path
 from giftgenius.language.currency import CURRENCY_WORDS
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import mapping, union
+from giftgenius.language.patterns import any_word
 from giftgenius.language.relations import lexicon
 from giftgenius.offline.interests import GRAMMAR_WORDS, NUMBER_WORDS, vocabulary_words
 
@@ -25,7 +26,7 @@ _MONEY = union("offline_spelling", "money")
 _ANSWERS = union("offline_spelling", "answers")
 _WORD = re.compile(r"(?<![\w'’])[^\W\d_]{4,}(?![\w'’])")  # not part of "doesn't"
 # Text-speak "4" for "for" before whom it is for: "a gift 4 my sister".
-_FOUR = re.compile(r"(?<![\w.,$€£])4(?=\s+(?:my|his|her|our|your|ur|the|a|an|mon|ma|mes)\b)")
+_FOUR = re.compile(rf"(?<![\w.,$€£])4(?=\s+{any_word('offline_spelling', 'four_before').pattern})")
 
 
 @lru_cache(maxsize=1)

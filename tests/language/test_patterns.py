@@ -14,7 +14,8 @@ from giftgenius.language.patterns import compile_phrase
 
 def matches(phrase: str, text: str) -> bool:
     source = compile_phrase("function_words", phrase)
-    return re.search(rf"(?<![\w'])(?:{source})(?![\w'])", text) is not None
+    # the edges ``matcher`` puts around a phrase: whole words, an opening "'d" may touch
+    return re.search(rf"(?:(?<![\w'])|(?='))(?:{source})(?![\w'])", text) is not None
 
 
 @pytest.mark.parametrize(
@@ -44,6 +45,20 @@ def matches(phrase: str, text: str) -> bool:
         ("(de|d') <definite_articles>? fin", "de fin", True),
         ("a|b ((c d)|e)?", "b", True),
         ("a|b ((c d)|e)?", "b c d", True),
+        ("*ieme anniv*", "son douzieme anniversaire", True),
+        ("*ieme anniv*", "son ieme anniversaire", False),
+        ("the _ one", "the go-to one", True),
+        ("the _ one", "the one", False),
+        ("same _? _? as before", "same as before", True),
+        ("same _? _? as before", "same budget and all as before", False),
+        ("i (so|really)+? like", "i like", True),
+        ("i (so|really)+? like", "i really really so like", True),
+        ("i (so|really)+ like", "i like", False),
+        ("# th", "her 12th", True),
+        ("# th", "her 12 th", True),
+        ("# th", "her 12the", False),
+        ("'d like", "i'd like", True),
+        ("'d like", "d like", False),
     ],
 )
 def test_the_notation(phrase: str, text: str, expected: bool) -> None:
@@ -79,6 +94,14 @@ def test_a_word_can_be_ruled_out_after_a_phrase() -> None:
     assert matches("a|de la fin !de", "a la fin, merci")
     assert not matches("a|de la fin !de", "a la fin de la semaine")
     assert matches("a|de la fin !de", "a la fin desormais")
+
+
+def test_a_word_can_be_required_after_a_phrase_and_left_out_of_it() -> None:
+    source = compile_phrase("function_words", "# th|e &(birthday|anniv*)")
+    found = re.search(rf"(?<![\w'])(?:{source})(?![\w'])", "her 12th birthday, le 8e anniv")
+    assert found is not None and found[0] == "12th"
+    assert [m[0] for m in re.finditer(source, "le 8e anniv, 9e etage")] == ["8e"]
+    assert not matches("# th|e &(birthday|anniv*)", "the 12th of May")
 
 
 def test_word_lists_and_words_are_alternatives_alike() -> None:

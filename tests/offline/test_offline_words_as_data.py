@@ -158,6 +158,18 @@ MOVED = [
     ("nlu", "eux|elles", "reading_money", "of_them"),
     ("reading_age", "vient", "reading_ages", "coming"),
     ("reading_age", "celebre", "reading_ages", "celebrating"),
+    ("nlu", "aimerions", "reading_tastes", "wishes"),
+    ("nlu", "ieme|premier", "reading_dates", "nth_birthday"),
+    ("nlu", "chez|pour|avec", "private_data", "not_naming"),
+    ("nlu", "canadian dollars?", "reading_money", "canadian_dollars"),
+    ("interests", "promenait", "offline_tastes", "not_doings"),
+    ("interests", "tellement", "offline_tastes", "speakers"),
+    ("interests", "faire pousser", "offline_tastes", "growing"),
+    ("interests", "a little something", "offline_tastes", "something"),
+    ("interests", "y'est", "offline_tastes", "subject_pronouns"),
+    ("interests", "who|they|he|she", "offline_tastes", "watch_verbs"),
+    ("intents", "personne", "offline_profiles", "label_openers"),
+    ("intents", "option|idea|choice", "offline_choices", "one_after"),
 ]
 
 
