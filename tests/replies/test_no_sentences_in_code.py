@@ -190,8 +190,8 @@ ALLOWED = {
     ('faults.py', 'fault', 'GIFTGENIUS_FAULT_SIGNAL= is not a fault signal: use one of .'),
     ('lazy.py', '__getattr__', 'module  has no attribute '),
     ('logs.py', 'filter', 'unformattable log message ():  % '),
-    # Not moved yet (English only): the benchmarks' figure reports and the replay's report of
-    # a request it does not hold. They belong in [bench] and [model] as catalogue keys.
+    # Not moved yet (English only): the benchmarks' figure reports. They belong in [bench]
+    # as catalogue keys.
     ('bench/catalogs.py', 'ensure_synthetic', 'writing  products to the database'),
     ('bench/context.py', 'format_table',
      'context bench — budget  prompt tokens, 2 requests per turn, median context-building '
@@ -231,19 +231,6 @@ ALLOWED = {
      '--max-search-seconds )'),
     ('bench/turn.py', 'report', 'db statements, transactions'),
     ('bench/turn.py', 'report', 'unexplained (mean, % turn)'),
-    ('llm/recording.py', '_missing',
-     'The replay of  has no answer for this  request (key ,  recorded).'),
-    ('llm/recording.py', '_missing',
-     ' The closest recorded request is  (): . Record again (GIFTGENIUS_RECORD_DIR), or find '
-     'what changed the request (the prompt, the tools, the date: pin it with '
-     'GIFTGENIUS_TODAY).'),
-    ('llm/recording.py', '_likeness', 'the same messages'),
-    ('llm/recording.py', '_missing', ' Record the conversation first (GIFTGENIUS_RECORD_DIR).'),
-    ('llm/recording.py', '_likeness',
-     'the same first  message(s), then messages[] () differs: recorded , sent '),
-    ('llm/recording.py', '_likeness', 'the same first  message(s); recorded , sent '),
-    ('llm/recording.py', '_likeness', ' and the same fields (a bug in the key)'),
-    ('llm/recording.py', '_likeness', ', its state block'),
 }  # fmt: skip
 
 _LETTER = re.compile(r"[^\W\d_]")
