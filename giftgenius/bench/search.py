@@ -103,7 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = {
         "backend": db.dialect,
         "products": products,
-        "mode": "whole catalog in memory" if args.whole_catalog else "in the database",
+        "mode": speak(
+            "bench", "search.mode.whole" if args.whole_catalog else "search.mode.database"
+        ),
         "searches": len(timings),
         "p50_ms": round(statistics.median(timings), 2),
         "p99_ms": round(cuts[98], 2),
@@ -111,9 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(
-            f"{figures['backend']}, {products:,} products, {figures['mode']}: "
-            f"search + filter p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms "
-            f"({len(timings)} searches)"
+        line = speak(
+            "bench",
+            "search.line",
+            backend=figures["backend"],
+            products=f"{products:,}",
+            mode=figures["mode"],
+            p50=figures["p50_ms"],
+            p99=figures["p99_ms"],
+            searches=len(timings),
         )
+        print(line)
     return 0

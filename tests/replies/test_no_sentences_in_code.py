@@ -190,47 +190,6 @@ ALLOWED = {
     ('faults.py', 'fault', 'GIFTGENIUS_FAULT_SIGNAL= is not a fault signal: use one of .'),
     ('lazy.py', '__getattr__', 'module  has no attribute '),
     ('logs.py', 'filter', 'unformattable log message ():  % '),
-    # Not moved yet (English only): the benchmarks' figure reports. They belong in [bench]
-    # as catalogue keys.
-    ('bench/catalogs.py', 'ensure_synthetic', 'writing  products to the database'),
-    ('bench/context.py', 'format_table',
-     'context bench — budget  prompt tokens, 2 requests per turn, median context-building '
-     'µs per turn'),
-    ('bench/load.py', 'text', 'giftgenius bench load — '),
-    ('bench/load.py', 'text',
-     ' sessions ×  turns on  processes:  turns in  s =  turns/s, turn p50  ms, p99  ms'),
-    ('bench/load.py', 'text',
-     'transcript:  user lines sent; lost , duplicated , unexpected ; failed turns '),
-    ('bench/load.py', '_load', ' sessions ×  turns on  processes'),
-    ('bench/players.py', 'configured_stores', 'sessions: , database: SQLite file (embedded, )'),
-    ('bench/search.py', 'main', 'whole catalog in memory'),
-    ('bench/search.py', 'main', 'in the database'),
-    ('bench/search.py', 'main', ',  products, : search + filter p50  ms, p99  ms ( searches)'),
-    ('bench/state.py', 'main', 'window  tokens, offline model, embedded stores'),
-    ('bench/turn.py', '',
-     'model: the official openai client streaming from an in-process transport that serves '
-     "a FunctionModel's instant answers; 'model' is the client's request building, SSE "
-     "parsing and the function model's checks and token count — no network"),
-    ('bench/turn.py', 'report', 'giftgenius bench turn — '),
-    ('bench/turn.py', 'report', 'machine:  CPUs, 1-minute load average  at the start,  at the end'),
-    ('bench/turn.py', 'report',
-     'Per-turn time by phase (ms), catalog of  products,  sessions, the  turns ending at '
-     'each milestone (samples: ):'),
-    ('bench/turn.py', 'report',
-     'Catalog cost: the tools phase (ms) of the turns that search, filter, re-check:'),
-    ('bench/turn.py', 'report', 'Turns per second, catalog of  products,  s each:'),
-    ('bench/turn.py', 'conversations', ' conversations of  turns'),
-    ('bench/turn.py', 'throughput', 'turns per second,  processes'),
-    ('bench/turn.py', 'catalog', 'catalog of  products'),
-    ('bench/turn.py', 'report', 'outside model and tools'),
-    ('bench/turn.py', 'report', 'turn CPU (process)'),
-    ('bench/turn.py', 'report', 'wall time per part (s): '),
-    ('bench/turn.py', 'report', '(generated :  s to build,  s to write)'),
-    ('bench/turn.py', 'skip',
-     'not measured: a search took  s at  products, so about  s or more at  (over '
-     '--max-search-seconds )'),
-    ('bench/turn.py', 'report', 'db statements, transactions'),
-    ('bench/turn.py', 'report', 'unexplained (mean, % turn)'),
 }  # fmt: skip
 
 _LETTER = re.compile(r"[^\W\d_]")
