@@ -94,6 +94,12 @@ def figures(agent: Agent, run_id: str, turn: int, reply: str, elapsed: float) ->
     }
 
 
+def header() -> str:
+    """The figures table's header, in the environment's language, at the columns' widths."""
+    heads = [speak("bench", f"state.col.{name}") for name, _ in COLUMNS]
+    return " ".join(f"{head:>{width}}" for head, (_, width) in zip(heads, COLUMNS, strict=True))
+
+
 def main(argv: list[str]) -> int:
     parser = command_parser("giftgenius bench state", speak("help", "bench.state.description"))
     parser.add_argument("--turns", default="10,50,100,300", help=speak("help", "bench.turns"))
@@ -109,11 +115,7 @@ def main(argv: list[str]) -> int:
         agent = build_agent(settings)
         try:
             print(speak("bench", "state.title", window=args.window))
-            print(
-                " ".join(
-                    f"{speak('bench', f'state.col.{name}'):>{width}}" for name, width in COLUMNS
-                )
-            )
+            print(header())
             for row in play(agent, "bench", milestones[-1], set(milestones)):
                 print(
                     f"{row['turn']:>5} {row['checkpoint_bytes']:>7} {row['checkpoints']:>6} "
