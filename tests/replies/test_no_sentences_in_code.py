@@ -5,8 +5,7 @@ English and French to the same keys. So every module of the package is scanned f
 literals that read like a sentence — three words or more — outside what is not said to the
 person: docstrings, logging calls, regular expressions (they read input), the tools'
 descriptions and hints for the model, and the errors a programmer reads. What is left over
-must be in the allow-list below, with the reason it is not a sentence for the person (or,
-for the few not moved yet, saying so).
+must be in the allow-list below, with the reason it is not a sentence for the person.
 
 The commands speak the environment's language (``messages.speak``): what they say is the
 catalogue's ``commands`` section, their option help (``--help``) its ``help`` section, and
@@ -14,7 +13,7 @@ the stores, the settings, the model client, a catalog import, the evaluator, the
 benchmarks, the scripted model and the demos have sections of their own. Not scanned
 (``UNSCANNED``): the lexicons and their readers, the offline model and the endpoint's side
 of the chat-completions wire, the personal-data patterns. SQL and Lua are code, not
-sentences, and are told apart by their keywords.
+sentences, and are told apart by their keywords (unless the words read as a sentence).
 """
 
 from __future__ import annotations
@@ -203,6 +202,9 @@ _CODE = re.compile(
     r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|ANALYZE|WHERE|AND|OR|IN|IS|"
     r"NULL|NOT|CASE|WHEN|THEN|END|LIKE|EXISTS|LIMIT|CAST|RENAME)\b|redis\.call"
 )
+# ... unless it is shaped like a sentence, capital first and a full stop last, which no
+# statement is: a sentence naming one ("run ALTER ROLE … CREATEDB.") is still a sentence.
+_SENTENCE = re.compile(r"[A-Z][a-z].*[.?!]", re.DOTALL)
 
 
 def _is_sentence(text: str) -> bool:
@@ -290,7 +292,8 @@ def literals(path: Path) -> Iterator[tuple[str, str, int]]:
             text = node.value
         else:
             continue
-        if _is_sentence(text) and not _CODE.search(text):
+        code = _CODE.search(text) and not _SENTENCE.fullmatch(text.strip())
+        if _is_sentence(text) and not code:
             yield owner.get(id(node), ""), text, node.lineno
 
 
@@ -321,6 +324,19 @@ def test_the_scan_finds_a_sentence_written_in_code(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert [text for _, text, _ in literals(module)] == ["Here are  ideas for you"]
+
+
+def test_a_sentence_naming_an_sql_statement_is_still_a_sentence(tmp_path: Path) -> None:
+    module = tmp_path / "speaks.py"
+    module.write_text(
+        "def fail(db):\n"
+        '    db.execute("SELECT id FROM products WHERE id = ?")\n'
+        '    return f"Could not create a database on {db}; run ALTER ROLE … CREATEDB."\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text, _ in literals(module)] == [
+        "Could not create a database on ; run ALTER ROLE … CREATEDB."
+    ]
 
 
 def test_every_allowed_literal_is_still_there() -> None:
