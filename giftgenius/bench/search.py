@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from giftgenius import messages
 from giftgenius.arguments import command_parser, whole
 from giftgenius.catalog import (
     FilterSpec,
@@ -99,13 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         db.dispose()
     timings = timings[len(PROFILES) :]
+    mode = "search.mode.whole" if args.whole_catalog else "search.mode.database"
     cuts = statistics.quantiles(timings, n=100)
     figures = {
         "backend": db.dialect,
         "products": products,
-        "mode": speak(
-            "bench", "search.mode.whole" if args.whole_catalog else "search.mode.database"
-        ),
+        "mode": messages.text("bench", mode, "en"),  # a --json document is in one language
         "searches": len(timings),
         "p50_ms": round(statistics.median(timings), 2),
         "p99_ms": round(cuts[98], 2),
@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "search.line",
             backend=figures["backend"],
             products=f"{products:,}",
-            mode=figures["mode"],
+            mode=speak("bench", mode),
             p50=figures["p50_ms"],
             p99=figures["p99_ms"],
             searches=len(timings),

@@ -34,6 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
+from giftgenius import messages
 from giftgenius.arguments import command_parser, seconds, whole
 from giftgenius.bench.catalogs import Written, progress_bar
 from giftgenius.bench.players import (
@@ -62,6 +63,7 @@ WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 # each when they take under CATALOG_SECONDS (plan "f": ``players.move``).
 CATALOG_TURNS = (4, 7)
 CATALOG_SECONDS = 10.0
+JSON_LANGUAGE = "en"  # a --json document is the same in every language (giftgenius/README.md)
 CATALOG_PART = "catalog "  # a catalog part's name in the JSON's part_seconds, then its size
 # The catalog part's columns, each the turns of plan "f" making that move. Every turn after
 # the first re-checks the shortlist first; a chat turn does only that.
@@ -134,6 +136,7 @@ class TurnFigures:
     written: list[Written] = field(default_factory=list)
     load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
     part_seconds: dict[str, float] = field(default_factory=dict)  # wall time of each part
+    skipped: dict[int, dict[str, str]] = field(default_factory=dict)  # why, for the report
 
 
 class TurnBench:
@@ -299,18 +302,16 @@ class TurnBench:
         """Leave out catalogs whose searches would run for minutes, saying why."""
         for size in sizes:
             guess = search * size / measured
-            self.figures.catalogs[size] = {
-                "products": size,
-                "skipped": speak(
-                    "bench",
-                    "turn.skipped",
-                    seconds=f"{search:.1f}",
-                    measured=f"{measured:,}",
-                    guess=f"{guess:.0f}",
-                    products=f"{size:,}",
-                    limit=f"{self.args.max_search_seconds:g}",
-                ),
+            why = {
+                "seconds": f"{search:.1f}",
+                "measured": f"{measured:,}",
+                "guess": f"{guess:.0f}",
+                "products": f"{size:,}",
+                "limit": f"{self.args.max_search_seconds:g}",
             }
+            self.figures.skipped[size] = why
+            skipped = messages.say("bench", "turn.skipped", JSON_LANGUAGE, **why)
+            self.figures.catalogs[size] = {"products": size, "skipped": skipped}
 
     def erase(self) -> None:
         """Remove the benchmark's users, runs, transcripts and live sessions: for parts run
@@ -352,7 +353,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
 def as_json(figures: TurnFigures, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "stores": figures.stores,
-        "model": speak("bench", "turn.model"),
+        "model": messages.text("bench", "turn.model", JSON_LANGUAGE),
         "load_average_1min_start_end": figures.load_average,
         "part_seconds": figures.part_seconds,
         "window_turns": WINDOW,
@@ -471,7 +472,9 @@ def _catalogs(figures: TurnFigures) -> list[str]:
     ]
     for size, cat in figures.catalogs.items():
         if "skipped" in cat:
-            lines.append(f"{size:>10,}  {cat['skipped']}")
+            why = figures.skipped.get(size)
+            said = _says("skipped", **why) if why else cat["skipped"]
+            lines.append(f"{size:>10,}  {said}")
             continue
         lines.append(
             f"{size:>10,}{cat['search']['p50_ms']:>12.1f}{cat['search']['p99_ms']:>9.1f}"

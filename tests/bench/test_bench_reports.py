@@ -20,7 +20,7 @@ def _figures() -> turn.TurnFigures:
     return turn.TurnFigures(
         stores="scratch",
         milestones={2: Breakdown.of([]), 4: Breakdown.of([])},
-        catalogs={200: row, 400: {"products": 400, "skipped": "not measured"}},
+        catalogs={200: row, 400: {"products": 400, "skipped": "not measured: …"}},
         throughput={
             1: {"sessions": 1, "turns": 9, "turns_per_second": 3.0, "turn": spread},
             2: {"sessions": 2, "turns": 20, "turns_per_second": 6.5, "turn": spread},
@@ -28,7 +28,9 @@ def _figures() -> turn.TurnFigures:
         written=[Written("synthetic:200:0", 200, True, 0.5, 0.25)],
         load_average=[1.0, 2.0],
         part_seconds={"conversations": 1.0, "processes": 2.0, "catalog 200": 0.5},
-    )
+        skipped={400: {"seconds": "9.0", "measured": "200", "guess": "18", "products": "400",
+                       "limit": "5"}},
+    )  # fmt: skip
 
 
 def _report(lang: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -60,11 +62,22 @@ def test_the_turn_report_is_french_with_the_same_figures_and_columns(
     assert "hors modèle et outils" in said and "tour 4 : p50" in said
     assert "Tours par seconde, catalogue de 200 produits, 2 s chacun :" in said
     assert "temps réel par partie (s) : conversations 1.0, processus 2.0, catalogue 200 0.5" in said
+    assert "non mesuré : une recherche a pris 9.0 s à 200 produits, donc environ 18 s" in said
     assert "outside model and tools" in "\n".join(english)
     for en, fr in zip(_tables(english), _tables(french), strict=True):
+        if "not measured" in en:  # a sentence in place of a skipped catalog's figures
+            continue
         assert len(fr) == len(en), (en, fr)
         if not en.lstrip()[:1].isalpha():  # a figures row: the same figures at the same places
             assert fr.split() == en.split()
+
+
+def test_a_json_document_is_english_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
+    args = turn.parser().parse_args(["--catalog", "200,400"])
+    doc = turn.as_json(_figures(), args)
+    assert doc["model"].startswith("model: the official openai client")
+    assert doc["catalogs"]["400"]["skipped"] == "not measured: …"
 
 
 def test_the_load_report_is_french(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -65,7 +65,7 @@ _HELPERS = {
     ("llm/scripted.py", "_say"): "scripted",
 }
 _READERS = {
-    "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text",
+    "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text", "messages.say",
     "speak", "messages.speak", "speak_count", "messages.speak_count",
 }  # fmt: skip
 
