@@ -25,6 +25,7 @@ from rich.progress import (
 
 from giftgenius.catalog import Product
 from giftgenius.catalog.synthetic import catalog_version, synthetic_products
+from giftgenius.messages import speak
 from giftgenius.storage.db import Database
 
 
@@ -66,7 +67,8 @@ def ensure_synthetic(
     generated = time.perf_counter()
     task = None
     if progress is not None:
-        task = progress.add_task(f"writing {count:,} products to the database", total=None)
+        writing = speak("bench", "catalog.writing", products=f"{count:,}")
+        task = progress.add_task(writing, total=None)
     with db.write() as repos:
         repos.catalog.sync(products, version)
     if progress is not None and task is not None:
@@ -86,7 +88,9 @@ def _tracked(
     if progress is None:
         yield from products
         return
-    task = progress.add_task(f"generating {count:,} products", total=count)
+    task = progress.add_task(
+        speak("bench", "catalog.generating", products=f"{count:,}"), total=count
+    )
     for done, product in enumerate(products, 1):
         yield product
         if done % 1000 == 0 or done == count:

@@ -40,6 +40,18 @@ SYSTEM_PROMPT = (
 INTERESTS = ["tea", "hiking", "board games", "jazz", "pottery", "coffee", "gardening", "yoga"]
 RECIPIENTS = ["sister", "colleague", "dad", "best friend", "grandmother", "neighbour"]
 TITLES = ["Ceramic mug", "Travel notebook", "Scented candle", "Board game", "Tea sampler"]
+# The figures table's columns: the catalogue key of each header ([bench] context.col.*), and
+# the width its figures are printed in.
+COLUMNS = (
+    ("turns", 6),
+    ("last_prompt", 12),
+    ("sent", 12),
+    ("full", 12),
+    ("saved", 7),
+    ("summaries", 9),
+    ("us_per_turn", 9),
+    ("us_last10", 15),
+)
 
 
 class ExtractiveSummarizer:
@@ -191,15 +203,10 @@ def run_conversation(turns: int, budget: int, counter: TokenCounter, seed: int =
 
 
 def format_table(rows: Sequence[BenchRow], budget: int) -> str:
-    header = (
-        f"{'turns':>6} {'last prompt':>12} {'sent total':>12} {'full resend':>12} "
-        f"{'saved':>7} {'summaries':>9} {'µs/turn':>9} {'µs/turn last10':>15}"
+    header = " ".join(
+        f"{speak('bench', f'context.col.{name}'):>{width}}" for name, width in COLUMNS
     )
-    lines = [
-        f"context bench — budget {budget} prompt tokens, 2 requests per turn, "
-        "median context-building µs per turn",
-        header,
-    ]
+    lines = [speak("bench", "context.title", budget=budget), header]
     for r in rows:
         lines.append(
             f"{r.turns:>6} {r.last_prompt_tokens:>12} {r.sent_tokens:>12} "

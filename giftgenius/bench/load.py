@@ -93,7 +93,9 @@ def _load(
                 for i, share in enumerate(split(range(sessions), processes))
             ]
             task = progress.add_task(
-                f"{sessions} sessions × {turns} turns on {processes} processes",
+                speak(
+                    "bench", "load.progress", sessions=sessions, turns=turns, processes=processes
+                ),
                 total=sessions * turns,
             )
             outcomes, elapsed = run_workers(jobs, on_turn=lambda: progress.advance(task))
@@ -199,14 +201,31 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
 
 
 def text(r: LoadReport) -> str:
+    """The report, in the environment's language (the figures are the same in every one)."""
     lines = [
-        f"giftgenius bench load — {r.stores}",
-        f"{r.sessions} sessions × {r.turns // max(r.sessions, 1)} turns on {r.processes} "
-        f"processes: {r.turns} turns in {r.seconds:.1f} s = {r.turns_per_second:.1f} turns/s, "
-        f"turn p50 {r.turn_p50_ms:.1f} ms, p99 {r.turn_p99_ms:.1f} ms",
-        f"transcript: {r.sent} user lines sent; lost {r.lost}, duplicated {r.duplicated}, "
-        f"unexpected {r.unexpected}; failed turns {r.failed}",
+        speak("bench", "load.title", stores=r.stores),
+        speak(
+            "bench",
+            "load.summary",
+            sessions=r.sessions,
+            turns=r.turns // max(r.sessions, 1),
+            processes=r.processes,
+            answered=r.turns,
+            seconds=f"{r.seconds:.1f}",
+            rate=f"{r.turns_per_second:.1f}",
+            p50=f"{r.turn_p50_ms:.1f}",
+            p99=f"{r.turn_p99_ms:.1f}",
+        ),
+        speak(
+            "bench",
+            "load.transcript",
+            sent=r.sent,
+            lost=r.lost,
+            duplicated=r.duplicated,
+            unexpected=r.unexpected,
+            failed=r.failed,
+        ),
     ]
     if r.first_failure:
-        lines.append(f"first failure: {r.first_failure}")
+        lines.append(speak("bench", "load.first_failure", failure=r.first_failure))
     return "\n".join(lines)

@@ -171,7 +171,7 @@ def configured_stores(settings: Settings) -> Stores:
     catalogs are kept in ``$GIFTGENIUS_HOME/bench`` (catalog only, no user ever) and copied
     into the scratch folder: a catalog of 100,000 products takes over a minute to write.
     """
-    sessions = "Redis" if settings.redis_url else "SQLite file"
+    sessions = "Redis" if settings.redis_url else speak("bench", "stores.sqlite_file")
     base: dict[str, Any] = {
         "redis_url": settings.redis_url,
         "redis_prefix": settings.redis_prefix,
@@ -181,11 +181,12 @@ def configured_stores(settings: Settings) -> Stores:
     }
     cache = str(settings.home / "bench")
     if settings.database_url is None:
-        label = f"sessions: {sessions}, database: SQLite file (embedded, {settings.home})"
+        label = speak("bench", "stores.embedded", sessions=sessions, home=settings.home)
         return Stores(base, label, separate_catalogs=True, catalog_cache=cache)
     postgres = settings.database_url.startswith("postgres")
     overrides = {**base, "database_url": settings.database_url}
-    label = f"sessions: {sessions}, database: {'PostgreSQL' if postgres else 'SQLite'}"
+    database = "PostgreSQL" if postgres else "SQLite"
+    label = speak("bench", "stores.server", sessions=sessions, database=database)
     return Stores(
         overrides, label, separate_catalogs=False, catalog_cache=None if postgres else cache
     )

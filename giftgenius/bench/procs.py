@@ -162,7 +162,9 @@ def _play(player: Player, job: Job, outcome: Outcome, messages: Any, stop: Any) 
             try:
                 outcome.samples.append(player.turn(played))
             except Exception as exc:  # counted; the session goes on with its next line
-                outcome.failures.append(f"session {played.number}: {type(exc).__name__}: {exc}")
+                error = f"{type(exc).__name__}: {exc}"
+                said = speak("bench", "worker.session_failed", number=played.number, error=error)
+                outcome.failures.append(said)
             messages.put(("turn", None))
             if deadline is not None and time.monotonic() >= deadline:
                 outcome.ended = time.monotonic()

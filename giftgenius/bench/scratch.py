@@ -167,10 +167,7 @@ def _create_database(url: str, name: str) -> str:
     except sa.exc.SQLAlchemyError as exc:
         why = " ".join(str(getattr(exc, "orig", None) or exc).split())
         raise GiftGeniusError(
-            f"The benchmark runs on a scratch database of its own, and could not create one "
-            f"on {mask_url(url)} ({why}); give the configured user the CREATEDB privilege "
-            "(ALTER ROLE … CREATEDB), or run the benchmark without GIFTGENIUS_DATABASE_URL "
-            "(on SQLite)."
+            speak("bench", "scratch.cannot_create", url=mask_url(url), why=why)
         ) from None
     finally:
         engine.dispose()
@@ -232,11 +229,12 @@ def _remove(
         try:
             _drop_database(*scratch_db)
         except Exception as exc:
-            left.append(f"scratch database {scratch_db[1]} ({exc})")
+            left.append(speak("bench", "scratch.database", name=scratch_db[1], reason=exc))
     if overrides.get("redis_url"):
         try:
             _delete_keys(overrides["redis_url"], overrides["redis_prefix"])
         except Exception as exc:
-            left.append(f"Redis keys {overrides['redis_prefix']}:* ({exc})")
+            pattern = f"{overrides['redis_prefix']}:*"
+            left.append(speak("bench", "scratch.redis_keys", pattern=pattern, reason=exc))
     shutil.rmtree(folder, ignore_errors=True)
     return left

@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from giftgenius import messages
 from giftgenius.arguments import command_parser, whole
 from giftgenius.catalog import (
     FilterSpec,
@@ -99,11 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         db.dispose()
     timings = timings[len(PROFILES) :]
+    mode = "search.mode.whole" if args.whole_catalog else "search.mode.database"
     cuts = statistics.quantiles(timings, n=100)
     figures = {
         "backend": db.dialect,
         "products": products,
-        "mode": "whole catalog in memory" if args.whole_catalog else "in the database",
+        "mode": messages.text("bench", mode, "en"),  # a --json document is in one language
         "searches": len(timings),
         "p50_ms": round(statistics.median(timings), 2),
         "p99_ms": round(cuts[98], 2),
@@ -111,9 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(figures))
     else:
-        print(
-            f"{figures['backend']}, {products:,} products, {figures['mode']}: "
-            f"search + filter p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms "
-            f"({len(timings)} searches)"
+        line = speak(
+            "bench",
+            "search.line",
+            backend=figures["backend"],
+            products=f"{products:,}",
+            mode=speak("bench", mode),
+            p50=figures["p50_ms"],
+            p99=figures["p99_ms"],
+            searches=len(timings),
         )
+        print(line)
     return 0

@@ -85,7 +85,9 @@ class Server:
     def wait_ready(self, deadline: float) -> str:
         self._ready.wait(max(deadline - time.monotonic(), 0.0))
         if self.url is None:
-            said = " | ".join(self.lines[-5:]) or f"exit code {self.proc.poll()}"
+            said = " | ".join(self.lines[-5:]) or speak(
+                "bench", "worker.exit_code", code=self.proc.poll()
+            )
             raise GiftGeniusError(speak("bench", "worker.not_started", why=said))
         return self.url
 

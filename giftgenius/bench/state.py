@@ -36,6 +36,19 @@ CHATTER = [
     "Which of these would arrive the fastest?",
 ]
 CLOSING = ["I'll take the first one", "Yes, please confirm it"]
+# The figures table's columns: the catalogue key of each header ([bench] state.col.*), and
+# the width its figures are printed in.
+COLUMNS = (
+    ("turn", 5),
+    ("checkpoint_bytes", 7),
+    ("checkpoints", 6),
+    ("session_bytes", 10),
+    ("messages", 5),
+    ("summary", 8),
+    ("last_prompt", 12),
+    ("truncated", 10),
+    ("summarized", 11),
+)
 
 
 def conversation(turns: int) -> Iterator[str]:
@@ -81,6 +94,12 @@ def figures(agent: Agent, run_id: str, turn: int, reply: str, elapsed: float) ->
     }
 
 
+def header() -> str:
+    """The figures table's header, in the environment's language, at the columns' widths."""
+    heads = [speak("bench", f"state.col.{name}") for name, _ in COLUMNS]
+    return " ".join(f"{head:>{width}}" for head, (_, width) in zip(heads, COLUMNS, strict=True))
+
+
 def main(argv: list[str]) -> int:
     parser = command_parser("giftgenius bench state", speak("help", "bench.state.description"))
     parser.add_argument("--turns", default="10,50,100,300", help=speak("help", "bench.turns"))
@@ -95,12 +114,8 @@ def main(argv: list[str]) -> int:
         )
         agent = build_agent(settings)
         try:
-            header = (
-                f"{'turn':>5} {'ckpt B':>7} {'#ckpt':>6} {'session B':>10} {'msgs':>5} "
-                f"{'summary':>8} {'last prompt':>12} {'truncated':>10} {'summarized':>11}"
-            )
-            print(f"window {args.window} tokens, offline model, embedded stores")
-            print(header)
+            print(speak("bench", "state.title", window=args.window))
+            print(header())
             for row in play(agent, "bench", milestones[-1], set(milestones)):
                 print(
                     f"{row['turn']:>5} {row['checkpoint_bytes']:>7} {row['checkpoints']:>6} "

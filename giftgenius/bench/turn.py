@@ -34,6 +34,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
+from giftgenius import messages
 from giftgenius.arguments import command_parser, seconds, whole
 from giftgenius.bench.catalogs import Written, progress_bar
 from giftgenius.bench.players import (
@@ -62,11 +63,8 @@ WINDOW = 20  # turns per milestone, ending at it (turn 10's window has 10)
 # each when they take under CATALOG_SECONDS (plan "f": ``players.move``).
 CATALOG_TURNS = (4, 7)
 CATALOG_SECONDS = 10.0
-MODEL_NOTE = (
-    "model: the official openai client streaming from an in-process transport that serves "
-    "a FunctionModel's instant answers; 'model' is the client's request building, SSE "
-    "parsing and the function model's checks and token count — no network"
-)
+JSON_LANGUAGE = "en"  # a --json document is the same in every language (giftgenius/README.md)
+CATALOG_PART = "catalog "  # a catalog part's name in the JSON's part_seconds, then its size
 # The catalog part's columns, each the turns of plan "f" making that move. Every turn after
 # the first re-checks the shortlist first; a chat turn does only that.
 CATALOG_KINDS = {
@@ -138,6 +136,7 @@ class TurnFigures:
     written: list[Written] = field(default_factory=list)
     load_average: list[float] = field(default_factory=list)  # 1-minute, at start and end
     part_seconds: dict[str, float] = field(default_factory=dict)  # wall time of each part
+    skipped: dict[int, dict[str, str]] = field(default_factory=dict)  # why, for the report
 
 
 class TurnBench:
@@ -171,7 +170,7 @@ class TurnBench:
             self.throughput(smallest)
         sizes = list(self.args.catalog)
         for index, size in enumerate(sizes):
-            with self.timed(f"catalog {size:,}"):
+            with self.timed(f"{CATALOG_PART}{size:,}"):
                 self.catalog(size)
             search = self.figures.catalogs[size]["search"]["p50_ms"] / 1000
             later = sizes[index + 1 :]
@@ -202,7 +201,8 @@ class TurnBench:
         agent = bench_agent(stores.settings())
         player = Player(agent, self.prefix + "-c")
         task = self.progress.add_task(
-            f"{self.args.sessions} conversations of {last} turns", total=self.args.sessions * last
+            speak("bench", "turn.progress.conversations", sessions=self.args.sessions, turns=last),
+            total=self.args.sessions * last,
         )
         sessions = [player.open(number) for number in range(self.args.sessions)]
         self.left.append((stores, sessions))
@@ -233,7 +233,9 @@ class TurnBench:
             Job(stores.overrides, f"{prefix}{i}", tuple(range(self.args.sessions)))
             for i in range(max(counts))
         ]
-        task = self.progress.add_task(f"turns per second, {counts} processes", total=None)
+        task = self.progress.add_task(
+            speak("bench", "turn.progress.throughput", processes=counts), total=None
+        )
         try:
             measured = run_rounds(
                 jobs,
@@ -273,7 +275,9 @@ class TurnBench:
         agent = bench_agent(stores.settings())
         player = Player(agent, f"{self.prefix}-k{size}", filters=True)
         least, most = CATALOG_TURNS
-        task = self.progress.add_task(f"catalog of {size:,} products", total=most)
+        task = self.progress.add_task(
+            speak("bench", "turn.progress.catalog", products=f"{size:,}"), total=most
+        )
         played = player.open(0)
         self.left.append((stores, [played]))
         samples: list[Sample] = []
@@ -298,12 +302,16 @@ class TurnBench:
         """Leave out catalogs whose searches would run for minutes, saying why."""
         for size in sizes:
             guess = search * size / measured
-            self.figures.catalogs[size] = {
-                "products": size,
-                "skipped": f"not measured: a search took {search:.1f} s at {measured:,} "
-                f"products, so about {guess:.0f} s or more at {size:,} "
-                f"(over --max-search-seconds {self.args.max_search_seconds:g})",
+            why = {
+                "seconds": f"{search:.1f}",
+                "measured": f"{measured:,}",
+                "guess": f"{guess:.0f}",
+                "products": f"{size:,}",
+                "limit": f"{self.args.max_search_seconds:g}",
             }
+            self.figures.skipped[size] = why
+            skipped = messages.say("bench", "turn.skipped", JSON_LANGUAGE, **why)
+            self.figures.catalogs[size] = {"products": size, "skipped": skipped}
 
     def erase(self) -> None:
         """Remove the benchmark's users, runs, transcripts and live sessions: for parts run
@@ -345,7 +353,7 @@ def main(argv: Sequence[str], settings: Settings, *, out: Console, err: Console)
 def as_json(figures: TurnFigures, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "stores": figures.stores,
-        "model": MODEL_NOTE,
+        "model": messages.text("bench", "turn.model", JSON_LANGUAGE),
         "load_average_1min_start_end": figures.load_average,
         "part_seconds": figures.part_seconds,
         "window_turns": WINDOW,
@@ -369,23 +377,62 @@ def _phase(name: str, breakdown: Breakdown) -> Spread:
     return breakdown.phases[name]
 
 
+def _says(key: str, **values: Any) -> str:
+    return speak("bench", f"turn.{key}", **values)
+
+
+def _part(part: str) -> str:
+    """A part's name as the JSON writes it ("catalog 1,000"), said in the report."""
+    if part.startswith(CATALOG_PART):
+        return _says("part.catalog", products=part[len(CATALOG_PART) :])
+    return _says(f"part.{part}")
+
+
 def report(figures: TurnFigures, args: argparse.Namespace) -> str:
+    """The three parts' tables, their titles and the machine, in the environment's language;
+    the figures and the columns' widths are the same in every language."""
+    load = figures.load_average
     lines = [
-        f"giftgenius bench turn — {figures.stores}",
-        MODEL_NOTE,
-        f"machine: {os.cpu_count()} CPUs, 1-minute load average {figures.load_average[0]:.2f} "
-        f"at the start, {figures.load_average[1]:.2f} at the end",
+        _says("title", stores=figures.stores),
+        _says("model"),
+        _says("machine", cpus=os.cpu_count(), start=f"{load[0]:.2f}", end=f"{load[1]:.2f}"),
         "",
     ]
+    lines += _milestones(figures, args)
+    lines += ["", *_catalogs(figures)]
+    lines += ["", *_throughput(figures, args)]
+    parts = ", ".join(f"{_part(part)} {took:.1f}" for part, took in figures.part_seconds.items())
+    lines.append(_says("parts", parts=parts))
+    for w in figures.written:
+        lines.append(
+            _says(
+                "generated",
+                version=w.version,
+                build=f"{w.generate_seconds:.1f}",
+                write=f"{w.write_seconds:.1f}",
+            )
+        )
+    return "\n".join(lines)
+
+
+def _milestones(figures: TurnFigures, args: argparse.Namespace) -> list[str]:
+    """Part 1: a row per phase, a p50 and a p99 column per milestone."""
     milestones = list(figures.milestones)
-    samples = ", ".join(f"{b.count} at turn {t}" for t, b in figures.milestones.items())
-    lines.append(
-        f"Per-turn time by phase (ms), catalog of {args.catalog[0]:,} products, "
-        f"{args.sessions} sessions, the {WINDOW} turns ending at each milestone "
-        f"(samples: {samples}):"
+    samples = ", ".join(
+        _says("samples", count=b.count, turn=t) for t, b in figures.milestones.items()
     )
-    header = f"{'phase':<28}" + "".join(f"{f'turn {t}: p50':>16}{'p99':>9}" for t in milestones)
-    lines.append(header)
+    p99 = _says("col.p99")
+    lines = [
+        _says(
+            "milestones",
+            products=f"{args.catalog[0]:,}",
+            sessions=args.sessions,
+            window=WINDOW,
+            samples=samples,
+        ),
+        f"{_says('col.phase'):<28}"
+        + "".join(f"{_says('col.milestone_p50', turn=t):>16}{p99:>9}" for t in milestones),
+    ]
 
     def row(name: str, pick: Callable[[Breakdown], Spread]) -> str:
         cells = "".join(
@@ -394,31 +441,40 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
         return f"{name:<28}{cells}"
 
     for phase in figures.milestones[milestones[0]].phases:
-        lines.append(row(phase, partial(_phase, phase)))
-    lines.append(row("turn (Agent.turn)", lambda b: b.turn))
-    lines.append(row("outside model and tools", lambda b: b.overhead))
-    lines.append(row("turn CPU (process)", lambda b: b.cpu))
+        lines.append(row(_says(f"phase.{phase}"), partial(_phase, phase)))
+    lines.append(row(_says("row.turn"), lambda b: b.turn))
+    lines.append(row(_says("row.outside"), lambda b: b.overhead))
+    lines.append(row(_says("row.cpu"), lambda b: b.cpu))
     lines.append(
-        f"{'db statements, transactions':<28}"
+        f"{_says('row.statements'):<28}"
         + "".join(
             f"{b.statements:>16.2f}{b.transactions:>9.2f}" for b in figures.milestones.values()
         )
     )
     lines.append(
-        f"{'unexplained (mean, % turn)':<28}"
+        f"{_says('row.unexplained'):<28}"
         + "".join(
             f"{b.unexplained_ms:>16.3f}{f'{b.unexplained_pct:.1f}%':>9}"
             for b in figures.milestones.values()
         )
     )
-    lines += ["", "Catalog cost: the tools phase (ms) of the turns that search, filter, re-check:"]
-    lines.append(
-        f"{'products':>10}{'search p50':>12}{'p99':>9}{'filter p50':>12}{'p99':>9}"
-        f"{'re-check p50':>14}{'p99':>9}{'outside p50':>13}"
-    )
+    return lines
+
+
+def _catalogs(figures: TurnFigures) -> list[str]:
+    """Part 2: a row per catalog size, the tools phase of each kind of turn."""
+    p99 = _says("col.p99")
+    lines = [
+        _says("catalogs"),
+        f"{_says('col.products'):>10}{_says('col.search_p50'):>12}{p99:>9}"
+        f"{_says('col.filter_p50'):>12}{p99:>9}{_says('col.recheck_p50'):>14}{p99:>9}"
+        f"{_says('col.outside_p50'):>13}",
+    ]
     for size, cat in figures.catalogs.items():
         if "skipped" in cat:
-            lines.append(f"{size:>10,}  {cat['skipped']}")
+            why = figures.skipped.get(size)
+            said = _says("skipped", **why) if why else cat["skipped"]
+            lines.append(f"{size:>10,}  {said}")
             continue
         lines.append(
             f"{size:>10,}{cat['search']['p50_ms']:>12.1f}{cat['search']['p99_ms']:>9.1f}"
@@ -426,23 +482,19 @@ def report(figures: TurnFigures, args: argparse.Namespace) -> str:
             f"{cat['re-check']['p50_ms']:>14.1f}{cat['re-check']['p99_ms']:>9.1f}"
             f"{cat['overhead']['p50_ms']:>13.2f}"
         )
-    lines += [
-        "",
-        f"Turns per second, catalog of {args.catalog[0]:,} products, {args.seconds:g} s each:",
-        f"{'processes':>10}{'sessions':>10}{'turns':>8}{'turns/s':>9}{'turn p50':>10}{'p99':>9}",
+    return lines
+
+
+def _throughput(figures: TurnFigures, args: argparse.Namespace) -> list[str]:
+    """Part 3: a row per process count."""
+    lines = [
+        _says("throughput", products=f"{args.catalog[0]:,}", seconds=f"{args.seconds:g}"),
+        f"{_says('col.processes'):>10}{_says('col.sessions'):>10}{_says('col.turns'):>8}"
+        f"{_says('col.turns_per_second'):>9}{_says('col.turn_p50'):>10}{_says('col.p99'):>9}",
     ]
     for count, tp in figures.throughput.items():
         lines.append(
             f"{count:>10}{tp['sessions']:>10}{tp['turns']:>8}{tp['turns_per_second']:>9.1f}"
             f"{tp['turn']['p50_ms']:>10.1f}{tp['turn']['p99_ms']:>9.1f}"
         )
-    lines.append(
-        "wall time per part (s): "
-        + ", ".join(f"{part} {seconds:.1f}" for part, seconds in figures.part_seconds.items())
-    )
-    for w in figures.written:
-        lines.append(
-            f"(generated {w.version}: {w.generate_seconds:.1f} s to build, "
-            f"{w.write_seconds:.1f} s to write)"
-        )
-    return "\n".join(lines)
+    return lines

@@ -357,9 +357,13 @@ class ReplayTransport(httpx2.BaseTransport):
         return httpx2.Response(int(answer["status"]), headers=headers, content=body)
 
     def _missing(self, key: str, sent: Any, purpose: str) -> str:
-        lead = (
-            f"The replay of {self.folder} has no answer for this {purpose} request "
-            f"(key {key}, {len(self._index)} recorded)."
+        lead = speak(
+            "replay",
+            "not_recorded",
+            folder=self.folder,
+            purpose=purpose,
+            request=key,
+            recorded=len(self._index),
         )
         wanted = canonical(sent, purpose)
         best: tuple[tuple[int, int, float], str, str] | None = None
@@ -373,13 +377,10 @@ class ReplayTransport(httpx2.BaseTransport):
             if best is None or score > best[0]:
                 best = (score, recorded_key, where)
         if best is None:
-            return f"{lead} Record the conversation first (GIFTGENIUS_RECORD_DIR)."
+            return f"{lead} {speak('replay', 'record_first')}"
         _, closest, where = best
-        return (
-            f"{lead} The closest recorded request is {closest} ({self._index[closest]}): "
-            f"{where}. Record again (GIFTGENIUS_RECORD_DIR), or find what changed the request "
-            "(the prompt, the tools, the date: pin it with GIFTGENIUS_TODAY)."
-        )
+        found = speak("replay", "closest", closest=closest, path=self._index[closest], where=where)
+        return f"{lead} {found}"
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -400,23 +401,22 @@ def _likeness(sent: dict[str, Any], recorded: dict[str, Any]) -> tuple[tuple[int
     ratio = difflib.SequenceMatcher(None, mine[:4000], its[:4000]).ratio()
     score = (int(sent.get("purpose") == recorded.get("purpose")), same, ratio - 0.01 * len(fields))
     if same == len(ours) == len(theirs):
-        where = "the same messages"
+        where = speak("replay", "same_messages")
     elif same < min(len(ours), len(theirs)):
         role = ours[same].get("role") if isinstance(ours[same], dict) else "?"
         mine_said, its_said = _brief(ours[same]), _brief(theirs[same])
         if mine_said == its_said:  # the same words: what differs is the state block
             mine_said, its_said = (repr(_block(m)[:160]) for m in (ours[same], theirs[same]))
-            role += ", its state block"
-        where = (
-            f"the same first {same} message(s), then messages[{same}] ({role}) differs: "
-            f"recorded {its_said}, sent {mine_said}"
+            role = speak("replay", "state_block", role=role)
+        where = speak(
+            "replay", "differs_at", same=same, role=role, recorded=its_said, sent=mine_said
         )
     else:
-        where = f"the same first {same} message(s); recorded {len(theirs)}, sent {len(ours)}"
+        where = speak("replay", "lengths", same=same, recorded=len(theirs), sent=len(ours))
     if fields:
-        where += f"; {', '.join(fields)} differ"
+        where = speak("replay", "fields_differ", where=where, fields=", ".join(fields))
     elif same == len(ours) == len(theirs):
-        where += " and the same fields (a bug in the key)"
+        where = speak("replay", "same_fields", where=where)
     return score, where
 
 

@@ -5,7 +5,8 @@
 for what is said about the recipient's tastes, ``history`` for the gifts given before;
 ``commands``, ``storage``, ``settings``, ``usage``, ``model``, ``catalog_import``,
 ``eval`` for what the command line, the stores, the settings, the model client, a catalog
-import and the evaluator say). A new sentence or
+import and the evaluator say; ``bench`` for the benchmarks' reports and figure tables,
+``replay`` for a recording's replay that holds no answer to a request). A new sentence or
 a reworded one is a data change, and a test holds the languages to the same keys and the
 same ``{names}``. It sits with the bottom utilities so that every layer that speaks to the
 person — a store's busy message, the agent, the replies, the terminal — reads the same

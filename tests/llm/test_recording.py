@@ -18,6 +18,8 @@ from giftgenius.llm.factory import make_model
 from giftgenius.llm.recording import (
     CALLS,
     MANIFEST,
+    ReplayTransport,
+    _likeness,
     canonical,
     count_calls,
     read_manifest,
@@ -105,6 +107,24 @@ def test_a_request_not_recorded_fails_naming_its_key_and_the_closest(
     assert "The closest recorded request is " in text
     assert "differs: recorded 'gift for my dad who loves coffee" in text
     assert "sent 'gift for my dad who loves tea" in text
+
+
+def test_a_request_not_recorded_is_reported_in_the_environment_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIFTGENIUS_LANGUAGE", "fr")
+    empty = ReplayTransport(tmp_path)
+    said = empty._missing("abc123", {"messages": []}, "chat")
+    assert said.startswith(f"Le rejeu de {tmp_path} n'a pas de réponse à cette requête chat")
+    assert "(clé abc123, requêtes enregistrées : 0)" in said
+    assert said.endswith("Enregistrez d'abord la conversation (GIFTGENIUS_RECORD_DIR).")
+    sent = {"messages": [{"role": "user", "content": "thé"}], "temperature": 0}
+    recorded = {"messages": [{"role": "user", "content": "café"}], "temperature": 1}
+    _, where = _likeness(sent, recorded)
+    assert where == (
+        "les 0 premiers messages identiques, puis messages[0] (user) diffère : "
+        "enregistré 'café', envoyé 'thé' ; temperature diffèrent"
+    )
 
 
 def test_the_key_ignores_what_does_not_change_the_answer() -> None:

@@ -65,7 +65,7 @@ _HELPERS = {
     ("llm/scripted.py", "_say"): "scripted",
 }
 _READERS = {
-    "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text",
+    "catalogue.text", "catalogue.say", "catalogue.by_language", "messages.text", "messages.say",
     "speak", "messages.speak", "speak_count", "messages.speak_count",
 }  # fmt: skip
 
@@ -111,5 +111,5 @@ def test_the_sections_are_named_for_who_speaks() -> None:
         "replies", "refusals", "turn", "profile", "chat", "errors", "answers", "tastes", "fit",
         "commands", "storage", "settings", "usage", "model", "service", "catalog_import",
         "history", "eval", "help", "scripted", "bench", "install", "forget", "demo", "context",
-        "web",
+        "web", "replay",
     }  # fmt: skip

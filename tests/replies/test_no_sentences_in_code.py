@@ -5,8 +5,7 @@ English and French to the same keys. So every module of the package is scanned f
 literals that read like a sentence — three words or more — outside what is not said to the
 person: docstrings, logging calls, regular expressions (they read input), the tools'
 descriptions and hints for the model, and the errors a programmer reads. What is left over
-must be in the allow-list below, with the reason it is not a sentence for the person (or,
-for the few not moved yet, saying so).
+must be in the allow-list below, with the reason it is not a sentence for the person.
 
 The commands speak the environment's language (``messages.speak``): what they say is the
 catalogue's ``commands`` section, their option help (``--help``) its ``help`` section, and
@@ -14,7 +13,7 @@ the stores, the settings, the model client, a catalog import, the evaluator, the
 benchmarks, the scripted model and the demos have sections of their own. Not scanned
 (``UNSCANNED``): the lexicons and their readers, the offline model and the endpoint's side
 of the chat-completions wire, the personal-data patterns. SQL and Lua are code, not
-sentences, and are told apart by their keywords.
+sentences, and are told apart by their keywords (unless the words read as a sentence).
 """
 
 from __future__ import annotations
@@ -190,60 +189,6 @@ ALLOWED = {
     ('faults.py', 'fault', 'GIFTGENIUS_FAULT_SIGNAL= is not a fault signal: use one of .'),
     ('lazy.py', '__getattr__', 'module  has no attribute '),
     ('logs.py', 'filter', 'unformattable log message ():  % '),
-    # Not moved yet (English only): the benchmarks' figure reports and the replay's report of
-    # a request it does not hold. They belong in [bench] and [model] as catalogue keys.
-    ('bench/catalogs.py', 'ensure_synthetic', 'writing  products to the database'),
-    ('bench/context.py', 'format_table',
-     'context bench — budget  prompt tokens, 2 requests per turn, median context-building '
-     'µs per turn'),
-    ('bench/load.py', 'text', 'giftgenius bench load — '),
-    ('bench/load.py', 'text',
-     ' sessions ×  turns on  processes:  turns in  s =  turns/s, turn p50  ms, p99  ms'),
-    ('bench/load.py', 'text',
-     'transcript:  user lines sent; lost , duplicated , unexpected ; failed turns '),
-    ('bench/load.py', '_load', ' sessions ×  turns on  processes'),
-    ('bench/players.py', 'configured_stores', 'sessions: , database: SQLite file (embedded, )'),
-    ('bench/search.py', 'main', 'whole catalog in memory'),
-    ('bench/search.py', 'main', 'in the database'),
-    ('bench/search.py', 'main', ',  products, : search + filter p50  ms, p99  ms ( searches)'),
-    ('bench/state.py', 'main', 'window  tokens, offline model, embedded stores'),
-    ('bench/turn.py', '',
-     'model: the official openai client streaming from an in-process transport that serves '
-     "a FunctionModel's instant answers; 'model' is the client's request building, SSE "
-     "parsing and the function model's checks and token count — no network"),
-    ('bench/turn.py', 'report', 'giftgenius bench turn — '),
-    ('bench/turn.py', 'report', 'machine:  CPUs, 1-minute load average  at the start,  at the end'),
-    ('bench/turn.py', 'report',
-     'Per-turn time by phase (ms), catalog of  products,  sessions, the  turns ending at '
-     'each milestone (samples: ):'),
-    ('bench/turn.py', 'report',
-     'Catalog cost: the tools phase (ms) of the turns that search, filter, re-check:'),
-    ('bench/turn.py', 'report', 'Turns per second, catalog of  products,  s each:'),
-    ('bench/turn.py', 'conversations', ' conversations of  turns'),
-    ('bench/turn.py', 'throughput', 'turns per second,  processes'),
-    ('bench/turn.py', 'catalog', 'catalog of  products'),
-    ('bench/turn.py', 'report', 'outside model and tools'),
-    ('bench/turn.py', 'report', 'turn CPU (process)'),
-    ('bench/turn.py', 'report', 'wall time per part (s): '),
-    ('bench/turn.py', 'report', '(generated :  s to build,  s to write)'),
-    ('bench/turn.py', 'skip',
-     'not measured: a search took  s at  products, so about  s or more at  (over '
-     '--max-search-seconds )'),
-    ('bench/turn.py', 'report', 'db statements, transactions'),
-    ('bench/turn.py', 'report', 'unexplained (mean, % turn)'),
-    ('llm/recording.py', '_missing',
-     'The replay of  has no answer for this  request (key ,  recorded).'),
-    ('llm/recording.py', '_missing',
-     ' The closest recorded request is  (): . Record again (GIFTGENIUS_RECORD_DIR), or find '
-     'what changed the request (the prompt, the tools, the date: pin it with '
-     'GIFTGENIUS_TODAY).'),
-    ('llm/recording.py', '_likeness', 'the same messages'),
-    ('llm/recording.py', '_missing', ' Record the conversation first (GIFTGENIUS_RECORD_DIR).'),
-    ('llm/recording.py', '_likeness',
-     'the same first  message(s), then messages[] () differs: recorded , sent '),
-    ('llm/recording.py', '_likeness', 'the same first  message(s); recorded , sent '),
-    ('llm/recording.py', '_likeness', ' and the same fields (a bug in the key)'),
-    ('llm/recording.py', '_likeness', ', its state block'),
 }  # fmt: skip
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -257,6 +202,9 @@ _CODE = re.compile(
     r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|ANALYZE|WHERE|AND|OR|IN|IS|"
     r"NULL|NOT|CASE|WHEN|THEN|END|LIKE|EXISTS|LIMIT|CAST|RENAME)\b|redis\.call"
 )
+# ... unless it is shaped like a sentence, capital first and a full stop last, which no
+# statement is: a sentence naming one ("run ALTER ROLE … CREATEDB.") is still a sentence.
+_SENTENCE = re.compile(r"[A-Z][a-z].*[.?!]", re.DOTALL)
 
 
 def _is_sentence(text: str) -> bool:
@@ -344,7 +292,8 @@ def literals(path: Path) -> Iterator[tuple[str, str, int]]:
             text = node.value
         else:
             continue
-        if _is_sentence(text) and not _CODE.search(text):
+        code = _CODE.search(text) and not _SENTENCE.fullmatch(text.strip())
+        if _is_sentence(text) and not code:
             yield owner.get(id(node), ""), text, node.lineno
 
 
@@ -375,6 +324,19 @@ def test_the_scan_finds_a_sentence_written_in_code(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert [text for _, text, _ in literals(module)] == ["Here are  ideas for you"]
+
+
+def test_a_sentence_naming_an_sql_statement_is_still_a_sentence(tmp_path: Path) -> None:
+    module = tmp_path / "speaks.py"
+    module.write_text(
+        "def fail(db):\n"
+        '    db.execute("SELECT id FROM products WHERE id = ?")\n'
+        '    return f"Could not create a database on {db}; run ALTER ROLE … CREATEDB."\n',
+        encoding="utf-8",
+    )
+    assert [text for _, text, _ in literals(module)] == [
+        "Could not create a database on ; run ALTER ROLE … CREATEDB."
+    ]
 
 
 def test_every_allowed_literal_is_still_there() -> None:
