@@ -228,10 +228,15 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
-    if table in ("api_keys", "gift_history"):
+    where = {
+        "api_keys": ("service", "keys.erased"),
+        "gift_history": ("history", "erased"),
+        "memories": ("memory", "erased"),
+    }
+    if table in where:
         from giftgenius import messages
 
-        section, key = ("service", "keys.erased") if table == "api_keys" else ("history", "erased")
+        section, key = where[table]
         return messages.count(section, key, command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
@@ -496,8 +501,8 @@ class Cli:
         return 0
 
     def prune(self) -> int:
-        """Delete old checkpoints; in a terminal, only once the person says yes (``--yes``
-        skips the question, as for ``forget``)."""
+        """Delete old checkpoints and long-term notes; in a terminal, only once the person
+        says yes (``--yes`` skips the question, as for ``forget``)."""
         from giftgenius.domain import utcnow
 
         age = self.args.older_than
@@ -513,9 +518,14 @@ class Cli:
         try:
             with agent.db.write() as repos:
                 removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
+            notes = agent.memories.prune(utcnow() - age) if agent.memories is not None else 0
         finally:
             agent.close()
         self.out.print(count("prune.done", removed), markup=False)
+        from giftgenius import messages
+
+        language = command_language()
+        self.out.print(messages.count("memory", "pruned", language, notes), markup=False)
         return 0
 
     def forget(self) -> int:
