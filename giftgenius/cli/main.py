@@ -152,14 +152,14 @@ def _parser() -> argparse.ArgumentParser:
     down.add_argument("--yes", action="store_true", help=_h("yes"))
     _command(dsub, "current", common, _h("db.current"))
 
-    benches = ["context", "state", "search", "turn", "load"]
+    benches = ["context", "state", "search", "turn", "load", "memory"]
     bench = _command(
         sub,
         "bench",
         common,
         _h("bench"),
         description=_h("bench.description"),
-        usage="giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]",
+        usage="giftgenius bench [-h] {context,state,search,turn,load,memory} [OPTIONS...]",
     )
     bench.add_argument("what", choices=benches, help=_h("bench.what"))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -662,6 +662,10 @@ class Cli:
             from giftgenius.bench import load
 
             return load.main(self.args.rest, self.settings, out=self.out, err=self.err)
+        if self.args.what == "memory":
+            from giftgenius.bench import memory
+
+            return memory.main(self.args.rest, self.settings)
         from giftgenius.bench import context, search
         from giftgenius.bench import state as soak
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session
 
 from giftgenius.storage.memories import (
     ErasedCheck,
@@ -107,13 +108,14 @@ class DbMemoryStore:
         query = np.frombuffer(unit_float32(vector), dtype="<f4")
         if k == 0:
             return []
-        for _ in range(2):  # a second time when a row went between ranking and reading
-            matrix = self._matrix(user_id, model, query.size)
-            order = _best(matrix, query, recipient_key, k)
-            hits = self._read(order, matrix, query)
-            if len(hits) == len(order):
-                return hits
-            self._forget_matrix(user_id, model)
+        with self.db.read() as repos:  # one connection for the check, top-up and texts
+            for _ in range(2):  # a second time when a row went between ranking and reading
+                matrix = self._matrix(repos.session, user_id, model, query.size)
+                order = _best(matrix, query, recipient_key, k)
+                hits = self._read(repos.session, order, matrix, query)
+                if len(hits) == len(order):
+                    return hits
+                self._forget_matrix(user_id, model)
         return hits
 
     def erase_user(self, user_id: str) -> int:
@@ -156,40 +158,22 @@ class DbMemoryStore:
 
     # -- the per-user matrix -----------------------------------------------------------
 
-    def _matrix(self, user_id: str, model: str, dim: int) -> _Matrix:
+    def _matrix(self, session: Session, user_id: str, model: str, dim: int) -> _Matrix:
         key = (user_id, model)
         mine = (_T.user_id == user_id) & (_T.model == model)
-        with self.db.read() as repos:
-            count, last = repos.session.execute(
-                sa.select(sa.func.count(), sa.func.coalesce(sa.func.max(_T.seq), 0)).where(mine)
-            ).one()
+        count, last = session.execute(
+            sa.select(sa.func.count(), sa.func.coalesce(sa.func.max(_T.seq), 0)).where(mine)
+        ).one()
         with self._lock:
             cached = self._cache.get(key)
         if cached is not None and cached.vectors.shape[1] == dim:
             if (cached.count, cached.last) == (count, last):
                 return self._keep(key, cached)
             if cached.count < count and cached.last < last:
-                fresh = self._rows(mine & (_T.seq > cached.last), dim)
+                fresh = _rows(session, mine & (_T.seq > cached.last), dim)
                 if cached.count + fresh.count == count:
                     return self._keep(key, _stack(cached, fresh))
-        return self._keep(key, self._rows(mine, dim))
-
-    def _rows(self, where: Any, dim: int) -> _Matrix:
-        import numpy as np
-
-        with self.db.read() as repos:
-            rows = repos.session.execute(
-                sa.select(_T.seq, _T.recipient_key, _T.embedding).where(where).order_by(_T.seq)
-            ).all()
-        kept = [row for row in rows if len(row[2]) == 4 * dim]
-        vectors = np.frombuffer(b"".join(row[2] for row in kept), dtype="<f4").reshape(-1, dim)
-        return _Matrix(
-            count=len(rows),
-            last=max((row[0] for row in rows), default=0),
-            seqs=np.fromiter((row[0] for row in kept), dtype=np.int64, count=len(kept)),
-            keys=np.array([row[1] for row in kept], dtype=object),
-            vectors=vectors,
-        )
+        return self._keep(key, _rows(session, mine, dim))
 
     def _keep(self, key: tuple[str, str], matrix: _Matrix) -> _Matrix:
         with self._lock:
@@ -205,16 +189,14 @@ class DbMemoryStore:
         with self._lock:
             self._cache.pop((user_id, model), None)
 
-    def _read(self, order: np.ndarray, matrix: _Matrix, query: np.ndarray) -> list[MemoryHit]:
+    def _read(
+        self, session: Session, order: np.ndarray, matrix: _Matrix, query: np.ndarray
+    ) -> list[MemoryHit]:
         if order.size == 0:
             return []
         seqs = [int(s) for s in matrix.seqs[order]]
-        with self.db.read() as repos:
-            rows = repos.session.execute(
-                sa.select(_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at).where(
-                    _T.seq.in_(seqs)
-                )
-            ).all()
+        columns = (_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at)
+        rows = session.execute(sa.select(*columns).where(_T.seq.in_(seqs))).all()
         found = {row[0]: row for row in rows}
         scores = matrix.vectors[order] @ query
         return [
@@ -229,6 +211,24 @@ class DbMemoryStore:
             for seq, score in zip(seqs, scores, strict=True)
             if seq in found
         ]
+
+
+def _rows(session: Session, where: Any, dim: int) -> _Matrix:
+    """The seq, recipient key and vector of the rows ``where`` selects, as a matrix."""
+    import numpy as np
+
+    rows = session.execute(
+        sa.select(_T.seq, _T.recipient_key, _T.embedding).where(where).order_by(_T.seq)
+    ).all()
+    kept = [row for row in rows if len(row[2]) == 4 * dim]
+    vectors = np.frombuffer(b"".join(row[2] for row in kept), dtype="<f4").reshape(-1, dim)
+    return _Matrix(
+        count=len(rows),
+        last=max((row[0] for row in rows), default=0),
+        seqs=np.fromiter((row[0] for row in kept), dtype=np.int64, count=len(kept)),
+        keys=np.array([row[1] for row in kept], dtype=object),
+        vectors=vectors,
+    )
 
 
 def _best(matrix: _Matrix, query: np.ndarray, recipient_key: str | None, k: int) -> np.ndarray:
