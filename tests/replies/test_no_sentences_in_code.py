@@ -90,7 +90,7 @@ ALLOWED = {
     ("cli/render.py", "render_usage", "unknown for this model"),
     # A usage line: the command's syntax, its words are its name and its metavars.
     ("cli/main.py", "_parser",
-     "giftgenius bench [-h] {context,state,search,turn,load} [OPTIONS...]"),
+     "giftgenius bench [-h] {context,state,search,turn,load,memory} [OPTIONS...]"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
     # Programming errors: the lease's owner is the process's own id, never typed; a write
@@ -181,9 +181,12 @@ ALLOWED = {
     # A command's name, as argparse shows it in a usage line.
     ('bench/context.py', 'main', 'giftgenius bench context'),
     ('bench/load.py', 'main', 'giftgenius bench load'),
+    ('bench/memory.py', 'main', 'giftgenius bench memory'),
     ('bench/search.py', 'main', 'giftgenius bench search'),
     ('bench/state.py', 'main', 'giftgenius bench state'),
     ('bench/turn.py', 'parser', 'giftgenius bench turn'),
+    # SQL whose keywords the scan does not know (COPY … FROM STDIN).
+    ('bench/memory.py', '_fill_postgres', 'COPY memories () FROM STDIN (FORMAT BINARY)'),
     # For whoever develops GiftGenius: a test-only fault switch, a missing module attribute,
     # a log record that cannot be formatted (written in the log itself).
     ('faults.py', 'fault', 'GIFTGENIUS_FAULT_SIGNAL= is not a fault signal: use one of .'),
