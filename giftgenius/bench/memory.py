@@ -207,8 +207,12 @@ def _note(rng: random.Random, i: int) -> tuple[str, list[float]]:
     return text, lexical_embedding(text)
 
 
+Filler = Callable[[int], None]
+Settler = Callable[[], None]
+
+
 @contextmanager
-def _store(backend: str, settings: Settings) -> Iterator[tuple[MemoryStore, Callable[[int], None], Callable[[], None]]]:
+def _store(backend: str, settings: Settings) -> Iterator[tuple[MemoryStore, Filler, Settler]]:
     """A scratch memory store, how to fill it with ``n`` notes of other users, and how to
     bring it to its steady state before timing (on Postgres, what autovacuum does in time:
     VACUUM ANALYZE, so the check's count is an index-only scan without heap fetches)."""
@@ -298,4 +302,5 @@ def _fill_sqlite(store: Any, n: int) -> None:
         conn.executemany(
             f"INSERT INTO memories ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
         )
+        store._index_for(conn, DIMENSIONS, create=True)  # the vectors' table, filled
         conn.execute("COMMIT")

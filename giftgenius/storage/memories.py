@@ -10,7 +10,7 @@ of the user is scored; no approximate index), among the notes of the same embedd
 Two backends pass the same contract suite (``tests/storage/test_memory_contract.py``):
 
 - embedded (``memory_sqlite.py``): ``memories.db`` beside the database in
-  ``GIFTGENIUS_HOME``, ranked in SQL by sqlite-vec's distance function;
+  ``GIFTGENIUS_HOME``, ranked by sqlite-vec (a ``vec0`` table partitioned by user);
 - the database (``memory_db.py``): table ``memories`` (migration 0007_memories) on Postgres
   (or any database the app runs on), ranked with numpy over a per-process, per-user matrix
   that one cheap indexed query validates (pgvector is not assumed).
