@@ -9,15 +9,16 @@ the memories live apart from ``giftgenius.db``; the file is opened as every embe
 (``sqlite_file``: WAL, busy timeout, ``secure_delete``).
 
 The ranking is exact: sqlite-vec's ``vec0`` virtual table, one per vector dimension
-(``memory_vectors_<dim>``), partitioned by user, with the embedding space and recipient key
-as metadata columns, answers a KNN query by scoring every vector of the user's partition
-(brute force in C over contiguous chunks: no approximate index), and ``memories`` gives
-the text of the k found. ``memories`` is the truth — it keeps every vector too, as float32
-bytes of unit length — and a vector table is filled from it when it is made. A few more
-than k are asked for, so notes at an equal distance come newer first. ``vec_distance_cosine``
-over ``memories`` rows did the same in SQL at 3 to 4 times the cost (10,000 notes: the rows
-are read whole, text and all). Deleted rows are zeroed in both (``secure_delete``; vec0
-clears a deleted vector's bytes in its chunk).
+(``memory_vectors_<dim>``), partitioned by user and embedding space (a metadata column
+for the space doubled the search's time), with the recipient key as metadata, answers a
+KNN query by scoring every vector of the user's partition (brute force in C over
+contiguous chunks: no approximate index), and ``memories`` gives the text of the k found.
+``memories`` is the truth — it keeps every vector too, as float32 bytes of unit length —
+and a vector table is filled from it when it is made. A few more than k are asked for, so
+notes at an equal distance come newer first. ``vec_distance_cosine`` over ``memories``
+rows did the same in SQL at about twice the cost (10,000 notes: the rows are read whole,
+text and all). Deleted rows are zeroed in both (``secure_delete``; vec0 clears a deleted
+vector's bytes in its chunk).
 Schema changes are numbered with ``PRAGMA user_version``.
 """
 
@@ -45,6 +46,10 @@ from giftgenius.storage.sqlite_file import configure_file_connection, truncate_w
 
 SCHEMA_VERSION = 1
 _TIE_ROOM = 16  # asked beyond k, so notes at equal distance are ordered newer first
+# Vectors per vec0 chunk. Every user's partition takes whole chunks, so sqlite-vec's 1,024
+# made a user with 100 notes cost a megabyte at 256 dimensions (11.6 KB a note over 1,000
+# such users); 64 wastes at most 63 slots a user and searches as fast.
+_CHUNK = 64
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS memories (
         seq INTEGER PRIMARY KEY,
@@ -72,6 +77,11 @@ def _driver() -> Any:
     except ImportError:
         import sqlite3 as driver
     return driver
+
+
+def _owner(user_id: str, model: str) -> str:
+    """The partition of a user's vectors of one space (a user id holds no space)."""
+    return f"{user_id} {model}"
 
 
 class SqliteVecMemoryStore:
@@ -125,9 +135,8 @@ class SqliteVecMemoryStore:
                 row,
             ).lastrowid
             tx.execute(
-                f"INSERT INTO {table} (rowid, user_id, model, recipient_key, embedding)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (seq, memory.user_id, memory.model, memory.recipient_key or "", vector),
+                f"INSERT INTO {table} (rowid, owner, recipient_key, embedding) VALUES (?, ?, ?, ?)",
+                (seq, _owner(memory.user_id, memory.model), memory.recipient_key or "", vector),
             )
         try:
             refuse_erased(self._erased, memory.run_id)  # forget ran meanwhile: it wins
@@ -153,8 +162,8 @@ class SqliteVecMemoryStore:
             table = self._index_for(conn, len(query) // 4, create=False)
             if table is None:
                 return []
-            where = "embedding MATCH ? AND k = ? AND user_id = ? AND model = ?"
-            params: list[Any] = [query, k + _TIE_ROOM, user_id, model]
+            where = "embedding MATCH ? AND k = ? AND owner = ?"
+            params: list[Any] = [query, k + _TIE_ROOM, _owner(user_id, model)]
             if recipient_key is not None:
                 where += " AND recipient_key = ?"
                 params.append(recipient_key)
@@ -225,13 +234,13 @@ class SqliteVecMemoryStore:
             if not create:
                 return None
             conn.execute(
-                f"CREATE VIRTUAL TABLE {table} USING vec0(user_id text partition key,"
-                f" model text, recipient_key text, embedding float[{int(dim)}]"
-                " distance_metric=cosine)"
+                f"CREATE VIRTUAL TABLE {table} USING vec0(owner text partition key,"
+                f" recipient_key text, embedding float[{int(dim)}]"
+                f" distance_metric=cosine, chunk_size={_CHUNK})"
             )
             conn.execute(
-                f"INSERT INTO {table} (rowid, user_id, model, recipient_key, embedding)"
-                " SELECT seq, user_id, model, coalesce(recipient_key, ''), embedding"
+                f"INSERT INTO {table} (rowid, owner, recipient_key, embedding)"
+                " SELECT seq, user_id || ' ' || model, coalesce(recipient_key, ''), embedding"
                 " FROM memories WHERE length(embedding) = ?",
                 (4 * int(dim),),
             )
