@@ -88,20 +88,29 @@ class SqliteVecMemoryStore:
     """``MemoryStore`` on a SQLite file with sqlite-vec loaded."""
 
     def __init__(self, path: str | Path, *, erased: ErasedCheck, busy_timeout: float = 10.0):
-        import sqlite_vec
-
+        """Nothing is opened yet: the file (and sqlite-vec) on first use, so the commands
+        that never read a note (``state``, ``checkpoints``…) do not pay for them."""
         self.path = Path(path)
         self._erased = erased
+        self._busy_timeout = busy_timeout
         self._indexes: set[str] = set()  # the vec0 tables known to exist
         self._lock = threading.RLock()  # one connection, shared by the process's threads
+        self._conn: Any = None
+        self._closed = False
+
+    def _open(self) -> Any:
+        import sqlite_vec
+
         with self._errors():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = _driver().connect(str(self.path), timeout=busy_timeout, check_same_thread=False)
+            conn = _driver().connect(
+                str(self.path), timeout=self._busy_timeout, check_same_thread=False
+            )
             try:
                 conn.enable_load_extension(True)
                 sqlite_vec.load(conn)
                 conn.enable_load_extension(False)
-                configure_file_connection(conn, busy_timeout=busy_timeout)
+                configure_file_connection(conn, busy_timeout=self._busy_timeout)
                 if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
                     conn.execute("BEGIN IMMEDIATE")
                     for statement in _SCHEMA:
@@ -111,7 +120,11 @@ class SqliteVecMemoryStore:
             except BaseException:
                 conn.close()
                 raise
-            self._conn: Any = conn
+        return conn
+
+    def _absent(self) -> bool:
+        """No file and nothing open: there is no note to find or delete."""
+        return self._conn is None and not self.path.exists()
 
     def add(self, memory: Memory) -> None:
         refuse_erased(self._erased, memory.run_id)
@@ -155,7 +168,7 @@ class SqliteVecMemoryStore:
     ) -> list[MemoryHit]:
         k = check_k(k)
         query = unit_float32(vector)
-        if k == 0:
+        if k == 0 or self._absent():
             return []
         with self._lock, self._errors():
             conn = self._connection()
@@ -193,11 +206,15 @@ class SqliteVecMemoryStore:
         ]
 
     def erase_user(self, user_id: str) -> int:
+        if self._absent():
+            return 0
         deleted = self._delete("user_id = ?", (user_id,))
         self._reclaim()
         return deleted
 
     def prune(self, older_than: dt.datetime) -> int:
+        if self._absent():
+            return 0
         return self._delete("created_at < ?", (older_than.timestamp(),))
 
     def footprint(self) -> tuple[int, int]:
@@ -211,6 +228,7 @@ class SqliteVecMemoryStore:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -270,9 +288,12 @@ class SqliteVecMemoryStore:
             truncate_wal(self._connection())
 
     def _connection(self) -> Any:
-        if self._conn is None:
-            raise StorageError(speak("memory", "closed", path=self.path))
-        return self._conn
+        with self._lock:
+            if self._closed:
+                raise StorageError(speak("memory", "closed", path=self.path))
+            if self._conn is None:
+                self._conn = self._open()
+            return self._conn
 
     @contextmanager
     def _write(self) -> Iterator[Any]:

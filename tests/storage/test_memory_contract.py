@@ -251,3 +251,13 @@ def test_footprint_counts_the_notes(store: MemoryStore) -> None:
         store.add(note("alice", unit(i)))
     count, size = store.footprint()
     assert count == 3 and size > 3 * DIM * 4
+
+
+def test_a_store_with_no_notes_yet_answers_empty(backend: Backend, store: MemoryStore) -> None:
+    """The embedded file is opened on first use: a command that only erases or prunes a
+    user who never had a note neither creates it nor fails."""
+    assert store.search("alice", unit(1), model=MODEL) == []
+    assert store.erase_user("alice") == 0
+    assert store.prune(T0) == 0
+    if backend.name == "embedded":
+        assert not list(Path(str(getattr(store, "path", ""))).parent.glob("memories.db*"))
