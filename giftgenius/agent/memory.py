@@ -113,8 +113,8 @@ def recipient_label(profile: ProfileDraft) -> str | None:
     """The recipient as the run named them: "sister Clara", "uncle", "Clara"."""
     said, name = profile.recipient, profile.recipient_name
     label = f"{said} {name}" if said and name and name.casefold() not in said.casefold() else None
-    label = label or said or name
-    return label[:60] if label else None
+    label = scrub(label or said or name or "")  # a careless model may put anything there
+    return label[:60] or None
 
 
 def recipient_key(said: str | None, name: str | None) -> str | None:

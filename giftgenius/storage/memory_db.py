@@ -128,7 +128,8 @@ class DbMemoryStore:
         with self._lock:
             for key in [key for key in self._cache if key[0] == user_id]:
                 del self._cache[key]
-        self.db.reclaim(["memories"])  # no dead tuple left to read with page tools
+        if deleted:  # no dead tuple left to read with page tools (VACUUM reads the table)
+            self.db.reclaim(["memories"])
         return deleted
 
     def prune(self, older_than: dt.datetime) -> int:
