@@ -10,7 +10,8 @@ VACUUM ANALYZE autovacuum would run in time), and times ``search`` (k=5) for tha
 queries embedded the same way: the first search (a cold matrix, on Postgres), then the p50 and p99
 of ``--repeat`` more. Bytes per note are the store's size on disk (table, indexes and
 TOAST on Postgres; the file embedded) over its notes. A command that prints figures, not a
-timed test; the vectors have the offline model's 256 dimensions.
+timed test; the vectors are the offline model's (``make_embedder``: lexical, 256
+dimensions), whatever model is configured.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from giftgenius.bench.stats import percentile
 from giftgenius.bench.turn import _counts
 from giftgenius.domain import Budget, ProfileDraft, SessionState
 from giftgenius.formats import number
+from giftgenius.llm.base import Embedder
+from giftgenius.llm.factory import make_embedder
 from giftgenius.messages import environment_language, speak
-from giftgenius.offline.embedding import DIMENSIONS, LEXICAL_MODEL, lexical_embedding
 from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.memories import Memory, MemoryStore
@@ -86,22 +88,24 @@ def main(argv: Sequence[str] | None, settings: Settings) -> int:
     if backend == "postgres" and not postgres:
         parser.error(speak("memory", "bench.needs_postgres"))
     others = args.others if args.others is not None else _default_others(backend)
-    with _store(backend, settings) as (store, bulk, settle):
+    embedder = make_embedder(settings.model_copy(update={"model": "offline"}))
+    dim = len(embedder.embed(["tea"])[0])
+    with _store(backend, settings, embedder.name, dim) as (store, bulk, settle):
         started = time.perf_counter()
         bulk(others)
         build_s = time.perf_counter() - started
         rows, have = [], 0
         for size in args.sizes:
-            have = _grow(store, have, size)
+            have = _grow(store, embedder, have, size)
             settle()
             if isinstance(store, DbMemoryStore):
                 store.close()  # the first search of each size starts cold
-            rows.append(_time(store, size, args.repeat))
+            rows.append(_time(store, embedder, size, args.repeat))
         count, size = store.footprint()
     per_note = round(size / max(count, 1))
     figures = {
         "backend": backend,
-        "dimensions": DIMENSIONS,
+        "dimensions": dim,
         "other_users_notes": others,
         "build_seconds": round(build_s, 1),
         "notes": count,
@@ -121,7 +125,7 @@ def main(argv: Sequence[str] | None, settings: Settings) -> int:
             others=number(others, lang),
             seconds=number(build_s, lang, 1),
             size=number(per_note, lang),
-            dimensions=DIMENSIONS,
+            dimensions=dim,
         )
     )
     for row in rows:
@@ -143,32 +147,35 @@ def _default_others(backend: str) -> int:
     return 1_000_000 if backend == "postgres" else 100_000
 
 
-def _grow(store: MemoryStore, have: int, size: int) -> int:
-    """Give the user ``size`` notes in all, written one at a time as the agent writes them."""
+def _grow(store: MemoryStore, embedder: Embedder, have: int, size: int) -> int:
+    """Give the user ``size`` notes in all, written one at a time as the agent writes them
+    (embedded a batch at a time: the embedding is not what is measured)."""
     rng = random.Random(size)
-    for i in range(have, size):
-        text, vector = _note(rng, i)
-        store.add(
-            Memory(
-                user_id=USER,
-                run_id=f"bench-run-{i}",
-                text=text,
-                vector=vector,
-                model=LEXICAL_MODEL,
-                created_at=dt.datetime.now(dt.UTC),
+    texts = [_note(rng, i) for i in range(have, size)]
+    for start in range(0, len(texts), 256):
+        batch = texts[start : start + 256]
+        for offset, (text, vector) in enumerate(zip(batch, embedder.embed(batch), strict=True)):
+            store.add(
+                Memory(
+                    user_id=USER,
+                    run_id=f"bench-run-{have + start + offset}",
+                    text=text,
+                    vector=vector,
+                    model=embedder.name,
+                    created_at=dt.datetime.now(dt.UTC),
+                )
             )
-        )
     return max(have, size)
 
 
-def _time(store: MemoryStore, size: int, repeat: int) -> dict[str, Any]:
+def _time(store: MemoryStore, embedder: Embedder, size: int, repeat: int) -> dict[str, Any]:
     """The first search (a cold matrix, on Postgres), then ``repeat`` more, k=5."""
     rng = random.Random(-size)
-    queries = [lexical_embedding(" ".join(rng.sample(TASTES, 2))) for _ in range(repeat + 1)]
+    queries = embedder.embed([" ".join(rng.sample(TASTES, 2)) for _ in range(repeat + 1)])
     timings: list[float] = []
     for query in queries:
         start = time.perf_counter()
-        hits = store.search(USER, query, model=LEXICAL_MODEL, k=5)
+        hits = store.search(USER, query, model=embedder.name, k=5)
         timings.append((time.perf_counter() - start) * 1000)
         if len(hits) != min(5, size):
             raise RuntimeError(f"a search found {len(hits)} notes of {size}")
@@ -182,8 +189,8 @@ def _time(store: MemoryStore, size: int, repeat: int) -> dict[str, Any]:
     }
 
 
-def _note(rng: random.Random, i: int) -> tuple[str, list[float]]:
-    """A note as the agent writes one, for a synthetic run, and its lexical embedding."""
+def _note(rng: random.Random, i: int) -> str:
+    """A note as the agent writes one, for a synthetic run."""
     tastes = rng.sample(TASTES, 3)
     state = SessionState(
         step="done",
@@ -203,8 +210,7 @@ def _note(rng: random.Random, i: int) -> tuple[str, list[float]]:
         delivery_days=3,
         answers=tastes[:1],
     )
-    text = note_text(state, chosen, dt.date(2026, 1, 1) + dt.timedelta(days=i % 365))
-    return text, lexical_embedding(text)
+    return note_text(state, chosen, dt.date(2026, 1, 1) + dt.timedelta(days=i % 365))
 
 
 Filler = Callable[[int], None]
@@ -212,7 +218,9 @@ Settler = Callable[[], None]
 
 
 @contextmanager
-def _store(backend: str, settings: Settings) -> Iterator[tuple[MemoryStore, Filler, Settler]]:
+def _store(
+    backend: str, settings: Settings, space: str, dim: int
+) -> Iterator[tuple[MemoryStore, Filler, Settler]]:
     """A scratch memory store, how to fill it with ``n`` notes of other users, and how to
     bring it to its steady state before timing (on Postgres, what autovacuum does in time:
     VACUUM ANALYZE, so the check's count is an index-only scan without heap fetches)."""
@@ -223,7 +231,7 @@ def _store(backend: str, settings: Settings) -> Iterator[tuple[MemoryStore, Fill
         with tempfile.TemporaryDirectory(prefix="giftgenius-bench-") as folder:
             store = SqliteVecMemoryStore(Path(folder) / "memories.db", erased=erased)
             try:
-                yield store, lambda n: _fill_sqlite(store, n), lambda: None
+                yield store, lambda n: _fill_sqlite(store, n, space, dim), lambda: None
             finally:
                 store.close()
         return
@@ -235,13 +243,13 @@ def _store(backend: str, settings: Settings) -> Iterator[tuple[MemoryStore, Fill
     db = Database(scratch_url)
     try:
         memory_store = DbMemoryStore(db, erased=erased)
-        yield memory_store, lambda n: _fill_postgres(db, n), lambda: _vacuum(db)
+        yield memory_store, lambda n: _fill_postgres(db, n, space, dim), lambda: _vacuum(db)
     finally:
         db.dispose()
         _drop_database(url, name)
 
 
-def _others(n: int) -> Iterator[tuple[Any, ...]]:
+def _others(n: int, space: str, dim: int) -> Iterator[tuple[Any, ...]]:
     """``n`` notes of other users (``OTHERS_PER_USER`` each): random unit float32 vectors."""
     import numpy as np
 
@@ -250,7 +258,7 @@ def _others(n: int) -> Iterator[tuple[Any, ...]]:
     batch = 10_000
     for start in range(0, n, batch):
         size = min(batch, n - start)
-        vectors = rng.standard_normal((size, DIMENSIONS), dtype=np.float32)
+        vectors = rng.standard_normal((size, dim), dtype=np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         blobs = vectors.astype("<f4")
         for j in range(size):
@@ -262,7 +270,7 @@ def _others(n: int) -> Iterator[tuple[Any, ...]]:
                 f"run-{i // 5}",
                 "friend",
                 "friend",
-                LEXICAL_MODEL,
+                space,
                 now,
                 f"synthetic note {i}",
                 blobs[j].tobytes(),
@@ -273,7 +281,7 @@ _NAMES = ("id", "user_id", "run_id", "recipient", "recipient_key", "model", "cre
 _COLUMNS = ", ".join((*_NAMES, "text", "embedding"))
 
 
-def _fill_postgres(db: Any, n: int) -> None:
+def _fill_postgres(db: Any, n: int, space: str, dim: int) -> None:
     raw = db.engine.raw_connection()
     try:
         conn = raw.driver_connection
@@ -281,7 +289,7 @@ def _fill_postgres(db: Any, n: int) -> None:
             with cur.copy(f"COPY memories ({_COLUMNS}) FROM STDIN (FORMAT BINARY)") as copy:
                 types = ["text"] * 6 + ["timestamptz", "text", "bytea"]
                 copy.set_types(types)
-                for row in _others(n):
+                for row in _others(n, space, dim):
                     copy.write_row(row)
             cur.execute("ANALYZE memories")
         conn.commit()
@@ -294,13 +302,13 @@ def _vacuum(db: Any) -> None:
         conn.exec_driver_sql("VACUUM ANALYZE memories")
 
 
-def _fill_sqlite(store: Any, n: int) -> None:
+def _fill_sqlite(store: Any, n: int, space: str, dim: int) -> None:
     conn = store._connection()
     with store._lock:
         conn.execute("BEGIN IMMEDIATE")
-        rows = ((*row[:6], row[6].timestamp(), *row[7:]) for row in _others(n))
+        rows = ((*row[:6], row[6].timestamp(), *row[7:]) for row in _others(n, space, dim))
         conn.executemany(
             f"INSERT INTO memories ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
         )
-        store._index_for(conn, DIMENSIONS, create=True)  # the vectors' table, filled
+        store._index_for(conn, dim, create=True)  # the vectors' table, filled
         conn.execute("COMMIT")
