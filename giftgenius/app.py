@@ -17,17 +17,22 @@ if TYPE_CHECKING:
     from giftgenius.agent.reader import RunReader
     from giftgenius.agent.runner import Agent
     from giftgenius.storage.db import Database
+    from giftgenius.storage.memories import MemoryStore
     from giftgenius.storage.session_store import SessionStore
 
 
-def _stores(settings: Settings) -> tuple[Database, SessionStore]:
+def _stores(settings: Settings) -> tuple[Database, SessionStore, MemoryStore]:
+    """The database, the session store and the long-term memory store (whose writes for an
+    erased run the session store's tombstones refuse)."""
     from giftgenius.storage.db import Database
+    from giftgenius.storage.memories import make_memory_store
     from giftgenius.storage.session_store import make_session_store
 
     settings.home.mkdir(parents=True, exist_ok=True)
     db = Database.from_settings(settings)
     db.ensure_catalog()
-    return db, make_session_store(settings)
+    sessions = make_session_store(settings)
+    return db, sessions, make_memory_store(settings, erased=sessions.is_erased, db=db)
 
 
 def build_reader(
@@ -36,15 +41,15 @@ def build_reader(
     """The stores and what reading runs needs — no model, no tokenizer."""
     from giftgenius.agent.reader import RunReader
 
-    db, sessions = _stores(settings)
-    return RunReader(settings=settings, db=db, sessions=sessions, clock=clock)
+    db, sessions, memories = _stores(settings)
+    return RunReader(settings=settings, db=db, sessions=sessions, clock=clock, memories=memories)
 
 
 def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] | None = None) -> Agent:
     from giftgenius.agent.runner import Agent
-    from giftgenius.llm.factory import make_model, model_context_window
+    from giftgenius.llm.factory import make_embedder, make_model, model_context_window
 
-    db, sessions = _stores(settings)
+    db, sessions, memories = _stores(settings)
     return Agent(
         settings=settings,
         db=db,
@@ -52,4 +57,6 @@ def build_agent(settings: Settings, *, clock: Callable[[], dt.datetime] | None =
         model=make_model(settings),
         window=model_context_window(settings),
         clock=clock,
+        memories=memories,
+        embedder=make_embedder(settings),
     )

@@ -1,9 +1,10 @@
 """The chat-completions endpoint's side of the wire, served in-process.
 
 An ``httpx2`` transport that answers ``POST …/chat/completions`` the way the API does —
-JSON or server-sent events, OpenAI's error bodies — and ``GET …/models`` (the one model it
-serves), so the real ``openai`` client (request
-building, retries, SSE parsing, error classes) is the code that runs, not a fake of it.
+JSON or server-sent events, OpenAI's error bodies — ``GET …/models`` (the one model it
+serves) and ``POST …/embeddings`` (for a transport that embeds: ``embed``), so the real
+``openai`` client (request building, retries, SSE parsing, error classes) is the code that
+runs, not a fake of it.
 Two things stand behind it: the offline model (``offline/transport.py``) and any
 ``ChatModel`` served over the wire (``llm/served.py``, the turn benchmark's model). They
 differ only in ``ChatCompletionsTransport.answer``; the wire format is written once, here.
@@ -12,10 +13,12 @@ differ only in ``ChatCompletionsTransport.answer``; the wire format is written o
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
 import secrets
+import struct
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
@@ -30,6 +33,8 @@ log = logging.getLogger(__name__)
 
 CHAT_PATH = "/chat/completions"
 MODELS_PATH = "/models"
+EMBEDDINGS_PATH = "/embeddings"
+MAX_EMBEDDING_INPUTS = 2048  # the API's own cap on inputs per request
 _TEXT_PIECE_WORDS = 3  # words per streamed content delta
 _ARGS_PIECE_CHARS = 24  # characters per streamed arguments delta
 
@@ -103,6 +108,11 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
     def answer(self, body: Any, purpose: str) -> Completion:
         """The completion for a parsed request body (``purpose``: the purpose header)."""
 
+    def embed(self, texts: list[str], model: str) -> Embedded:
+        """The vectors of ``texts`` (``model``: the name asked for). A transport that does
+        not embed answers as the API does for a path it does not serve."""
+        raise WireError(404, f"Invalid URL (POST {EMBEDDINGS_PATH})", code="unknown_url")
+
     def _handle(self, request: httpx2.Request) -> httpx2.Response:
         path = request.url.path.rstrip("/")
         folder, _, last = path.rpartition("/")
@@ -118,6 +128,9 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
                     code="model_not_found",
                 )
             return httpx2.Response(200, json=self._model_json())
+        if request.method == "POST" and path.endswith(EMBEDDINGS_PATH):
+            _check_auth(request)
+            return self._embeddings(request)
         if request.method != "POST" or not path.endswith(CHAT_PATH):
             raise WireError(
                 404, f"Invalid URL ({request.method} {request.url.path})", code="unknown_url"
@@ -128,15 +141,21 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
     def _model_json(self) -> dict[str, Any]:
         return {"id": self.model, "object": "model", "created": 0, "owned_by": "giftgenius"}
 
+    def _embeddings(self, request: httpx2.Request) -> httpx2.Response:
+        body = _json_body(request)
+        texts, model, encoding = check_embedding_request(body)
+        embedded = self.embed(texts, model)
+        data = [
+            {"object": "embedding", "index": i, "embedding": _encoded(vector, encoding)}
+            for i, vector in enumerate(embedded.vectors)
+        ]
+        usage = {"prompt_tokens": embedded.tokens, "total_tokens": embedded.tokens}
+        payload = {"object": "list", "data": data, "model": embedded.model, "usage": usage}
+        headers = {"x-request-id": "req_" + secrets.token_hex(16)}
+        return httpx2.Response(200, headers=headers, json=payload)
+
     def _complete(self, request: httpx2.Request) -> httpx2.Response:
-        try:
-            body = json.loads(request.content or b"null")
-        except ValueError as exc:
-            raise WireError(
-                400,
-                "We could not parse the JSON body of your request. (HINT: This likely means "
-                "you aren't using your HTTP library correctly.)",
-            ) from exc
+        body = _json_body(request)
         check_request(body)
         completion = self.answer(body, request.headers.get(PURPOSE_HEADER, "chat"))
         ident = "chatcmpl-" + hashlib.sha256(request.content).hexdigest()[:29]
@@ -149,6 +168,62 @@ class ChatCompletionsTransport(httpx2.BaseTransport, ABC):
             return httpx2.Response(200, headers=headers, stream=_Chunks(events))
         payload = _completion_json(completion, ident, created, self.model)
         return httpx2.Response(200, headers=headers, json=payload)
+
+
+@dataclass
+class Embedded:
+    """What an embeddings answer carries: one vector per input, in order."""
+
+    vectors: list[list[float]]
+    model: str
+    tokens: int = 0
+
+
+def _json_body(request: httpx2.Request) -> Any:
+    try:
+        return json.loads(request.content or b"null")
+    except ValueError as exc:
+        raise WireError(
+            400,
+            "We could not parse the JSON body of your request. (HINT: This likely means "
+            "you aren't using your HTTP library correctly.)",
+        ) from exc
+
+
+def check_embedding_request(body: Any) -> tuple[list[str], str, str]:
+    """The texts, the model and the encoding of an embeddings request, refused as the API
+    refuses it (a 400 naming the field): ``input`` a string or a list of 1 to 2048
+    non-empty strings, ``model`` a string, ``encoding_format`` "float" or "base64"."""
+    if not isinstance(body, dict):
+        raise WireError(400, "The request body must be a JSON object.")
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise WireError(400, "you must provide a model parameter", param="model")
+    raw = body.get("input")
+    texts = [raw] if isinstance(raw, str) else raw
+    if (
+        not isinstance(texts, list)
+        or not 0 < len(texts) <= MAX_EMBEDDING_INPUTS
+        or not all(isinstance(t, str) and t for t in texts)
+    ):
+        raise WireError(
+            400,
+            "'$.input' is invalid: give a non-empty string or a list of 1 to "
+            f"{MAX_EMBEDDING_INPUTS} non-empty strings.",
+            param="input",
+        )
+    encoding = body.get("encoding_format") or "float"
+    if encoding not in ("float", "base64"):
+        said = f"Invalid encoding_format {encoding!r}: use float or base64."
+        raise WireError(400, said, param="encoding_format")
+    return texts, model, encoding
+
+
+def _encoded(vector: list[float], encoding: str) -> list[float] | str:
+    """A vector as the API sends it: a list of floats, or base64 of little-endian float32."""
+    if encoding == "float":
+        return vector
+    return base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode("ascii")
 
 
 # What strict mode takes in a function's parameters schema (OpenAI's rules, which vLLM,

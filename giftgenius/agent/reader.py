@@ -23,6 +23,7 @@ from giftgenius.messages import speak
 from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
+from giftgenius.storage.memories import MemoryStore
 from giftgenius.storage.session_store import SessionStore
 
 log = logging.getLogger("giftgenius.agent")
@@ -50,15 +51,19 @@ class RunReader:
         db: Database,
         sessions: SessionStore,
         clock: Callable[[], dt.datetime] | None = None,
+        memories: MemoryStore | None = None,
     ) -> None:
         self.settings = settings
         self.db = db
         self.sessions = sessions
+        self.memories = memories  # long-term notes (``agent/memory.py``); None: none kept
         self.clock = clock or settings.clock()  # the stated day (GIFTGENIUS_TODAY), else now
         self.rates = load_rates()
 
     def close(self) -> None:
         self.sessions.close()
+        if self.memories is not None:
+            self.memories.close()
         self.db.dispose()
 
     def forget(self, user_id: str) -> dict[str, int]:
@@ -68,6 +73,8 @@ class RunReader:
         rows go, so a session store that is down stops it before anything is erased, and a
         turn in flight can never save the session back (its save is refused, atomically).
         Runs started meanwhile are erased from the session store once the rows are gone.
+        The long-term notes go last (the database's with the rows, the embedded file's
+        after): a note written meanwhile is refused by the tombstones or taken back out.
         """
         check_user_id(user_id)
         with self.db.read() as repos:
@@ -83,6 +90,12 @@ class RunReader:
             raise StorageError(speak("forget", "partial", user=user_id, said=exc)) from exc
         for run in late:
             self.sessions.erase(run.id)
+        if self.memories is not None:
+            try:
+                notes = self.memories.erase_user(user_id)
+            except StorageError as exc:
+                raise StorageError(speak("forget", "partial", user=user_id, said=exc)) from exc
+            counts["memories"] = counts.get("memories", 0) + notes
         try:  # no readable copy left in the database's own files
             self.db.reclaim(list(counts))
         except StorageError as exc:  # erased already: the next checkpoint or VACUUM reclaims

@@ -35,6 +35,7 @@ from typing import Any, cast
 from giftgenius import messages as catalogue
 from giftgenius import metrics
 from giftgenius.agent import tools
+from giftgenius.agent.memory import MemoryBook
 from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.reader import Opened, RunReader
 from giftgenius.agent.restore import Loaded, load_session, restore
@@ -56,6 +57,7 @@ from giftgenius.domain import (
 )
 from giftgenius.errors import (
     ContextLengthExceeded,
+    ModelError,
     NothingToResume,
     RunClosed,
     RunErased,
@@ -65,13 +67,14 @@ from giftgenius.errors import (
     VersionConflict,
 )
 from giftgenius.faults import fault
-from giftgenius.llm.base import ChatModel, ChatRequest
+from giftgenius.llm.base import ChatModel, ChatRequest, Embedder
 from giftgenius.privacy import scrub, scrub_obj
 from giftgenius.protocol import CandidateView, StateView, state_block, without_state
 from giftgenius.replies.outcomes import Outcome, latest_state, present
 from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
+from giftgenius.storage.memories import MemoryStore
 from giftgenius.storage.session_store import SessionStore
 from giftgenius.tokens import TokenCounter, context_budget
 
@@ -121,8 +124,17 @@ class Agent(RunReader):
         model: ChatModel,
         window: int,
         clock: Callable[[], dt.datetime] | None = None,
+        memories: MemoryStore | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
-        super().__init__(settings=settings, db=db, sessions=sessions, clock=clock)
+        super().__init__(
+            settings=settings, db=db, sessions=sessions, clock=clock, memories=memories
+        )
+        self.memory = (
+            MemoryBook(memories, embedder, self.clock)
+            if memories is not None and embedder is not None
+            else None
+        )
         self.model = model
         self.counter = TokenCounter.for_model(model.name)
         self.budget = context_budget(
@@ -286,10 +298,13 @@ class Agent(RunReader):
         with timings.phase("tools"):
             notices = self._revalidate(ctx)
         thought = self._think(session, ctx, user_msg, on_text, timings)
+        finished = ctx.state.step == Step.done and session.state.step != Step.done
         with timings.phase("commit"):
             new_version = self._commit(run, turn_id, session, ctx, thought)
         with timings.phase("save"):
             self._publish(loaded, ctx, thought, new_version)
+            if finished:
+                self._remember(run, ctx)
         with timings.phase("tools"):
             filtered = any(c.step == CheckpointStep.filtered for c in ctx.checkpoints)
             shown = self._candidates(ctx) if filtered else []
@@ -514,6 +529,28 @@ class Agent(RunReader):
                 extra={"event": "erased_session_removed", "run_id": session.run_id},
             )
             raise RunClosed(_erased(session.user_id))
+
+    def _remember(self, run: RunInfo, ctx: tools.TurnContext) -> None:
+        """Keep the long-term note of a search that ended in this turn (``agent/memory.py``).
+
+        After the commit and the save, and never at the turn's expense: a failing endpoint
+        or store is logged, and a run erased meanwhile keeps no note (``RunErased``).
+        """
+        if self.memory is None:
+            return
+        try:
+            product = ctx.product(ctx.state.selected_gift_id or "")
+            chosen = ctx.candidate_view(product) if product is not None else None
+            self.memory.remember(run.user_id, run.id, ctx.state, chosen)
+        except RunErased:
+            log.info(
+                "no note for an erased run", extra={"event": "memory_refused", "run_id": run.id}
+            )
+        except (ModelError, StorageError, ValueError) as exc:
+            log.warning(
+                "long-term note not written",
+                extra={"event": "memory_write_failed", "run_id": run.id, "error": str(exc)},
+            )
 
     def _unless_gone(self, run: RunInfo, conflict: VersionConflict) -> None:
         """A write refused because ``forget`` erased the run meanwhile is told as an

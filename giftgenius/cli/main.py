@@ -152,14 +152,14 @@ def _parser() -> argparse.ArgumentParser:
     down.add_argument("--yes", action="store_true", help=_h("yes"))
     _command(dsub, "current", common, _h("db.current"))
 
-    benches = ["context", "state", "search", "turn", "load", "http"]
+    benches = ["context", "state", "search", "turn", "load", "http", "memory"]
     bench = _command(
         sub,
         "bench",
         common,
         _h("bench"),
         description=_h("bench.description"),
-        usage="giftgenius bench [-h] {context,state,search,turn,load,http} [OPTIONS...]",
+        usage="giftgenius bench [-h] {context,state,search,turn,load,http,memory} [OPTIONS...]",
     )
     bench.add_argument("what", choices=benches, help=_h("bench.what"))
     bench.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -231,10 +231,15 @@ another table's rows are counted as rows of that table."""
 
 
 def _erased(table: str, n: int) -> str:
-    if table in ("api_keys", "gift_history"):
+    where = {
+        "api_keys": ("service", "keys.erased"),
+        "gift_history": ("history", "erased"),
+        "memories": ("memory", "erased"),
+    }
+    if table in where:
         from giftgenius import messages
 
-        section, key = ("service", "keys.erased") if table == "api_keys" else ("history", "erased")
+        section, key = where[table]
         return messages.count(section, key, command_language(), n)
     if table in _ERASED:
         return count(f"forget.erased.{table}", n)
@@ -499,8 +504,8 @@ class Cli:
         return 0
 
     def prune(self) -> int:
-        """Delete old checkpoints; in a terminal, only once the person says yes (``--yes``
-        skips the question, as for ``forget``)."""
+        """Delete old checkpoints and long-term notes; in a terminal, only once the person
+        says yes (``--yes`` skips the question, as for ``forget``)."""
         from giftgenius.domain import utcnow
 
         age = self.args.older_than
@@ -516,9 +521,14 @@ class Cli:
         try:
             with agent.db.write() as repos:
                 removed = repos.checkpoints.prune(utcnow() - age, self.args.keep_last)
+            notes = agent.memories.prune(utcnow() - age) if agent.memories is not None else 0
         finally:
             agent.close()
         self.out.print(count("prune.done", removed), markup=False)
+        from giftgenius import messages
+
+        language = command_language()
+        self.out.print(messages.count("memory", "pruned", language, notes), markup=False)
         return 0
 
     def forget(self) -> int:
@@ -659,6 +669,10 @@ class Cli:
             from giftgenius.bench import over_http
 
             return over_http.main(self.args.rest, self.settings, out=self.out, err=self.err)
+        if self.args.what == "memory":
+            from giftgenius.bench import memory
+
+            return memory.main(self.args.rest, self.settings)
         from giftgenius.bench import context, search
         from giftgenius.bench import state as soak
 

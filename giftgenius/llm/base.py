@@ -1,8 +1,11 @@
-"""The model seam: one narrow call. The agent loop never branches on which model it has."""
+"""The model seam: one narrow call. The agent loop never branches on which model it has.
+
+Beside it, the embedding seam (``Embedder``): text to vectors, for long-term memory.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -42,3 +45,15 @@ class ChatModel(Protocol):
     def complete(
         self, request: ChatRequest, on_text: Callable[[str], None] | None = None
     ) -> ChatResponse: ...
+
+
+class Embedder(Protocol):
+    """Anything that turns texts into vectors of one space, one vector per text, in order.
+
+    ``name`` names the space (the model that answered): vectors of different names are
+    never compared. Raises ``ModelError`` when the endpoint fails.
+    """
+
+    name: str
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...

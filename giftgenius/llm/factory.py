@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from giftgenius.domain import Locale
 from giftgenius.errors import ConfigError, ModelError
-from giftgenius.llm.base import ChatModel
+from giftgenius.llm.base import ChatModel, Embedder
 from giftgenius.llm.scripted import SCRIPTED_CONTEXT_WINDOW, SCRIPTED_PREFIX, ScriptedModel
 from giftgenius.messages import speak
 from giftgenius.settings import Settings
@@ -195,6 +195,39 @@ def _connect(
         context_window=window,
         name=name,
         stream=stream,
+    )
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The embeddings of long-term memory, through the same client as the chat model.
+
+    ``openai:NAME`` asks its endpoint for ``GIFTGENIUS_EMBEDDING_MODEL``; ``offline``
+    embeds through the offline transport (lexical vectors, ``offline/embedding.py``), over
+    the real client as its chat does. A scripted model and a replay have no endpoint to ask,
+    so they embed lexically too, in-process. Embeddings are never recorded: a recording
+    (and the evaluator's count of model calls) holds the chat requests only.
+    """
+    from giftgenius.llm.openai_chat import OpenAIEmbedder
+    from giftgenius.offline.embedding import LEXICAL_MODEL
+
+    kind, _ = _kind(settings)
+    if kind == OPENAI_PREFIX:
+        return OpenAIEmbedder.connect(
+            settings.embedding_model,
+            api_key=_api_key(settings),
+            base_url=settings.openai_base_url or None,
+            max_retries=settings.model_max_retries,
+            timeout=settings.model_timeout,
+        )
+    from giftgenius.offline.transport import LexicalTransport
+
+    return OpenAIEmbedder.connect(
+        LEXICAL_MODEL,
+        api_key="offline",
+        base_url=OFFLINE_BASE_URL,
+        max_retries=0,
+        timeout=settings.model_timeout,
+        transport=LexicalTransport(),
     )
 
 

@@ -1,5 +1,8 @@
 """The ``ChatModel`` over an OpenAI-compatible endpoint; the only module importing ``openai``.
 
+And the ``Embedder`` over the same endpoint's ``/embeddings`` (``OpenAIEmbedder``), whose
+errors map into the same tree.
+
 The client is injected (real endpoint or the offline transport) so both run this same
 code. Retries on 429/5xx and timeouts are the client's own (``max_retries``, ``timeout``
 set by the factory from settings); this module maps what is left to our error tree.
@@ -8,7 +11,7 @@ set by the factory from settings); this module maps what is left to our error tr
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx2
@@ -204,19 +207,73 @@ class OpenAIChatModel:
         )
 
     def _map_error(self, exc: openai.APIError) -> ModelError:
-        base_url = str(self.client.base_url)
-        api_message = _api_message(exc)
-        if isinstance(exc, openai.BadRequestError) and exc.code == "context_length_exceeded":
-            return ContextLengthExceeded(speak("model", "context_length", reason=api_message))
-        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-            return ModelError(speak("model", "credentials", reason=api_message))
-        if isinstance(exc, openai.APITimeoutError):
-            return ModelError(speak("model", "timeout", url=base_url))
-        if isinstance(exc, openai.APIConnectionError):
-            return ModelError(speak("model", "unreachable", url=base_url, reason=exc.message))
-        if isinstance(exc, openai.APIStatusError):
-            return ModelError(speak("model", "http", status=exc.status_code, reason=api_message))
-        return ModelError(speak("model", "failed", reason=api_message))
+        return map_error(exc, str(self.client.base_url))
+
+
+class OpenAIEmbedder:
+    """``Embedder`` over an OpenAI-compatible ``POST …/embeddings`` (the client's own
+    retries and timeout, as for chat). ``name`` is the embedding model asked for."""
+
+    def __init__(self, client: openai.OpenAI, model: str) -> None:
+        self.client = client
+        self.model = model
+        self.name = model
+
+    @classmethod
+    def connect(
+        cls,
+        model: str,
+        *,
+        api_key: str,
+        base_url: str | None,
+        max_retries: int,
+        timeout: float,
+        transport: httpx2.BaseTransport | None = None,
+    ) -> OpenAIEmbedder:
+        client = openai.OpenAI(
+            api_key=api_key,
+            base_url=base_url,
+            http_client=httpx2.Client(transport=transport) if transport is not None else None,
+            max_retries=max_retries,
+            timeout=timeout,
+        )
+        return cls(client, model)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order; an empty list asks nothing."""
+        if not texts:
+            return []
+        url = str(self.client.base_url)
+        try:
+            answer = self.client.embeddings.create(model=self.model, input=list(texts))
+        except openai.APIError as exc:
+            raise map_error(exc, url) from exc
+        except json.JSONDecodeError as exc:
+            raise ModelError(
+                speak("model", "malformed_json", url=url, reason=exc.msg, position=exc.pos)
+            ) from exc
+        data = sorted(answer.data, key=lambda item: item.index)
+        if len(data) != len(texts):
+            raise ModelError(
+                speak("memory", "embedding.count", url=url, asked=len(texts), got=len(data))
+            )
+        return [[float(x) for x in item.embedding] for item in data]
+
+
+def map_error(exc: openai.APIError, base_url: str) -> ModelError:
+    """An error the client could not get past, as a ``ModelError`` of our tree."""
+    api_message = _api_message(exc)
+    if isinstance(exc, openai.BadRequestError) and exc.code == "context_length_exceeded":
+        return ContextLengthExceeded(speak("model", "context_length", reason=api_message))
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return ModelError(speak("model", "credentials", reason=api_message))
+    if isinstance(exc, openai.APITimeoutError):
+        return ModelError(speak("model", "timeout", url=base_url))
+    if isinstance(exc, openai.APIConnectionError):
+        return ModelError(speak("model", "unreachable", url=base_url, reason=exc.message))
+    if isinstance(exc, openai.APIStatusError):
+        return ModelError(speak("model", "http", status=exc.status_code, reason=api_message))
+    return ModelError(speak("model", "failed", reason=api_message))
 
 
 def _api_message(exc: openai.APIError) -> str:

@@ -297,6 +297,11 @@ class RedisSessionStore:
         with self._errors():
             self._erase_script(keys=[keys.tombstone, *keys.all()], args=[_ms(self.max_lifetime)])
 
+    @metrics.store_operation("is_erased")
+    def is_erased(self, run_id: str) -> bool:
+        with self._errors():
+            return bool(self._client.exists(self.keys(run_id).tombstone))
+
     @metrics.store_operation("ping")
     def ping(self) -> None:
         with self._errors():

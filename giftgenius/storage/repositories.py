@@ -38,6 +38,7 @@ from giftgenius.storage.tables import (
     ApiKeyRow,
     CheckpointRow,
     GiftHistoryRow,
+    MemoryRow,
     OrderDraftRow,
     RecipientProfileRow,
     RunRow,
@@ -536,6 +537,12 @@ class Repos:
                 "gift_history",
                 sa.delete(GiftHistoryRow).where(
                     sa.or_(GiftHistoryRow.user_id == user_id, GiftHistoryRow.run_id.in_(run_ids))
+                ),
+            ),
+            (
+                "memories",
+                sa.delete(MemoryRow).where(
+                    sa.or_(MemoryRow.user_id == user_id, MemoryRow.run_id.in_(run_ids))
                 ),
             ),
             (

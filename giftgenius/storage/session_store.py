@@ -48,6 +48,11 @@ class SessionStore(Protocol):
         killed or loses the database right after its save.
         """
 
+    def is_erased(self, run_id: str) -> bool:
+        """Whether the run has a live tombstone (``erase``): what other stores of the run's
+        data (long-term memory) ask before and after they write, so ``forget`` wins there
+        too."""
+
     def ping(self) -> None:
         """Raise ``StorageError`` unless the store answers (checked before a run is made)."""
 

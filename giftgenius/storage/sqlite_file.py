@@ -1,7 +1,8 @@
 """How every GiftGenius process opens a SQLite file: one setup for both embedded stores.
 
-The database (``db.py``, through SQLAlchemy) and the session cache (``sqlite_sessions.py``)
-are files shared by several processes, so their connections must agree: autocommit (the
+The database (``db.py``, through SQLAlchemy), the session cache (``sqlite_sessions.py``)
+and the embedded memory store (``memory_sqlite.py``, through pysqlite3) are files shared by
+several processes, so their connections must agree: autocommit (the
 stores issue ``BEGIN IMMEDIATE`` themselves), a busy timeout, WAL so readers run beside a
 writer, and ``synchronous=NORMAL`` (safe under WAL).
 
@@ -64,4 +65,6 @@ def _journal_mode(conn: sqlite3.Connection) -> str:
 
 
 def _is_locked(exc: BaseException) -> bool:
-    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc).lower()
+    """ "locked", from the standard library's driver or another build of it (pysqlite3,
+    which the memory store uses for loadable extensions): same names, other classes."""
+    return type(exc).__name__ == "OperationalError" and "locked" in str(exc).lower()

@@ -191,6 +191,20 @@ class SqliteSessionStore:
         with self._lock, self._errors():
             truncate_wal(self._connection())
 
+    @metrics.store_operation("is_erased")
+    def is_erased(self, run_id: str) -> bool:
+        check_run_id(run_id)
+        with self._lock, self._errors():
+            row = (
+                self._connection()
+                .execute(
+                    "SELECT 1 FROM erased WHERE run_id = ? AND expires_at > ?",
+                    (run_id, self._clock()),
+                )
+                .fetchone()
+            )
+        return row is not None
+
     @metrics.store_operation("ping")
     def ping(self) -> None:
         with self._lock, self._errors():

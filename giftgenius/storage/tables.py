@@ -219,6 +219,27 @@ class GiftHistoryRow(Base):
     confirmed_at: Mapped[datetime]
 
 
+class MemoryRow(Base):
+    """A long-term note (migration 0007_memories), ranked by ``storage/memory_db.py``."""
+
+    __tablename__ = "memories"
+    __table_args__ = (
+        sa.Index("ix_memories_user_model_seq", "user_id", "model", "seq"),
+        sa.Index("ix_memories_created_at", "created_at"),
+    )
+
+    seq: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    id: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    user_id: Mapped[str] = mapped_column(sa.String(64))
+    run_id: Mapped[str] = mapped_column(sa.String(32))
+    recipient: Mapped[str | None] = mapped_column(sa.String(60))
+    recipient_key: Mapped[str | None] = mapped_column(sa.String(120))
+    model: Mapped[str] = mapped_column(sa.String(100))
+    created_at: Mapped[datetime]
+    text: Mapped[str] = mapped_column(sa.Text)
+    embedding: Mapped[bytes] = mapped_column(sa.LargeBinary)
+
+
 class CheckpointRow(Base):
     __tablename__ = "checkpoints"
     __table_args__ = (

@@ -22,6 +22,8 @@ from giftgenius.evaluate.forking import ForkServers
         (["turn", "--turns", "9" * 20], "--turns takes numbers from 1 to 10,000,000"),
         (["load", "--sessions", "0"], "argument --sessions: give a count from 1 to 100000"),
         (["load", "--catalog", "9" * 20], "argument --catalog: give a count from 1 to"),
+        (["memory", "--sizes", "0,10"], "--sizes takes numbers from 1 to 1,000,000"),
+        (["memory", "--backend", "postgres"], "--backend postgres needs GIFTGENIUS_DATABASE_URL"),
     ],
 )
 def test_a_number_out_of_bounds_is_one_usage_line(

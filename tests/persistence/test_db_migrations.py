@@ -17,6 +17,7 @@ from giftgenius.storage.tables import Base
 
 TABLES = {
     "gift_history",
+    "memories",
     "users",
     "runs",
     "transcript",
@@ -71,6 +72,7 @@ def test_empty_to_head_to_base_and_back(db_url: str) -> None:
         "product_postings",
         "api_keys",
         "gift_history",
+        "memories",
     }
     migrate.downgrade(db_url)  # one step back from the first revision is the empty schema
     assert migrate.current(db_url) is None

@@ -74,6 +74,13 @@ ALLOWED = {
         "(`Authorization: Bearer KEY`, made with `giftgenius keys create --user NAME`) and "
         'acts for that key\'s user only. Errors are `{"error": {"code", "message"}}`.',
     ),
+    # What the fork server's warm-up reads as if a person had typed it (llm/factory.preload),
+    # to build the reader's tables once: said to the reader, never to a person.
+    ("llm/factory.py", "", "my mum in Toronto loves tea, 30 euros, the second one"),
+    ("llm/factory.py", "", "is the first in time?"),
+    ("llm/factory.py", "", "ma tante à Lyon aime le thé, 40 euros max, le premier"),
+    ("llm/factory.py", "", "le deuxième arrive quand ?"),
+    ("llm/factory.py", "preload", "Garden Kneeling Pad"),
     # The catalog's stable reasons and the revalidation's notice, as the code writes them
     # for the model; the person reads them through phrasing.reason and recap.since_you_left.
     ("agent/tools/candidates.py", "refilter", "removed from the catalog"),
@@ -89,7 +96,7 @@ ALLOWED = {
     ("cli/render.py", "render_usage", "unknown for this model"),
     # A usage line: the command's syntax, its words are its name and its metavars.
     ("cli/main.py", "_parser",
-     "giftgenius bench [-h] {context,state,search,turn,load,http} [OPTIONS...]"),
+     "giftgenius bench [-h] {context,state,search,turn,load,http,memory} [OPTIONS...]"),
     ("cli/render.py", "render_state", "run  · version  · from "),
     ("cli/render.py", "checkpoints", "  v step= candidates="),
     # Programming errors: the lease's owner is the process's own id, never typed; a write
@@ -181,9 +188,12 @@ ALLOWED = {
     ('bench/context.py', 'main', 'giftgenius bench context'),
     ('bench/load.py', 'main', 'giftgenius bench load'),
     ('bench/over_http.py', 'main', 'giftgenius bench http'),
+    ('bench/memory.py', 'main', 'giftgenius bench memory'),
     ('bench/search.py', 'main', 'giftgenius bench search'),
     ('bench/state.py', 'main', 'giftgenius bench state'),
     ('bench/turn.py', 'parser', 'giftgenius bench turn'),
+    # SQL whose keywords the scan does not know (COPY … FROM STDIN).
+    ('bench/memory.py', '_fill_postgres', 'COPY memories () FROM STDIN (FORMAT BINARY)'),
     # For whoever develops GiftGenius: a test-only fault switch, a missing module attribute,
     # a log record that cannot be formatted (written in the log itself).
     ('faults.py', 'fault', 'GIFTGENIUS_FAULT_SIGNAL= is not a fault signal: use one of .'),

@@ -1,6 +1,6 @@
 """What ``forget`` erased is not left readable in the database's own files: not in SQLite's
-free pages or write-ahead logs (while other connections keep the files open), not as dead
-tuples in Postgres's tables."""
+free pages or write-ahead logs (while other connections keep the files open) — the
+long-term memory file included — not as dead tuples in Postgres's tables."""
 
 from __future__ import annotations
 
@@ -20,8 +20,13 @@ def _chat_then_forget(settings, user: str) -> None:
     agent = build_agent(settings)
     try:
         run = agent.open(user).run
-        agent.turn(run.id, user, f"a gift for my sister {MARKER}, she loves tea, 40 dollars")
+        agent.turn(
+            run.id, user, f"a gift for my sister {MARKER}, she loves tea and {MARKER}, 40 dollars"
+        )
         agent.turn(run.id, user, f"the first one, and {MARKER} again")
+        agent.turn(run.id, user, "yes")  # confirmed: a long-term note is written
+        (note,) = agent.memory.recall(user, f"tea {MARKER}")
+        assert MARKER in note.text
         agent.forget(user)
     finally:
         agent.close()
@@ -51,11 +56,11 @@ def test_postgres_keeps_no_dead_tuple_of_erased_text(
     try:
         with engine.begin() as conn:
             conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pageinspect")
-            for table in ("transcript", "checkpoints", "runs"):
+            for table in ("transcript", "checkpoints", "runs", "memories"):
                 conn.exec_driver_sql(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
         _chat_then_forget(settings, "erased-pg")
         with engine.connect() as conn:
-            for table in ("transcript", "checkpoints"):
+            for table in ("transcript", "checkpoints", "memories"):
                 pages = conn.execute(
                     sa.text("SELECT pg_relation_size(:t) / current_setting('block_size')::int"),
                     {"t": table},

@@ -323,7 +323,9 @@ def test_erase_of_a_run_without_a_live_session_still_refuses_its_save(
     store: SessionStore,
 ) -> None:
     session = new_session()
+    assert not store.is_erased(session.run_id)
     store.erase(session.run_id)
+    assert store.is_erased(session.run_id)  # what long-term memory asks before it writes
     store.erase(session.run_id)  # twice is fine
     with pytest.raises(RunErased):
         store.save(session, expected_version=None)
@@ -338,7 +340,9 @@ def test_the_tombstone_lasts_the_max_lifetime_then_expires(backend: Backend) -> 
     backend.age(session.run_id, 95)  # past the session TTL, inside the max lifetime
     with pytest.raises(RunErased):
         store.save(session, expected_version=None)
+    assert store.is_erased(session.run_id)
     backend.age(session.run_id, 10)  # t=105: the tombstone is gone, like any session
+    assert not store.is_erased(session.run_id)
     store.save(session, expected_version=None)
     assert store.load(session.run_id) == session
 
