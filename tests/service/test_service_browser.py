@@ -14,6 +14,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,8 +55,30 @@ def _unavailable(why: str) -> None:
     pytest.skip(f"{why}; install it to run the browser test")
 
 
+def _installed_meanwhile() -> None:
+    """``.ci/run`` installs chromium while the lanes before this one run, and names the
+    installing process in ``GIFTGENIUS_CHROMIUM_INSTALL``: wait for it to end (it leaves
+    its output in the file the variable also names, for a failure to show)."""
+    pid, _, log = os.environ.get("GIFTGENIUS_CHROMIUM_INSTALL", "").partition(":")
+    deadline = time.monotonic() + 600
+    while pid.isdigit() and _running(int(pid)) and time.monotonic() < deadline:
+        time.sleep(1)
+    if log and not os.access(CHROMIUM, os.X_OK) and Path(log).is_file():
+        print(Path(log).read_text(encoding="utf-8", errors="replace")[-2000:])
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended and not yet reaped by its shell, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
 @pytest.fixture
 def browser() -> Iterator[Any]:
+    _installed_meanwhile()
     if not os.access(CHROMIUM, os.X_OK) and not shutil.which("chromium"):
         _unavailable(f"chromium is not installed at {CHROMIUM}")
     try:
