@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     record_dir: Path | None = None
     model_max_retries: int = Field(3, ge=0)
     # What long-term memory asks ``POST …/embeddings`` for, with ``openai:…`` models; the
-    # offline model embeds lexically whatever is named (``offline/embedding.py``).
+    # offline model embeds lexically whatever is named (``language/embedding.py``).
     embedding_model: str = Field("text-embedding-3-small", min_length=1)
     context_window: int | None = Field(None, ge=1)  # the minimum depends on the reserve
     completion_reserve_tokens: int = Field(600, ge=64)

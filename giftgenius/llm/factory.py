@@ -202,13 +202,13 @@ def make_embedder(settings: Settings) -> Embedder:
     """The embeddings of long-term memory, through the same client as the chat model.
 
     ``openai:NAME`` asks its endpoint for ``GIFTGENIUS_EMBEDDING_MODEL``; ``offline``
-    embeds through the offline transport (lexical vectors, ``offline/embedding.py``), over
+    embeds through the offline transport (lexical vectors, ``language/embedding.py``), over
     the real client as its chat does. A scripted model and a replay have no endpoint to ask,
     so they embed lexically too, in-process. Embeddings are never recorded: a recording
     (and the evaluator's count of model calls) holds the chat requests only.
     """
+    from giftgenius.language.embedding import LEXICAL_MODEL
     from giftgenius.llm.openai_chat import OpenAIEmbedder
-    from giftgenius.offline.embedding import LEXICAL_MODEL
 
     kind, _ = _kind(settings)
     if kind == OPENAI_PREFIX:

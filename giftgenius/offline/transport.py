@@ -1,7 +1,7 @@
 """The offline engine served in the chat-completions wire format (``chatwire.py``), so the
 real ``openai`` client — retries, SSE parsing, error classes — is the code under test, not
 a fake of it. It embeds too (``POST …/embeddings``), with the lexical vectors of
-``offline/embedding.py``, whatever embedding model is asked for: the answer names
+``language/embedding.py``, whatever embedding model is asked for: the answer names
 ``LEXICAL_MODEL``, so the vectors are never taken for another model's.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from giftgenius.chatwire import ChatCompletionsTransport, Completion, Embedded, WireError
-from giftgenius.offline.embedding import LEXICAL_MODEL, count_words, lexical_embedding
+from giftgenius.language.embedding import LEXICAL_MODEL, count_words, lexical_embedding
 from giftgenius.offline.engine import OfflineEngine
 
 

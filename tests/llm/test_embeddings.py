@@ -18,10 +18,10 @@ import pytest
 
 from giftgenius.chatwire import ChatCompletionsTransport, Completion, Embedded, WireError
 from giftgenius.errors import ModelError
+from giftgenius.language.embedding import DIMENSIONS, LEXICAL_MODEL, lexical_embedding
 from giftgenius.llm.factory import make_embedder, offline_transport
 from giftgenius.llm.openai_chat import OpenAIEmbedder
 from giftgenius.llm.server import WireServer
-from giftgenius.offline.embedding import DIMENSIONS, LEXICAL_MODEL, lexical_embedding
 from giftgenius.settings import load_settings
 
 
@@ -59,7 +59,7 @@ def test_lexical_vectors_are_the_same_in_another_process() -> None:
     """BLAKE2b, not Python's salted ``hash``: a vector stored today matches a query of
     tomorrow's process."""
     code = (
-        "from giftgenius.offline.embedding import lexical_embedding as e;"
+        "from giftgenius.language.embedding import lexical_embedding as e;"
         "print(repr(e('uncle Tom likes whisky')))"
     )
     out = subprocess.run(

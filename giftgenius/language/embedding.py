@@ -1,8 +1,9 @@
-"""The offline model's embeddings: LEXICAL vectors, deterministic, no weights.
+"""Lexical embeddings: LEXICAL vectors of a text's words, deterministic, no weights.
 
-The offline model has no learned representation, so its ``/v1/embeddings`` answer is built
-from the words themselves: each word folded by the language layer's one rule
-(``language.folding.fold``: "Café", "cafe" and "CAFÉ" are one word), and the character
+The offline model has no learned representation, so its ``/v1/embeddings`` answer
+(``offline/transport.py``) is built from the words themselves: each word folded by the
+language layer's one rule (``language.folding.fold``: "Café", "cafe" and "CAFÉ" are one
+word), and the character
 trigrams of each word framed by spaces (so "knitting" and "knits" share "kni", "nit"), are
 hashed (BLAKE2b, the same on every machine and in every process — never Python's salted
 ``hash``) into ``DIMENSIONS`` signed buckets, then the vector is scaled to length 1, so a dot
