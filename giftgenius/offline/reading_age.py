@@ -26,7 +26,7 @@ def _cue(kind: str) -> str:
 
 _NOT_AGE_UNITS = alternatives(_TOPIC, "not_age_units", lang="en")  # "is 20 dollars"
 # "N ans" said of someone, not of something ("20 ans de mariage").
-_YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de|d'))(?![\w])"
+_YEARS = r"(\d{1,3})\s*ans(?!\s*(?:de(?![\w])|d'))(?![\w])"
 # An age only with a cue about the recipient; "20 ans de mariage", "depuis 5 ans" are not.
 _AGE = [
     # "she turns 8", "he's 7", a coming age: "she'll be 6 next month", "about to turn 9"

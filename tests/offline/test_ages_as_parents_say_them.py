@@ -43,6 +43,8 @@ TODAY = dt.date(2026, 12, 1)
         ("Mon fils fête ses 6 ans samedi", "fr", 6),
         ("ma fille aura bientôt 9 ans et adore la danse", "fr", 9),
         ("ma nièce va sur ses 8 ans", "fr", 8),
+        # an age reached since: "depuis" after "N ans" is no "de" ("20 ans de mariage")
+        ("pour mon filleul, il a eu 11 ans depuis", "fr", 11),
         # next to the relation, after a comma or in brackets
         ("pour mon neveu, 7 ans, passionné de dinosaures", "fr", 7),
         ("pour mon neveu, sept ans, 30 euros", "fr", 7),
