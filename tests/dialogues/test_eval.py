@@ -267,11 +267,14 @@ def test_known_failures_name_corpus_dialogues_once() -> None:
 
 @pytest.mark.slow  # in the plain `pytest` CI runs, out of the fast lane (-m "not slow")
 def test_corpus_passes_but_for_its_known_failures(capsys: pytest.CaptureFixture[str]) -> None:
-    """The whole corpus, 1 seeded replay (seed 0), as `giftgenius eval tests/dialogues` plays it.
+    """The whole corpus as written, as `giftgenius eval tests/dialogues --replays 0` plays it.
 
-    Its figure (pass count, runs, time) is printed past the capture, so a CI log shows it.
+    The seeded replays (other values for the slots) are the command's own default, played
+    by hand: with them the corpus takes the slow lane's longest test from half its time to
+    most of it. ``test_corpus.py`` keeps every replay value feasible. The figure (pass
+    count, runs, time) is printed past the capture, so a CI log shows it.
     """
-    report = evaluate(load_corpus(HERE), replays=1, seed=0)
+    report = evaluate(load_corpus(HERE), replays=0, seed=0)
     with capsys.disabled():
         print("\n" + summary_lines(report)[0])
     listed = set(known_failures())
