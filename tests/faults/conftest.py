@@ -36,6 +36,8 @@ from pathlib import Path
 import pytest
 import redis
 from hypothesis import HealthCheck, settings
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from giftgenius.cli.main import main
 from giftgenius.evaluate.forking import Forked, ForkServers
@@ -111,9 +113,14 @@ class OwnRedis:
         )
         _wait_for(self._answers, "own redis-server never answered")
 
+    def _once(self) -> redis.Redis:
+        """A client that asks once: redis-py retries a lost connection with backoff by
+        default, about 4 s for each shutdown (whose connection always ends) or early ping."""
+        return redis.Redis(port=self.port, socket_connect_timeout=0.5, retry=Retry(NoBackoff(), 0))
+
     def _answers(self) -> bool:
         try:
-            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5).ping())
+            return bool(self._once().ping())
         except redis.ConnectionError:
             return False
 
@@ -121,7 +128,7 @@ class OwnRedis:
         """Shut the server down now, without saving: the store goes away mid-turn."""
         # shutdown closes the connection it came on (or the server was down already)
         with contextlib.suppress(redis.ConnectionError):
-            redis.Redis(port=self.port, socket_connect_timeout=0.5).shutdown(nosave=True)
+            self._once().shutdown(nosave=True)
         # the pidfile is removed by the server as it exits
         _wait_for(lambda: not self.pidfile.exists(), "own redis-server did not stop")
 
