@@ -25,6 +25,25 @@ from giftgenius.messages import speak
 from giftgenius.protocol import PURPOSE_HEADER
 
 
+def _client(
+    api_key: str,
+    base_url: str | None,
+    max_retries: int,
+    timeout: float,
+    transport: httpx2.BaseTransport | None,
+) -> openai.OpenAI:
+    """The official client, for chat and embeddings alike: retries and timeouts are its
+    own; ``transport`` routes its HTTP in-process (the offline model) instead of to
+    ``base_url`` over the network."""
+    return openai.OpenAI(
+        api_key=api_key,
+        base_url=base_url,
+        http_client=httpx2.Client(transport=transport) if transport is not None else None,
+        max_retries=max_retries,
+        timeout=timeout,
+    )
+
+
 class OpenAIChatModel:
     """One chat completion, streamed (or whole, with ``stream=False``), as a ``Message``.
 
@@ -67,18 +86,8 @@ class OpenAIChatModel:
         context_window: int | None = None,
         stream: bool = True,
     ) -> OpenAIChatModel:
-        """Build the official client (retries and timeouts are its own) and wrap it.
-
-        ``transport`` routes the client's HTTP in-process (the offline model) instead of to
-        ``base_url`` over the network.
-        """
-        client = openai.OpenAI(
-            api_key=api_key,
-            base_url=base_url,
-            http_client=httpx2.Client(transport=transport) if transport is not None else None,
-            max_retries=max_retries,
-            timeout=timeout,
-        )
+        """Build the official client (``_client``) and wrap it."""
+        client = _client(api_key, base_url, max_retries, timeout, transport)
         return cls(client, model, name=name, context_window=context_window, stream=stream)
 
     def complete(
@@ -230,13 +239,7 @@ class OpenAIEmbedder:
         timeout: float,
         transport: httpx2.BaseTransport | None = None,
     ) -> OpenAIEmbedder:
-        client = openai.OpenAI(
-            api_key=api_key,
-            base_url=base_url,
-            http_client=httpx2.Client(transport=transport) if transport is not None else None,
-            max_retries=max_retries,
-            timeout=timeout,
-        )
+        client = _client(api_key, base_url, max_retries, timeout, transport)
         return cls(client, model)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
