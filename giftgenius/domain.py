@@ -218,6 +218,15 @@ class Usage(BaseModel):
     refusals: int = 0  # requests the endpoint refused as too long (then shrunk and retried)
 
 
+class MemoryBlock(BaseModel):
+    """The notes of the run's recipient that the model is given (``agent/memory.py``): kept
+    in the live session so they are read once per recipient, not every turn, and never in
+    a checkpoint (a session rebuilt from the database reads them again)."""
+
+    key: str = Field(max_length=120)  # the recipient they are about (``recipient_key``)
+    text: str = Field("", max_length=4000)
+
+
 class Session(BaseModel):
     """The live working copy of a run, kept in the session store under a sliding TTL."""
 
@@ -230,6 +239,7 @@ class Session(BaseModel):
     summary: Summary = Field(default_factory=Summary)
     usage: Usage = Field(default_factory=Usage)
     next_seq: int = 1
+    memory: MemoryBlock | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

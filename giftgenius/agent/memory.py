@@ -1,13 +1,17 @@
 """Long-term memory, the agent's side: what a finished search taught, kept to be found again.
 
-When a search ends (the order is confirmed), ``MemoryBook.remember`` writes one short note
-from the run's STRUCTURED facts — the recipient, their age, tastes and dislikes, the
-budget, the gift chosen and the interests it answers — never from the transcript, in the
-run's language (the catalogue's ``[memory]`` sentences), PII scrubbed (``privacy.scrub``),
-embedded through the model endpoint (``Embedder``) and stored with the user, the
-recipient, the run and the day (``MemoryStore``). ``recall`` is what a recall tool will
-call: the user's notes closest to a text, optionally for one recipient, each with its run
-and date.
+When a search ends (the order is confirmed), and when a summary folds a run's old history,
+``MemoryBook.remember`` writes the run's one short note (rewritten each time: a run keeps
+one, under its own id) from the run's STRUCTURED facts — the day as the run's clock has it,
+the recipient, their age, tastes and dislikes, the budget, the gift chosen and the
+interests it answers — never from the transcript, in the run's language (the catalogue's
+``[memory]`` sentences), PII scrubbed (``privacy.scrub``), embedded through the model
+endpoint (``Embedder``) and stored with the user, the recipient, the run and the time
+(``MemoryStore``; retention counts from that real time). ``recall`` is what the
+``recall_memories`` tool calls: the user's notes closest to a text — or the newest, when
+there is no text ("like last time") — optionally for one recipient. ``block`` is the
+bounded text of a known recipient's notes that the model is given at the head of its
+context (``prompt_window.MEMORY_PREFIX``).
 
 Who the recipient is, for ``recall(recipient=…, name=…)``: the folded name when one was
 given ("Clara", "sister" + "Clara" → "clara"), else the relation, a kin word read in either
@@ -32,6 +36,9 @@ from giftgenius.llm.base import Embedder
 from giftgenius.privacy import scrub
 from giftgenius.protocol import CandidateView
 from giftgenius.storage.memories import MAX_TEXT_CHARS, Memory, MemoryStore
+
+BLOCK_TOKENS = 300  # the memory block's bound, inside the context's token budget
+BLOCK_NOTES = 5  # notes read for it: a few whole notes fill 300 tokens
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,7 @@ class MemoryBook:
         (vector,) = self.embedder.embed([text])
         profile = state.profile
         memory = Memory(
+            id=run_id,  # one note a run: a later one replaces it
             user_id=user_id,
             run_id=run_id,
             text=text,
@@ -84,19 +92,25 @@ class MemoryBook:
     def recall(
         self,
         user_id: str,
-        text: str,
+        text: str | None,
         *,
         recipient: str | None = None,
         name: str | None = None,
         k: int = 5,
     ) -> list[Recalled]:
-        """The user's notes closest to ``text``, best first; only one recipient's with
-        ``recipient`` and/or ``name`` (as a profile holds them: "sister", "Clara")."""
-        (vector,) = self.embedder.embed([scrub(text) or "?"])
-        if not any(vector):
-            return []
+        """The user's notes closest to ``text``, best first, or the newest first when there is
+        no text; only one recipient's with ``recipient`` and/or ``name`` (as a profile holds
+        them: "sister", "Clara")."""
         key = recipient_key(recipient, name)
-        hits = self.store.search(user_id, vector, model=self.embedder.name, recipient_key=key, k=k)
+        model = self.embedder.name
+        query = scrub(text or "").strip()
+        if not query:
+            hits = self.store.latest(user_id, model=model, recipient_key=key, k=k)
+        else:
+            (vector,) = self.embedder.embed([query])
+            if not any(vector):
+                return []
+            hits = self.store.search(user_id, vector, model=model, recipient_key=key, k=k)
         return [
             Recalled(
                 text=hit.text,
@@ -107,6 +121,32 @@ class MemoryBook:
             )
             for hit in hits
         ]
+
+    def block(
+        self,
+        user_id: str,
+        profile: ProfileDraft,
+        *,
+        run_id: str,
+        count: Callable[[str], int],
+        max_tokens: int = BLOCK_TOKENS,
+    ) -> str:
+        """What the model is told of a known recipient at the start of a run: their notes,
+        the newest first (this run's own left out), as many whole notes as fit in
+        ``max_tokens`` by ``count``; "" when there is none."""
+        if not profile.recipient and not profile.recipient_name:
+            return ""
+        said, name = profile.recipient, profile.recipient_name
+        notes = self.recall(user_id, None, recipient=said, name=name, k=BLOCK_NOTES)
+        lines: list[str] = []
+        for note in notes:
+            if note.run_id == run_id:
+                continue
+            line = f"- {note.text}"
+            if count("\n".join([*lines, line])) > max_tokens:
+                break
+            lines.append(line)
+        return "\n".join(lines)
 
 
 def recipient_label(profile: ProfileDraft) -> str | None:
@@ -130,9 +170,11 @@ def note_text(state: SessionState, chosen: CandidateView | None, today: dt.date)
     """The note, one sentence per known fact, in the run's language; scrubbed."""
     profile, locale = state.profile, state.locale
     parts: list[str] = []
-    who = recipient_label(profile)
+    who, day = recipient_label(profile), formats.date(today, locale)
     if who:
-        parts.append(catalogue.say("memory", "note.for", locale, recipient=who))
+        parts.append(catalogue.say("memory", "note.for", locale, recipient=who, day=day))
+    else:
+        parts.append(catalogue.say("memory", "note.search", locale, day=day))
     if profile.age is not None:
         parts.append(catalogue.count("memory", "note.age", locale, profile.age))
     if profile.interests:
@@ -146,13 +188,10 @@ def note_text(state: SessionState, chosen: CandidateView | None, today: dt.date)
         parts.append(catalogue.say("memory", "note.budget", locale, budget=top))
     if chosen is not None:
         price = formats.money(chosen.price, chosen.currency, locale)
-        day = formats.date(today, locale)
-        parts.append(
-            catalogue.say("memory", "note.chose", locale, title=chosen.title, price=price, day=day)
-        )
+        parts.append(catalogue.say("memory", "note.chose", locale, title=chosen.title, price=price))
         if chosen.answers:
             why = formats.join(chosen.answers, locale)
             parts.append(catalogue.say("memory", "note.why", locale, interests=why))
-    if not parts:
-        return ""
+    if len(parts) == 1:
+        return ""  # the day alone: nothing was learned
     return scrub(" ".join(parts))[:MAX_TEXT_CHARS]

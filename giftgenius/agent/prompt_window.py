@@ -1,13 +1,13 @@
 """Build the model context of one request within a token budget: pure, no I/O.
 
-Order is cache-friendly, stable parts first: system prompt (with the running summary, in
-the one system message), as much recent history as fits, then this turn's messages, the
-state block at the head of the newest user message (``protocol.with_state``): one system
-message, first, and tool messages only after their call, which every common chat template
-accepts. History is dropped
-oldest first in whole groups (an assistant message with tool calls travels with all its
-tool results), so the sequence sent is always protocol-valid. Each ``Message.tokens`` is
-counted once and reused, so the cost of a turn does not grow with the history.
+Order is cache-friendly, stable parts first: system prompt (with the recipient's notes
+from earlier searches and the running summary, in the one system message), as much recent
+history as fits, then this turn's messages, the state block at the head of the newest user
+message (``protocol.with_state``): one system message, first, and tool messages only after
+their call, which every common chat template accepts. History is dropped oldest first in
+whole groups (an assistant message with tool calls travels with all its tool results), so
+the sequence sent is always protocol-valid. Each ``Message.tokens`` is counted once and
+reused, so the cost of a turn does not grow with the history.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ from giftgenius.protocol import with_state
 from giftgenius.tokens import REPLY_PRIMING_TOKENS, TokenCounter
 
 SUMMARY_PREFIX = "Summary of the earlier conversation: "
+MEMORY_PREFIX = (
+    "Notes from this person's earlier searches for this recipient, newest first "
+    "(`recall_memories` finds more):\n"
+)
 TRUNCATION_MARKER = "…[truncated {n} tokens]"
 # A tool result larger than this share of the budget is cut, whether in history or turn.
 TOOL_RESULT_BUDGET_SHARE = 4
@@ -235,9 +239,13 @@ def build_context(
     history: list[Message],
     state_block: str,
     turn: list[Message],
+    memories: str = "",
     max_tool_result_tokens: int | None = None,
 ) -> BuiltContext:
     """The messages of one request, within ``budget`` prompt tokens (tools included).
+
+    ``memories`` (the recipient's notes, already bounded) travel with the summary: both are
+    left out, together, before this turn is cut to nothing.
 
     Raises ``ContextLengthExceeded`` only when the parts that must stay (system prompt,
     state block, this turn with its tool results cut to a minimum) cannot fit at all.
@@ -253,7 +261,9 @@ def build_context(
     head = msg("system", system_prompt)
     # Costed on its own here, sent inside the newest user message (``_with_parts``).
     state = msg("user", state_block)
-    summary_item = msg("system", SUMMARY_PREFIX + summary.text) if summary.text else None
+    extra = [MEMORY_PREFIX + memories] if memories else []
+    extra += [SUMMARY_PREFIX + summary.text] if summary.text else []
+    summary_item = msg("system", "\n\n".join(extra)) if extra else None
     turn_items = [_cut_tool_item(counter, it, cap) if it.is_tool else it for it in map(_item, turn)]
     tools_cost = counter.count_tools(tools)
     fixed = REPLY_PRIMING_TOKENS + tools_cost + head.tokens + state.tokens
@@ -272,7 +282,7 @@ def build_context(
         dropped=dropped,
         truncated=bool(dropped or cut or (summary.text and summary_item is None)),
         cut_tool_results=cut,
-        summary_included=summary_item is not None,
+        summary_included=summary_item is not None and bool(summary.text),
         history_kept=len(history_items),
         notes=notes,
     )

@@ -35,7 +35,7 @@ from typing import Any, cast
 from giftgenius import messages as catalogue
 from giftgenius import metrics
 from giftgenius.agent import tools
-from giftgenius.agent.memory import MemoryBook
+from giftgenius.agent.memory import MemoryBook, recipient_key
 from giftgenius.agent.prompt_window import build_context
 from giftgenius.agent.reader import Opened, RunReader
 from giftgenius.agent.restore import Loaded, load_session, restore
@@ -44,7 +44,9 @@ from giftgenius.agent.summary import maybe_summarize
 from giftgenius.agent.timings import TimedModel, TurnTimings
 from giftgenius.domain import (
     CheckpointStep,
+    MemoryBlock,
     Message,
+    ProfileDraft,
     RunInfo,
     RunStatus,
     Session,
@@ -205,6 +207,11 @@ class Agent(RunReader):
             loaded.interrupted = None
             return loaded
 
+    def _turn_context(self, run: RunInfo, session: Session, text: str) -> tools.TurnContext:
+        ctx = super()._turn_context(run, session, text)
+        ctx.memory = self.memory  # the ``recall`` tool's notes
+        return ctx
+
     # -- one turn -----------------------------------------------------------------------
 
     def turn(
@@ -303,7 +310,7 @@ class Agent(RunReader):
             new_version = self._commit(run, turn_id, session, ctx, thought)
         with timings.phase("save"):
             self._publish(loaded, ctx, thought, new_version)
-            if finished:
+            if finished or summarized:  # what the search taught, kept past the session
                 self._remember(run, ctx)
         with timings.phase("tools"):
             filtered = any(c.step == CheckpointStep.filtered for c in ctx.checkpoints)
@@ -372,7 +379,9 @@ class Agent(RunReader):
         thought = Thought(messages=[user_msg])
         outcomes: list[Outcome] = []
         for _ in range(self.settings.max_tool_rounds):
-            assistant = self._call_model(session, block, thought.messages, on_text, timings)
+            assistant = self._call_model(
+                session, block, thought.messages, on_text, timings, ctx.state.profile
+            )
             if assistant is None:
                 return self._say(session, thought, CONTEXT_TOO_LARGE[ctx.state.locale])
             thought.messages.append(assistant)
@@ -531,7 +540,8 @@ class Agent(RunReader):
             raise RunClosed(_erased(session.user_id))
 
     def _remember(self, run: RunInfo, ctx: tools.TurnContext) -> None:
-        """Keep the long-term note of a search that ended in this turn (``agent/memory.py``).
+        """Keep the long-term note of a search that ended in this turn, or whose old history
+        a summary folded in it (``agent/memory.py``): the run's one note, rewritten.
 
         After the commit and the save, and never at the turn's expense: a failing endpoint
         or store is logged, and a run erased meanwhile keeps no note (``RunErased``).
@@ -539,7 +549,8 @@ class Agent(RunReader):
         if self.memory is None:
             return
         try:
-            product = ctx.product(ctx.state.selected_gift_id or "")
+            confirmed = ctx.state.step == Step.done  # a gift only set aside was not chosen
+            product = ctx.product(ctx.state.selected_gift_id or "") if confirmed else None
             chosen = ctx.candidate_view(product) if product is not None else None
             self.memory.remember(run.user_id, run.id, ctx.state, chosen)
         except RunErased:
@@ -577,6 +588,33 @@ class Agent(RunReader):
         session.next_seq += 1
         return message
 
+    def _memories(self, session: Session, profile: ProfileDraft) -> str:
+        """The recipient's notes from earlier searches, as the model is given them: read
+        once a recipient (kept in the live session), none while nobody is named.
+
+        A store or endpoint that fails costs the block, never the turn; it is asked again
+        next round."""
+        key = recipient_key(profile.recipient, profile.recipient_name)
+        if self.memory is None or key is None:
+            return ""
+        if session.memory is None or session.memory.key != key:
+            try:
+                text = self.memory.block(
+                    session.user_id, profile, run_id=session.run_id, count=self.counter.count_text
+                )
+            except (ModelError, StorageError) as exc:
+                log.warning(
+                    "recipient's notes not read",
+                    extra={
+                        "event": "memory_read_failed",
+                        "run_id": session.run_id,
+                        "error": str(exc),
+                    },
+                )
+                return ""
+            session.memory = MemoryBlock(key=key, text=text)
+        return session.memory.text
+
     def _call_model(
         self,
         session: Session,
@@ -584,9 +622,12 @@ class Agent(RunReader):
         turn_msgs: list[Message],
         on_text: Callable[[str], None] | None,
         timings: TurnTimings,
+        profile: ProfileDraft,
     ) -> Message | None:
         """One model round; on ``context_length_exceeded`` shrink once and retry, else None."""
         model = TimedModel(self.model, timings)
+        with timings.phase("context"):
+            memories = self._memories(session, profile)
         for budget in (self.budget, int(self.budget * SHRINK_FACTOR)):
             try:
                 with timings.phase("context"):
@@ -599,6 +640,7 @@ class Agent(RunReader):
                         history=session.messages,
                         state_block=block,
                         turn=turn_msgs,
+                        memories=memories,
                     )
                 if built.dropped or built.cut_tool_results:
                     session.usage.truncations += 1

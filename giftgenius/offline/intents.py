@@ -119,7 +119,8 @@ _LEADING = re.compile(
     rf"|{source(_PROFILES, 'label_pronouns')}\s+|[-\s])+"
 )
 # Using a kept profile again ("same as last time", "même budget que la dernière fois").
-_LOAD = re.compile(rf"(?<![\w']){source(_PROFILES, 'load')}(?![\w])")
+_LOAD = re.compile(rf"(?<![\w']){source(_PROFILES, 'load', 'earlier')}(?![\w])")
+_EARLIER = re.compile(rf"(?<![\w']){source(_PROFILES, 'earlier')}(?![\w])")
 
 
 @dataclass(frozen=True)
@@ -488,6 +489,17 @@ def save_span(folded: str) -> tuple[int, int] | None:
 
 def wants_load(folded: str) -> bool:
     return _LOAD.search(folded) is not None
+
+
+def load_spans(folded: str) -> list[tuple[int, int]]:
+    """Where the message asks for an earlier search again: no taste is said there ("like
+    last time" likes no "last")."""
+    return [m.span() for m in _EARLIER.finditer(folded)]
+
+
+def wants_cheaper(folded: str) -> bool:
+    """Lower prices than before ("like last time but cheaper", "moins cher")."""
+    return _CHEAPER.search(folded) is not None
 
 
 # A yes that stands even in the message that chooses: "I'll take the second one, confirm it".

@@ -98,6 +98,7 @@ class Extraction:
     approximate: float | None = None  # "about N": N was taken, say so
     explicit_confirm: bool = False  # "confirm it", even in the message that chooses
     labelled: bool = False  # the recipient was named like a saved label ("filleul Noé")
+    cheaper: bool = False  # an earlier search again, at lower prices ("like last time but…")
 
     @property
     def has_facts(self) -> bool:
@@ -390,6 +391,7 @@ def _read(
     out.explicit_confirm = intents.explicit_confirm(staying)
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
+    out.cheaper = out.load and intents.wants_cheaper(folded)
     if (choosing or candidate_titles) and not out.load:
         answers = candidate_answers or [() for _ in candidate_titles]
         pairs = zip(candidate_titles, answers, strict=False)
@@ -431,8 +433,9 @@ def _message_facts(raw: str, folded: str, msg: _Message) -> dict[str, Any]:
     # may carry facts ("note bien que Clara déteste les parfums forts, pour la prochaine fois").
     readable = _blank_save(raw, folded) if msg.out.save_label else raw
     exchanges = [m.span() for m in _NOT_A_RECIPIENT.finditer(folded)]
+    earlier = intents.load_spans(folded) if msg.out.load else []
     # "no clue what she's into": no taste cued
-    readable = blank(readable, exchanges + unknown_spans(folded))
+    readable = blank(readable, exchanges + earlier + unknown_spans(folded))
     facts = _facts(readable, msg)
     if "deadline" not in facts and _NOT_A_RECIPIENT.search(folded):
         # the exchange is an occasion too, read where it is still said: "Secret Santa at

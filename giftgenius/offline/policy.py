@@ -36,6 +36,10 @@ from giftgenius.replies.outcomes import noted as outcomes_noted
 from giftgenius.replies.outcomes import notes as outcomes_notes
 
 MAX_SAME_TOOL_PER_TURN = 2  # a loop guard: the workflow never needs a tool thrice a turn
+RECALL_TOOL = "recall_memories"
+CHEAPER_SHARE = 0.8  # "cheaper than last time": at most this share of what was paid
+# The facts of an earlier search a new one starts from (update_profile's names).
+_RECALLED_FACTS = ("recipient", "age", "interests", "dislikes", "country", "budget_max", "currency")
 
 
 @dataclass
@@ -218,6 +222,8 @@ def _first_call(turn: Turn) -> Decision | None:
         return _ask(turn, turn.question)
     if turn.step == "done":  # after the choice only keeping the profile is left to do
         return _pending(turn)
+    if ext.cheaper and RECALL_TOOL in turn.tools:  # the last gift's price is in the notes
+        return _call(RECALL_TOOL, _recall_args(turn))
     if ext.load or _probe(turn):
         return _call("list_recipient_profiles")
     if ext.has_facts:
@@ -405,10 +411,14 @@ def _next_call(turn: Turn) -> Decision | None:
             facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
             update = ("update_profile", _jsonable(facts)) if facts else None
             return _calls(("load_recipient_profile", {"label": label}), update)
+        if turn.ext.load and RECALL_TOOL in turn.tools and not turn.called(RECALL_TOOL):
+            return _call(RECALL_TOOL, _recall_args(turn))  # no profile kept: the notes may tell
         if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
             facts = turn.ext.facts  # a probe found none
             return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
         return None
+    if last.name == RECALL_TOOL:
+        return _from_memory(turn, last)
     if last.name == "load_recipient_profile":
         facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
         if facts and not turn.called("update_profile"):
@@ -416,6 +426,38 @@ def _next_call(turn: Turn) -> Decision | None:
     if "shortlist" in last.result and not last.result["shortlist"]:
         return _relax(turn, last)
     return _advance(turn)
+
+
+def _recall_args(turn: Turn) -> dict[str, Any]:
+    """The newest notes, about the recipient the message names if it names one."""
+    return {"about": None, "recipient": turn.ext.facts.get("recipient")}
+
+
+def _from_memory(turn: Turn, recalled: Outcome) -> Decision | None:
+    """The newest note's facts, as this message changes them, for a new search: what is
+    said now wins, tastes said now come first (the others stay), and "cheaper" is a budget
+    under the price of the gift chosen then."""
+    if turn.called("update_profile"):
+        return None
+    memories = recalled.result.get("memories") or []
+    known = dict(memories[0].get("facts") or {}) if memories else {}
+    chosen = known.pop("chosen", None)
+    facts = {k: v for k, v in known.items() if k in _RECALLED_FACTS}
+    said = dict(turn.ext.facts)
+    for key in ("interests", "dislikes"):  # a taste said now comes first; the others stay
+        if isinstance(said.get(key), list) and isinstance(facts.get(key), list):
+            said[key] = list(dict.fromkeys([*said[key], *facts[key]]))
+    facts.update(said)
+    if turn.ext.cheaper and isinstance(chosen, dict) and "budget_max" not in turn.ext.facts:
+        paid = chosen.get("price_in_budget_currency") or chosen.get("price")
+        currency = facts.get("currency") if "price_in_budget_currency" in chosen else None
+        if isinstance(paid, int | float) and paid > 1:
+            facts["budget_max"] = float(max(1, int(paid * CHEAPER_SHARE)))
+            facts["currency"] = currency or chosen.get("currency")
+            facts.pop("budget_min", None)
+    if not facts:
+        return None  # nothing kept: the reply says so and asks
+    return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
 
 
 def _relax(turn: Turn, found: Outcome) -> Decision | None:
@@ -579,6 +621,8 @@ def _no_profile(turn: Turn) -> str:
     listed = by_name.get("list_recipient_profiles")
     if not (listed and listed.ok and "load_recipient_profile" not in by_name and turn.ext.load):
         return ""
+    if RECALL_TOOL in by_name:
+        return ""  # the notes were looked in too: the reply says what they held
     labels = [
         str(p.get("label", p)) if isinstance(p, dict) else str(p)
         for p in listed.result.get("profiles") or []

@@ -39,3 +39,24 @@ def given_note(given: Any, state: dict[str, Any], locale: str) -> str:
     return catalogue.count(
         "history", "left_out", locale, len(gifts), whom=_whom(state, gifts[0], locale), gifts=items
     )
+
+
+def recalled_note(memories: Any, locale: str) -> str:
+    """What a search started from: the newest note recalled — for whom, and the gift chosen
+    then, its price and day — or that no note was found."""
+    if not isinstance(memories, list) or not memories or not isinstance(memories[0], dict):
+        return catalogue.say("replies", "recalled.none", locale)
+    newest = memories[0]
+    facts = newest.get("facts") or {}
+    whom = phrasing.recipient(str(facts.get("recipient") or newest.get("recipient") or ""), locale)
+    chosen = facts.get("chosen")
+    if not isinstance(chosen, dict) or not chosen.get("title"):
+        return catalogue.say("replies", "recalled.plain", locale, whom=whom)
+    try:
+        day = formats.date(str(chosen.get("given_on")), locale)
+    except ValueError:  # written by the tool, but JSON is JSON
+        return catalogue.say("replies", "recalled.plain", locale, whom=whom)
+    price = formats.money(chosen.get("price", 0), str(chosen.get("currency", "")), locale)
+    return catalogue.say(
+        "replies", "recalled", locale, day=day, whom=whom, title=chosen["title"], price=price
+    )

@@ -20,8 +20,9 @@ from typing import Any
 
 from giftgenius.replies import refusals
 from giftgenius.replies import texts as r
-from giftgenius.replies.given import given_note
+from giftgenius.replies.given import given_note, recalled_note
 
+RECALL = "recall_memories"  # notes of earlier searches, said when a search starts from one
 # The tool that answers a question about the listed gifts: its result is facts for the
 # model to answer with, never an outcome the agent presents.
 ANSWERED_BY_THE_MODEL = "get_gift_details"
@@ -83,6 +84,9 @@ def notes(outcomes: Sequence[Outcome], locale: str) -> list[str]:
     loaded = by_name.get("load_recipient_profile")
     if loaded and loaded.ok:
         parts.append(r.say("loaded", locale, label=loaded.result.get("loaded_label", "")))
+    recalled = by_name.get(RECALL)
+    if recalled and recalled.ok:
+        parts.append(recalled_note(recalled.result.get("memories"), locale))
     updated = by_name.get("update_profile")
     refused = next((o for o in outcomes if o.name == "update_profile" and not o.ok), None)
     if outcomes and outcomes[-1].ok and refused and updated and updated.ok:

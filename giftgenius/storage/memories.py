@@ -73,9 +73,11 @@ ErasedCheck = Callable[[str], bool]
 
 class MemoryStore(Protocol):
     def add(self, memory: Memory) -> None:
-        """Keep a note. Raises ``RunErased`` (and keeps nothing) for a run with a tombstone,
-        looked for before the write and again after it, so a ``forget`` that ran in between
-        (tombstones first, then rows) leaves nothing. ``ValueError`` for a vector with no
+        """Keep a note, in place of the note with the same ``id`` if there is one (a run
+        keeps one note, rewritten as it learns more). Raises ``RunErased`` (and keeps
+        nothing) for a run with a tombstone, looked for before the write and again after it,
+        so a ``forget`` that ran in between (tombstones first, then rows) leaves nothing.
+        ``ValueError`` for a vector with no
         direction (all zeros) or a text over ``MAX_TEXT_CHARS``."""
 
     def search(
@@ -90,6 +92,14 @@ class MemoryStore(Protocol):
         """The user's ``k`` notes (at most ``MAX_RESULTS``) of embedding space ``model``
         closest to ``vector`` by cosine, best first (ties: the newer first); only the
         recipient's with ``recipient_key``. Exact: every candidate note is scored."""
+
+    def latest(
+        self, user_id: str, *, model: str, recipient_key: str | None = None, k: int = 5
+    ) -> list[MemoryHit]:
+        """The user's ``k`` newest notes (at most ``MAX_RESULTS``) of embedding space
+        ``model``, newest first (as written); only the recipient's with ``recipient_key``.
+        ``score`` is 0: no query was compared. For "like last time", where recency is the
+        question, not likeness."""
 
     def erase_user(self, user_id: str) -> int:
         """Delete every note of the user, leaving no readable copy in the store's files;

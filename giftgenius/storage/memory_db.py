@@ -84,7 +84,8 @@ class DbMemoryStore:
             "text": check_text(memory.text),
             "embedding": unit_float32(memory.vector),
         }
-        with self.db.write() as repos:
+        with self.db.write() as repos:  # a rewritten note: the old row goes, a new seq comes
+            repos.session.execute(sa.delete(MemoryRow).where(_T.id == memory.id))
             repos.session.execute(sa.insert(MemoryRow).values(**values))
         try:
             refuse_erased(self._erased, memory.run_id)  # forget ran meanwhile: it wins
@@ -120,6 +121,20 @@ class DbMemoryStore:
                     return hits
                 self._forget_matrix(user_id, model)
         return hits
+
+    def latest(
+        self, user_id: str, *, model: str, recipient_key: str | None = None, k: int = 5
+    ) -> list[MemoryHit]:
+        k = check_k(k)
+        where = (_T.user_id == user_id) & (_T.model == model)
+        if recipient_key is not None:
+            where &= _T.recipient_key == recipient_key
+        columns = (_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at)
+        with self.db.read() as repos:  # the (user, model, seq) index, read backwards
+            rows = repos.session.execute(
+                sa.select(*columns).where(where).order_by(_T.seq.desc()).limit(k)
+            ).all()
+        return _hits([row[0] for row in rows], rows, [0.0] * len(rows))
 
     def erase_user(self, user_id: str) -> int:
         with self.db.write() as repos:
@@ -266,7 +281,7 @@ def _rows(session: Session, where: Any, dim: int) -> _Matrix:
     )
 
 
-def _hits(seqs: list[int], rows: Sequence[Any], scores: np.ndarray) -> list[MemoryHit]:
+def _hits(seqs: list[int], rows: Sequence[Any], scores: Sequence[float]) -> list[MemoryHit]:
     """The hits in ``seqs`` order from rows ending in (seq, id, run, recipient, text, when)."""
     found = {row[-6]: row[-6:] for row in rows if row[-6] is not None}
     return [

@@ -142,6 +142,7 @@ class SqliteVecMemoryStore:
         )
         with self._write() as tx:
             table = self._index_for(tx, len(vector) // 4, create=True)  # before the row
+            self._delete_in(tx, "id = ?", (memory.id,))  # a rewritten note replaces its row
             seq = tx.execute(
                 "INSERT INTO memories (id, user_id, run_id, recipient, recipient_key, model,"
                 " created_at, text, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -205,6 +206,38 @@ class SqliteVecMemoryStore:
             for distance, neg in ranked
         ]
 
+    def latest(
+        self, user_id: str, *, model: str, recipient_key: str | None = None, k: int = 5
+    ) -> list[MemoryHit]:
+        k = check_k(k)
+        if k == 0 or self._absent():
+            return []
+        where, params = "user_id = ? AND model = ?", [user_id, model]
+        if recipient_key is not None:
+            where += " AND recipient_key = ?"
+            params.append(recipient_key)
+        with self._lock, self._errors():
+            rows = (
+                self._connection()
+                .execute(
+                    "SELECT id, run_id, recipient, text, created_at FROM memories"
+                    f" WHERE {where} ORDER BY seq DESC LIMIT ?",
+                    [*params, k],
+                )
+                .fetchall()
+            )
+        return [
+            MemoryHit(
+                id=row[0],
+                run_id=row[1],
+                recipient=row[2],
+                text=row[3],
+                created_at=dt.datetime.fromtimestamp(row[4], dt.UTC),
+                score=0.0,
+            )
+            for row in rows
+        ]
+
     def erase_user(self, user_id: str) -> int:
         if self._absent():
             return 0
@@ -266,21 +299,25 @@ class SqliteVecMemoryStore:
         return table
 
     def _delete(self, where: str, params: tuple[Any, ...]) -> int:
-        """Delete the notes ``where`` selects, from ``memories`` and every vector table."""
+        """Delete the notes ``where`` selects, in a transaction of its own."""
         with self._write() as tx:
-            tables = [
-                row[0]
-                for row in tx.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'"
-                    " AND name GLOB 'memory_vectors_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
-                )
-            ]
-            for table in tables:
-                tx.execute(
-                    f"DELETE FROM {table} WHERE rowid IN (SELECT seq FROM memories WHERE {where})",
-                    params,
-                )
-            return int(tx.execute(f"DELETE FROM memories WHERE {where}", params).rowcount)
+            return self._delete_in(tx, where, params)
+
+    def _delete_in(self, tx: Any, where: str, params: tuple[Any, ...]) -> int:
+        """Delete the notes ``where`` selects, from ``memories`` and every vector table."""
+        tables = [
+            row[0]
+            for row in tx.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name GLOB 'memory_vectors_*' AND sql LIKE 'CREATE VIRTUAL TABLE%'"
+            )
+        ]
+        for table in tables:
+            tx.execute(
+                f"DELETE FROM {table} WHERE rowid IN (SELECT seq FROM memories WHERE {where})",
+                params,
+            )
+        return int(tx.execute(f"DELETE FROM memories WHERE {where}", params).rowcount)
 
     def _reclaim(self) -> None:
         """Deleted rows are zeroed (``secure_delete``); empty the log that still holds them."""

@@ -30,7 +30,7 @@ class Refusing:
 
 
 def _agent(tmp_path: Path, refusals: int):
-    agent = build_agent(load_settings(home=tmp_path / "home", context_window=5000))
+    agent = build_agent(load_settings(home=tmp_path / "home", context_window=5400))
     agent.model = Refusing(agent.model, refusals)
     return agent
 

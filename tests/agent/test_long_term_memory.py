@@ -90,7 +90,7 @@ def test_the_note_is_in_the_runs_language() -> None:
         answers=["jardinage"],
     )
     text = note_text(state, chosen, dt.date(2026, 12, 1))
-    assert text.startswith("Recherche de cadeau pour : maman.")
+    assert text.startswith("Recherche de cadeau du 1er décembre 2026 pour : maman.")
     assert "61 ans" in text and "Aime : jardinage." in text and "1er décembre 2026" in text
     assert recipient_key("maman", None) == recipient_key("mum", None) == "mother"
 

@@ -98,3 +98,34 @@ def test_prune_keeps_the_gift_history(cli, monkeypatch, seeded_home) -> None:
     pruned = cli("prune", "--older-than", "0d", "--yes")
     assert pruned.code == 0, pruned.err
     assert len(cli("history", "--user", "me", "--json").json()["gifts"]) == 1
+
+
+CHEAPER = {
+    "en": ("same as last time for my mum but cheaper", "I started from your search of "
+           "December 1, 2026 for your mum, when you chose **{title}** (£24)."),
+    "fr": ("comme la dernière fois pour maman, mais moins cher", "Je suis reparti de votre "
+           "recherche du 1er décembre 2026 pour votre mère, où vous aviez choisi **{title}** "
+           "(24\xa0£GB)."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_like_last_time_but_cheaper_starts_from_the_last_search(
+    cli, monkeypatch, seeded_home, lang: str
+) -> None:
+    """No profile was saved: the notes of December's search give the recipient and her
+    tastes, and its gift's price a lower budget; the reply says what it started from."""
+    first = ENGLISH["first"] if lang == "en" else FRENCH["first"]
+    _chat(cli, monkeypatch, DECEMBER, "me", first)
+    given = _state(cli, "me")
+    products = {p.id: p for p in load_products()}
+    title = products[given["selected_gift_id"]].title
+    line, said = CHEAPER[lang]
+    again = _chat(cli, monkeypatch, MAY, "me", [line])
+    assert said.format(title=title).replace("**", "") in again.out.replace("**", ""), again.out
+    state = _state(cli, "me")
+    profile = state["profile"]
+    assert profile["interests"] == ["coffee"]
+    assert profile["budget"]["currency"] == "EUR" and profile["budget"]["amount"] < 27.95
+    assert state["step"] == "finalizing" and state["candidate_ids"]
+    assert given["selected_gift_id"] not in state["candidate_ids"]

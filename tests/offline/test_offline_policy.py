@@ -60,6 +60,7 @@ class FakeTools:
             "locale": "en",
         }
         self.saved: dict[str, dict[str, Any]] = {}
+        self.memories: list[dict[str, Any]] = []  # what recall_memories finds, newest first
         self.fail: dict[str, dict[str, Any]] = {}
 
     def view(self) -> dict[str, Any]:
@@ -99,6 +100,9 @@ class FakeTools:
             elif changed:
                 found = self.refilter()
         return self.ok(changed=changed, missing=self.view()["missing"], **found)
+
+    def recall_memories(self, about: str | None, recipient: str | None) -> dict[str, Any]:
+        return self.ok(memories=self.memories)
 
     def search_candidates(self, **args: Any) -> dict[str, Any]:
         return self.ok(**self.find())
@@ -277,8 +281,52 @@ def test_same_friend_as_last_time_with_a_new_budget() -> None:
 def test_unknown_saved_profile_is_explained() -> None:
     chat = Chat()
     reply = chat.say("comme la dernière fois pour ma sœur")
-    assert chat.names() == ["list_recipient_profiles"]
-    assert "aucun profil" in reply.lower()
+    # no profile kept, no notes either: what the message says is recorded, and it is said
+    assert chat.names() == ["list_recipient_profiles", "recall_memories", "update_profile"]
+    assert "aucune note d'une recherche précédente" in reply.lower()
+    assert "sœur" in chat.tools.state["profile"]["recipient"]
+
+
+MUM_IN_DECEMBER = {
+    "note": "Gift search for mum on December 1, 2026. Likes: coffee. Budget: up to €60.",
+    "recipient": "mum",
+    "facts": {
+        "recipient": "mum",
+        "interests": ["coffee"],
+        "budget_max": 60.0,
+        "currency": "EUR",
+        "chosen": {
+            "title": "Three-Origin Coffee Tasting Flight",
+            "price": 24.0,
+            "currency": "GBP",
+            "price_in_budget_currency": 27.95,
+            "given_on": "2026-12-01",
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("line", "budget"),
+    [
+        ("same as last time for my mum but cheaper", 22.0),  # 80 % of the €27.95 paid
+        ("like last year for mum, a bit less expensive", 22.0),
+        ("comme la dernière fois pour maman mais moins cher", 22.0),
+        ("pareil que l'an dernier pour ma mère, en plus abordable", 22.0),
+        ("same as last time for mum", 60.0),  # no saved profile: the notes' facts, as they were
+        ("comme la dernière fois pour maman, mais elle adore le thé maintenant", 60.0),
+    ],
+)
+def test_an_earlier_search_is_recalled_and_searched_again(line: str, budget: float) -> None:
+    chat = Chat()
+    chat.tools.memories = [MUM_IN_DECEMBER]
+    reply = chat.say(line)
+    assert "recall_memories" in chat.names() and chat.names()[-1] == "update_profile"
+    profile = chat.tools.state["profile"]
+    assert profile["budget"] == {"amount": budget, "currency": "EUR"}
+    assert "coffee" in profile["interests"]
+    assert "Three-Origin Coffee Tasting Flight" in reply  # what it started from is said
+    assert "last" not in profile["interests"] and "dernière" not in str(profile)
 
 
 def test_save_profile() -> None:

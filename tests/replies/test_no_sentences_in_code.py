@@ -129,6 +129,12 @@ ALLOWED = {
     # phrasing.reason and recap.since_you_left). The recorded requests are replayed byte for
     # byte (tests/llm/test_llama_cpp_replay.py), so they stay as they are.
     ('agent/prompt_window.py', '', 'Summary of the earlier conversation: '),
+    (
+        'agent/prompt_window.py',
+        '',
+        "Notes from this person's earlier searches for this recipient, newest first "
+        "(`recall_memories` finds more):\n",
+    ),
     ('agent/prompt_window.py', '', '…[truncated {n} tokens]'),
     ('agent/prompt_window.py', '_fit_turn', 'summary omitted: this turn needs the room'),
     ('agent/revalidate.py', 'revalidate', 'removed from the catalog'),

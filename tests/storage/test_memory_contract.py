@@ -165,6 +165,34 @@ def test_k_is_bounded_and_ties_go_to_the_newer(store: MemoryStore) -> None:
     assert len(store.search("alice", unit(5), model=MODEL, k=10_000)) == MAX_RESULTS
 
 
+def test_latest_gives_the_newest_notes_whatever_the_query(store: MemoryStore) -> None:
+    for i in range(6):
+        store.add(note("alice", unit(i), text=f"n{i}", recipient_key="mother" if i % 2 else None))
+    store.add(note("alice", unit(9), text="other space", model="another"))
+    store.add(note("bob", unit(10), text="bob's"))
+    assert [h.text for h in store.latest("alice", model=MODEL, k=3)] == ["n5", "n4", "n3"]
+    mum = store.latest("alice", model=MODEL, recipient_key="mother")
+    assert [h.text for h in mum] == ["n5", "n3", "n1"]
+    assert {h.score for h in mum} == {0.0} and mum[0].run_id == "run-alice"
+    assert store.latest("alice", model=MODEL, k=0) == []
+    assert store.latest("nobody", model=MODEL) == []
+    assert [h.text for h in store.latest("alice", model="another")] == ["other space"]
+
+
+def test_a_note_written_again_under_its_id_replaces_it(backend: Backend) -> None:
+    """A run keeps one note, rewritten as it learns more: the old text is never found again,
+    by this handle or another process's (whose cache must not keep the old row)."""
+    first, other = backend.make(), backend.make()
+    first.add(note("alice", unit(1), id="run-1-note", text="tea"))
+    first.add(note("alice", unit(2), id="other-note", text="other"))
+    assert {h.text for h in other.search("alice", unit(1), model=MODEL)} == {"tea", "other"}
+    first.add(note("alice", unit(3), id="run-1-note", text="tea and hiking"))
+    for store in (first, other, backend.make()):
+        found = store.search("alice", unit(3), model=MODEL, k=10)
+        assert [h.text for h in found] == ["tea and hiking", "other"]
+        assert [h.text for h in store.latest("alice", model=MODEL)] == ["tea and hiking", "other"]
+
+
 def test_a_vector_with_no_direction_or_an_empty_text_is_refused(store: MemoryStore) -> None:
     with pytest.raises(ValueError, match="no direction"):
         store.add(note("alice", [0.0] * DIM))

@@ -21,6 +21,7 @@ from giftgenius.agent.tools.candidates import (
 from giftgenius.agent.tools.choice import confirm_choice, select_described_gift, select_gift
 from giftgenius.agent.tools.details import GiftQuestionArgs, get_gift_details
 from giftgenius.agent.tools.profile import UpdateProfileArgs, update_profile
+from giftgenius.agent.tools.recall import RecallArgs, recall_memories
 from giftgenius.agent.tools.registry import NoArgs, Registry, Tool, ToolArgs, ToolResult, tool
 from giftgenius.agent.tools.saved_profiles import (
     ProfileLabelArgs,
@@ -34,6 +35,7 @@ TOOLS = Registry(
     list_recipient_profiles,
     save_recipient_profile,
     load_recipient_profile,
+    recall_memories,
     search_candidates,
     get_gift_details,
     select_gift,
@@ -58,6 +60,7 @@ __all__ = [
     "GiftQuestionArgs",
     "NoArgs",
     "ProfileLabelArgs",
+    "RecallArgs",
     "Registry",
     "SearchCandidatesArgs",
     "StagedChange",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from giftgenius import AGENT_VERSION
+from giftgenius.agent.memory import MemoryBook
 from giftgenius.agent.revalidate import filter_spec
 from giftgenius.catalog import FilterSpec, Product, Rates, answers, price_in, why_it_fits
 from giftgenius.catalog.search import CatalogSource
@@ -55,6 +56,7 @@ class TurnContext:
     today: dt.date
     default_currency: str
     summary: Summary = field(default_factory=Summary)
+    memory: MemoryBook | None = None  # the user's long-term notes (None: none are kept)
     next_seq: int = 1
     staged: list[StagedChange] = field(default_factory=list)
     checkpoints: list[Checkpoint] = field(default_factory=list)
