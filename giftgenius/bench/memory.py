@@ -7,11 +7,13 @@ vectors, written with COPY on Postgres, in one transaction embedded), then gives
 100 and then 10,000 notes (``--sizes``), written as the agent writes them (``note_text`` of
 synthetic runs, embedded lexically), brings the store to its steady state (on Postgres the
 VACUUM ANALYZE autovacuum would run in time), and times ``search`` (k=5) for that user with
-queries embedded the same way: the first search (a cold matrix, on Postgres), then the p50 and p99
-of ``--repeat`` more. Bytes per note are the store's size on disk (table, indexes and
-TOAST on Postgres; the file embedded) over its notes. A command that prints figures, not a
-timed test; the vectors are the offline model's (``make_embedder``: lexical, 256
-dimensions), whatever model is configured.
+queries embedded the same way: the first search (a cold matrix, on Postgres), then the p50
+and p99 of ``--repeat`` more; and the memory block a run for a known recipient is given
+(its tokens, and the p50 of building it: the newest notes of one recipient, cut to whole
+notes). Bytes per note are the store's size on disk (table, indexes and TOAST on Postgres;
+the file embedded) over its notes. A command that prints figures, not a timed test; the
+vectors are the offline model's (``make_embedder``: lexical, 256 dimensions), whatever model
+is configured.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from giftgenius.agent.memory import note_text
+from giftgenius.agent.memory import MemoryBook, note_text, recipient_key, recipient_label
 from giftgenius.arguments import command_parser, whole
 from giftgenius.bench.scratch import SCRATCH_PREFIX, _create_database, _drop_database
 from giftgenius.bench.stats import percentile
@@ -42,6 +44,7 @@ from giftgenius.protocol import CandidateView
 from giftgenius.settings import Settings
 from giftgenius.storage.memories import Memory, MemoryStore
 from giftgenius.storage.memory_db import DbMemoryStore
+from giftgenius.tokens import TokenCounter
 
 USER = "bench-user"
 OTHERS_PER_USER = 100
@@ -53,6 +56,7 @@ TASTES = [
     "cooking", "yoga", "board games", "whisky", "cycling", "poetry", "lego", "dinosaurs",
 ]  # fmt: skip
 GIFTS = ["Moka Pot", "Chess Set", "Yarn Kit", "Trail Map", "Vinyl Record", "Seed Box"]
+BLOCKS_TIMED = 50  # memory blocks built at each size (a tokenizer's work each: fewer)
 
 
 def main(argv: Sequence[str] | None, settings: Settings) -> int:
@@ -138,6 +142,8 @@ def main(argv: Sequence[str] | None, settings: Settings) -> int:
                 p50=number(row["p50_ms"], lang, 2),
                 p99=number(row["p99_ms"], lang, 2),
                 searches=row["searches"],
+                tokens=number(row["block_tokens"], lang),
+                block=number(row["block_p50_ms"], lang, 2),
             )
         )
     return 0
@@ -151,10 +157,11 @@ def _grow(store: MemoryStore, embedder: Embedder, have: int, size: int) -> int:
     """Give the user ``size`` notes in all, written one at a time as the agent writes them
     (embedded a batch at a time: the embedding is not what is measured)."""
     rng = random.Random(size)
-    texts = [_note(rng, i) for i in range(have, size)]
-    for start in range(0, len(texts), 256):
-        batch = texts[start : start + 256]
-        for offset, (text, vector) in enumerate(zip(batch, embedder.embed(batch), strict=True)):
+    notes = [_note(rng, i) for i in range(have, size)]
+    for start in range(0, len(notes), 256):
+        batch = notes[start : start + 256]
+        vectors = embedder.embed([text for text, _ in batch])
+        for offset, ((text, profile), vector) in enumerate(zip(batch, vectors, strict=True)):
             store.add(
                 Memory(
                     user_id=USER,
@@ -163,6 +170,8 @@ def _grow(store: MemoryStore, embedder: Embedder, have: int, size: int) -> int:
                     vector=vector,
                     model=embedder.name,
                     created_at=dt.datetime.now(dt.UTC),
+                    recipient=recipient_label(profile),
+                    recipient_key=recipient_key(profile.recipient, profile.recipient_name),
                 )
             )
     return max(have, size)
@@ -180,17 +189,27 @@ def _time(store: MemoryStore, embedder: Embedder, size: int, repeat: int) -> dic
         if len(hits) != min(5, size):
             raise RuntimeError(f"a search found {len(hits)} notes of {size}")
     first, rest = timings[0], timings[1:]
+    book = MemoryBook(store, embedder, lambda: dt.datetime.now(dt.UTC))
+    count = TokenCounter.for_model("gpt-4o-mini").count_text
+    blocks: list[tuple[float, int]] = []
+    for i in range(min(repeat, BLOCKS_TIMED)):
+        profile = ProfileDraft(recipient=RECIPIENTS[i % len(RECIPIENTS)])
+        start = time.perf_counter()
+        block = book.block(USER, profile, run_id="bench-new-run", count=count)
+        blocks.append(((time.perf_counter() - start) * 1000, count(block)))
     return {
         "user_notes": size,
         "first_ms": round(first, 2),
         "p50_ms": round(statistics.median(rest), 2),
         "p99_ms": round(percentile(rest, 99), 2),
         "searches": len(rest),
+        "block_tokens": max(tokens for _, tokens in blocks),
+        "block_p50_ms": round(statistics.median(ms for ms, _ in blocks), 2),
     }
 
 
-def _note(rng: random.Random, i: int) -> str:
-    """A note as the agent writes one, for a synthetic run."""
+def _note(rng: random.Random, i: int) -> tuple[str, ProfileDraft]:
+    """A note as the agent writes one, for a synthetic run, and the run's profile."""
     tastes = rng.sample(TASTES, 3)
     state = SessionState(
         step="done",
@@ -210,7 +229,8 @@ def _note(rng: random.Random, i: int) -> str:
         delivery_days=3,
         answers=tastes[:1],
     )
-    return note_text(state, chosen, dt.date(2026, 1, 1) + dt.timedelta(days=i % 365))
+    day = dt.date(2026, 1, 1) + dt.timedelta(days=i % 365)
+    return note_text(state, chosen, day), state.profile
 
 
 Filler = Callable[[int], None]

@@ -95,6 +95,33 @@ def test_the_note_is_in_the_runs_language() -> None:
     assert recipient_key("maman", None) == recipient_key("mum", None) == "mother"
 
 
+def test_a_summary_fold_keeps_the_runs_one_note_which_the_choice_rewrites(
+    tmp_path: Path, seeded_home
+) -> None:
+    """A long search that is left unfinished still taught something: when its old history
+    is folded into the summary, the run's note is written; the confirmed choice later
+    rewrites that same note (one a run), now with the gift."""
+    agent = build_agent(load_settings(home=tmp_path / "home", context_window=5400))
+    try:
+        run = agent.open("alice").run
+        agent.turn(run.id, "alice", "a gift for my sister Clara, she loves tea, 40 dollars")
+        folded = False
+        for i in range(40):  # questions about the list, until old history is folded
+            result = agent.turn(run.id, "alice", f"is number {i % 3 + 1} good for tea lovers?")
+            folded = folded or result.summarized
+            if folded:
+                break
+        assert folded, "the conversation never grew past the window"
+        (note,) = agent.memory.recall("alice", None)
+        assert note.run_id == run.id and "tea" in note.text and "Chose" not in note.text
+        agent.turn(run.id, "alice", "the first one")
+        agent.turn(run.id, "alice", "yes")
+        (note,) = agent.memory.recall("alice", None)
+        assert note.run_id == run.id and "Chose" in note.text
+    finally:
+        agent.close()
+
+
 def test_a_failing_embedder_never_fails_the_turn(
     tmp_path: Path, seeded_home, caplog: pytest.LogCaptureFixture
 ) -> None:

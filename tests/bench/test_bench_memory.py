@@ -28,6 +28,9 @@ def test_bench_memory_embedded(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert all(
         row["searches"] == 5 and row["p99_ms"] >= row["p50_ms"] > 0 for row in figures["results"]
     )
+    # a recipient's block: whole notes, within the bound the agent gives it
+    assert all(0 < row["block_tokens"] <= 300 for row in figures["results"])
+    assert all(row["block_p50_ms"] > 0 for row in figures["results"])
     assert not (tmp_path / "home" / "memories.db").exists()  # a scratch store, not the home's
 
 
