@@ -41,14 +41,17 @@ def given_note(given: Any, state: dict[str, Any], locale: str) -> str:
     )
 
 
-def recalled_note(memories: Any, locale: str) -> str:
+def recalled_note(memories: Any, state: dict[str, Any], locale: str) -> str:
     """What a search started from: the newest note recalled — for whom, and the gift chosen
     then, its price and day — or that no note was found."""
     if not isinstance(memories, list) or not memories or not isinstance(memories[0], dict):
         return catalogue.say("replies", "recalled.none", locale)
     newest = memories[0]
     facts = newest.get("facts") or {}
-    whom = phrasing.recipient(str(facts.get("recipient") or newest.get("recipient") or ""), locale)
+    said = (state.get("profile") or {}).get("recipient")  # as the person names them now
+    whom = phrasing.recipient(
+        str(said or facts.get("recipient") or newest.get("recipient")), locale
+    )
     chosen = facts.get("chosen")
     if not isinstance(chosen, dict) or not chosen.get("title"):
         return catalogue.say("replies", "recalled.plain", locale, whom=whom)

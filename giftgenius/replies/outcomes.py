@@ -86,7 +86,8 @@ def notes(outcomes: Sequence[Outcome], locale: str) -> list[str]:
         parts.append(r.say("loaded", locale, label=loaded.result.get("loaded_label", "")))
     recalled = by_name.get(RECALL)
     if recalled and recalled.ok:
-        parts.append(recalled_note(recalled.result.get("memories"), locale))
+        state = latest_state(outcomes, {})
+        parts.append(recalled_note(recalled.result.get("memories"), state, locale))
     updated = by_name.get("update_profile")
     refused = next((o for o in outcomes if o.name == "update_profile" and not o.ok), None)
     if outcomes and outcomes[-1].ok and refused and updated and updated.ok:
