@@ -48,10 +48,9 @@ def recalled_note(memories: Any, state: dict[str, Any], locale: str) -> str:
         return catalogue.say("replies", "recalled.none", locale)
     newest = memories[0]
     facts = newest.get("facts") or {}
-    said = (state.get("profile") or {}).get("recipient")  # as the person names them now
-    whom = phrasing.recipient(
-        str(said or facts.get("recipient") or newest.get("recipient")), locale
-    )
+    now = (state.get("profile") or {}).get("recipient")  # as the person names them now
+    said = now or facts.get("recipient") or newest.get("recipient")
+    whom = phrasing.recipient(str(said or ""), locale)
     chosen = facts.get("chosen")
     if not isinstance(chosen, dict) or not chosen.get("title"):
         return catalogue.say("replies", "recalled.plain", locale, whom=whom)

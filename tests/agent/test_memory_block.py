@@ -46,7 +46,9 @@ def _play(home: Path, when: dt.datetime, lines: list[str], *, new: bool = False)
 
 
 def test_a_known_recipients_notes_reach_the_model_bounded(seeded_home: Path) -> None:
-    first = _play(seeded_home, DECEMBER, ["a gift for my mum, she loves coffee, 60 euros", "1", "yes"])
+    first = _play(
+        seeded_home, DECEMBER, ["a gift for my mum, she loves coffee, 60 euros", "1", "yes"]
+    )
     assert not any(MEMORY_PREFIX in s for s in first)  # nothing known yet
 
     may = DECEMBER + dt.timedelta(days=160)

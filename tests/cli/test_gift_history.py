@@ -104,7 +104,7 @@ CHEAPER = {
     "en": ("same as last time for my mum but cheaper", "I started from your search of "
            "December 1, 2026 for your mum, when you chose **{title}** (£24)."),
     "fr": ("comme la dernière fois pour maman, mais moins cher", "Je suis reparti de votre "
-           "recherche du 1er décembre 2026 pour votre mère, où vous aviez choisi **{title}** "
+           "recherche du 1er décembre 2026 pour votre maman, où vous aviez choisi **{title}** "
            "(24\xa0£GB)."),
 }  # fmt: skip
 
