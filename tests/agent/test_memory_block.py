@@ -1,7 +1,7 @@
 """What the model is told of a recipient from earlier searches: once the run names someone
 known, their notes travel in the system message of every later request, newest first,
-within about 300 tokens; nobody named, or nobody known, sends none. The real agent, the offline model, and a wrapper
-that keeps each request as sent."""
+within about 300 tokens; nobody named, or nobody known, sends none. The real agent, the
+offline model, and a wrapper that keeps each request as sent."""
 
 from __future__ import annotations
 
