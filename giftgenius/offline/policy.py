@@ -65,6 +65,7 @@ class Turn:
     currency: str = "USD"  # the budget's currency when the person names none
     question: Question | None = None  # a question about the gifts on show (``asking``)
     meant: list[str] = field(default_factory=list)  # the gifts discussed last, or selected
+    offered_known: bool = False  # the last turn offered an earlier search's facts
 
     def called(self, name: str) -> int:
         return sum(1 for res in self.results if res.name == name)
@@ -83,7 +84,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
     last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=None)
     if last_user is None:
         return None
-    start_state, seen, results = _scan(messages, last_user)
+    start_state, seen, results, before = _scan(messages, last_user)
     state = latest_state(results, start_state)
     _, user_text = split_state(message_text(messages[last_user]))
     # Under way (earlier words, or facts the state already holds): its language is settled.
@@ -104,6 +105,7 @@ def read_turn(messages: list[dict[str, Any]], tools: set[str], dollar: str) -> T
         choosing=start_state.get("step") == "finalizing" and bool(ids),
     )
     turn = Turn(user_text, state, start_state, results, seen, locale, ext, tools, dollar)
+    turn.offered_known = bool(before.get("known_before"))
     if start_state.get("step") in ("finalizing", "done") and ids:
         _read_question(turn, messages, last_user, shown)
     return turn
@@ -128,10 +130,12 @@ def _read_question(
 
 def _scan(
     messages: list[dict[str, Any]], last_user: int
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[Outcome]]:
-    """The state block of the last user message, the latest candidates listed anywhere, and
-    the outcomes of the tools called after the last user message."""
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[Outcome], dict[str, Any]]:
+    """The state block of the last user message, the latest candidates listed anywhere, the
+    outcomes of the tools called after the last user message, and the last tool result
+    before it."""
     start_state: dict[str, Any] = {}
+    before: dict[str, Any] = {}
     seen: list[dict[str, Any]] = []
     names: dict[str, tuple[str, dict[str, Any]]] = {}
     results: list[Outcome] = []
@@ -150,7 +154,9 @@ def _scan(
             if i > last_user:
                 name, args = names.get(message.get("tool_call_id", ""), ("", {}))
                 results.append(Outcome(name, args, result))
-    return start_state, seen, results
+            else:
+                before = result
+    return start_state, seen, results, before
 
 
 def _call_names(message: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -231,6 +237,8 @@ def _first_call(turn: Turn) -> Decision | None:
     pending = _pending(turn)
     if pending is not None:
         return pending
+    if _takes_known(turn):
+        return _call(RECALL_TOOL, {"about": None, "recipient": None})
     if ext.leave:
         return Decision(content=r.say("goodbye", turn.locale))
     if not turn.state.get("missing") and turn.step in ("generating_candidates", "filtering"):
@@ -428,6 +436,21 @@ def _next_call(turn: Turn) -> Decision | None:
     return _advance(turn)
 
 
+def _takes_known(turn: Turn) -> bool:
+    """A yes to the offer the last turn made ("Say yes to start from there"), while the
+    profile still misses facts: the earlier search's facts are taken."""
+    profile = turn.state.get("profile") or {}
+    return (
+        turn.offered_known
+        and turn.ext.confirm
+        and not turn.ext.decline
+        and turn.step == "collecting_profile"
+        and bool(profile.get("recipient"))
+        and bool(turn.state.get("missing"))
+        and RECALL_TOOL in turn.tools
+    )
+
+
 def _recall_args(turn: Turn) -> dict[str, Any]:
     """The newest notes, about the recipient the message names if it names one."""
     return {"about": None, "recipient": turn.ext.facts.get("recipient")}
@@ -443,6 +466,8 @@ def _from_memory(turn: Turn, recalled: Outcome) -> Decision | None:
     known = dict(memories[0].get("facts") or {}) if memories else {}
     chosen = known.pop("chosen", None)
     facts = {k: v for k, v in known.items() if k in _RECALLED_FACTS}
+    if (turn.state.get("profile") or {}).get("recipient"):
+        facts.pop("recipient", None)  # named already in this search, as the person put it
     said = dict(turn.ext.facts)
     for key in ("interests", "dislikes"):  # a taste said now comes first; the others stay
         if isinstance(said.get(key), list) and isinstance(facts.get(key), list):

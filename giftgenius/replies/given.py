@@ -62,3 +62,31 @@ def recalled_note(memories: Any, state: dict[str, Any], locale: str) -> str:
     return catalogue.say(
         "replies", "recalled", locale, day=day, whom=whom, title=chosen["title"], price=price
     )
+
+
+def known_note(known: Any, state: dict[str, Any], locale: str) -> str:
+    """The offer to start from what an earlier search for the same person knew: "Last time
+    for your mum (December 2026): budget up to €60; likes coffee. Say yes to start from
+    there." — then the usual question; "" when nothing was known."""
+    if not isinstance(known, dict) or not isinstance(known.get("facts"), dict):
+        return ""
+    facts = known["facts"]
+    budget = facts.get("budget_max")
+    profile = {
+        "budget": {"amount": budget, "currency": facts.get("currency") or "USD"}
+        if budget
+        else None,
+        "interests": facts.get("interests") or [],
+        "dislikes": facts.get("dislikes") or [],
+        "age": facts.get("age"),
+    }
+    said = phrasing.profile_facts(profile, locale, whom=False)
+    if not said:
+        return ""
+    whom = phrasing.recipient(str((state.get("profile") or {}).get("recipient") or ""), locale)
+    chosen = facts.get("chosen")
+    when = ""
+    if isinstance(chosen, dict) and chosen.get("given_on"):
+        when = formats.month(str(chosen["given_on"]), locale)
+    key = "known.offer.when" if when else "known.offer"
+    return catalogue.say("replies", key, locale, whom=whom, when=when, facts=said) + " "

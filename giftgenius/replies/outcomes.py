@@ -20,7 +20,7 @@ from typing import Any
 
 from giftgenius.replies import refusals
 from giftgenius.replies import texts as r
-from giftgenius.replies.given import given_note, recalled_note
+from giftgenius.replies.given import given_note, known_note, recalled_note
 
 RECALL = "recall_memories"  # notes of earlier searches, said when a search starts from one
 # The tool that answers a question about the listed gifts: its result is facts for the
@@ -120,8 +120,10 @@ def main(
     if searched is not None:
         return _shortlist(outcomes, searched, state, locale)
     missing = state.get("missing") or []
-    if missing and any(o.name == "update_profile" and o.ok for o in outcomes):
-        return noted(outcomes, state, locale) + r.ask_missing(missing, locale), True
+    updates = [o for o in outcomes if o.name == "update_profile" and o.ok]
+    if missing and updates:
+        offer = known_note(updates[-1].result.get("known_before"), state, locale)
+        return noted(outcomes, state, locale) + offer + r.ask_missing(missing, locale), True
     return None
 
 

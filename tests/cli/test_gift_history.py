@@ -129,3 +129,31 @@ def test_like_last_time_but_cheaper_starts_from_the_last_search(
     assert profile["budget"]["currency"] == "EUR" and profile["budget"]["amount"] < 27.95
     assert state["step"] == "finalizing" and state["candidate_ids"]
     assert given["selected_gift_id"] not in state["candidate_ids"]
+
+
+OFFER = {
+    "en": (["a gift for my mum", "yes"], "Last time for your mum (December 2026): budget up to "
+           "€60; likes coffee. Say yes to start from there."),
+    "fr": (["un cadeau pour maman", "oui"], "La dernière fois pour votre maman (décembre 2026) : "
+           "budget jusqu'à 60\xa0€ ; centres d'intérêt : café. Dites oui pour repartir de là."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_naming_someone_searched_for_before_offers_what_was_known(
+    cli, monkeypatch, seeded_home, lang: str
+) -> None:
+    """ "For my mum" alone, months later: what December's search knew is offered, and a yes
+    takes it — the earlier gift still left out."""
+    _chat(cli, monkeypatch, DECEMBER, "me", ENGLISH["first"] if lang == "en" else FRENCH["first"])
+    given = _state(cli, "me")["selected_gift_id"]
+    (first, yes), offer = OFFER[lang]
+    asked = _chat(cli, monkeypatch, MAY, "me", [first])
+    assert offer in asked.out, asked.out
+    assert _state(cli, "me")["step"] == "collecting_profile"
+    _chat(cli, monkeypatch, MAY, "me", [yes])
+    state = _state(cli, "me")
+    assert (
+        state["profile"]["interests"] == ["coffee"] and state["profile"]["budget"]["amount"] == 60
+    )
+    assert state["step"] == "finalizing" and given not in state["candidate_ids"]

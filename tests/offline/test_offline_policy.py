@@ -99,6 +99,8 @@ class FakeTools:
                 found = self.find()
             elif changed:
                 found = self.refilter()
+        if "recipient" in args and self.view()["missing"] and self.memories:
+            found["known_before"] = self.memories[0]  # as the tool: the newest note offered
         return self.ok(changed=changed, missing=self.view()["missing"], **found)
 
     def recall_memories(self, about: str | None, recipient: str | None) -> dict[str, Any]:
@@ -693,3 +695,27 @@ def test_a_place_the_only_idea_lacks_is_said_in_the_singular() -> None:
     shortlist(chat, "A gift for my sister, max 20 USD, she loves coffee")
     reply = chat.say("the second one")
     assert "The list has only one idea; say yes to record its order draft" in reply
+
+
+@pytest.mark.parametrize(
+    ("first", "yes"), [("a gift for my mum", "yes please"), ("pour maman", "oui")]
+)
+def test_a_yes_to_the_offer_of_what_was_known_takes_it(first: str, yes: str) -> None:
+    chat = Chat()
+    chat.tools.memories = [MUM_IN_DECEMBER]
+    offered = chat.say(first)
+    assert "December 2026" in offered or "décembre 2026" in offered
+    chat.calls.clear()
+    chat.say(yes)
+    assert chat.names() == ["recall_memories", "update_profile"]
+    profile = chat.tools.state["profile"]
+    assert profile["budget"] == {"amount": 60.0, "currency": "EUR"}
+    assert profile["interests"] == ["coffee"]
+
+
+def test_a_yes_with_nothing_offered_recalls_nothing() -> None:
+    chat = Chat()
+    chat.say("a gift for my mum")  # no notes: no offer
+    chat.calls.clear()
+    chat.say("yes")
+    assert "recall_memories" not in chat.names()

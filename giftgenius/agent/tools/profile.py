@@ -15,6 +15,7 @@ from giftgenius.agent.tools.profile_reading import (
     read_currency,
     read_recipient,
 )
+from giftgenius.agent.tools.recall import known_before
 from giftgenius.agent.tools.registry import ToolArgs, tool
 from giftgenius.agent.tools.tastes import popular_note, read_tastes
 from giftgenius.catalog import canonical_tags
@@ -104,7 +105,8 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     searches and filters: `shortlist` (gifts to present, in order, each with the interests
     it `answers`), `unserved` (interests nothing answers, with the closest things: say so),
     and if the shortlist is empty `relax` (changes that would bring ideas back: offer them).
-    Tastes unknown: the ideas are `popular` ones; say so.
+    Tastes unknown: the ideas are `popular` ones; say so. `known_before`: what an earlier
+    search for this recipient knew; offer to start from it.
 
     Maintainers: free text is scrubbed of PII, then read with the catalog's normalisers
     (``profile_reading``, ``tastes``): the recipient is kept as said with its name and
@@ -145,6 +147,9 @@ def update_profile(ctx: TurnContext, args: UpdateProfileArgs) -> dict[str, Any]:
     if args.currency is not None and new.budget is not None:
         understood["currency"] = new.budget.currency
     found = follow_up(ctx, changed=new != old)
+    if args.recipient is not None and new.missing() and new.recipient != old.recipient:
+        known = known_before(ctx)  # someone searched for before: offer what was known
+        found.update({"known_before": known} if known else {})
     return ok(ctx, changed=new != old, missing=new.missing(), understood=understood, **found)
 
 

@@ -40,10 +40,30 @@ def recall_memories(ctx: TurnContext, args: RecallArgs) -> dict[str, Any]:
         return ok(ctx, memories=[])
     notes = ctx.memory.recall(ctx.user_id, args.about, recipient=args.recipient, k=RECALLED + 1)
     notes = [n for n in notes if n.run_id != ctx.run_id][:RECALLED]  # not this search's own
+    return ok(ctx, memories=_recalled(ctx, notes))
+
+
+def known_before(ctx: TurnContext) -> dict[str, Any] | None:
+    """What the newest earlier search for the run's recipient knew — its note and facts —
+    for ``update_profile`` to offer when it still misses something; None when nothing is
+    known (or no notes are kept)."""
+    profile = ctx.state.profile
+    if ctx.memory is None or not (profile.recipient or profile.recipient_name):
+        return None
+    notes = ctx.memory.recall(
+        ctx.user_id, None, recipient=profile.recipient, name=profile.recipient_name, k=2
+    )
+    newest = next((n for n in notes if n.run_id != ctx.run_id), None)
+    if newest is None:
+        return None
+    return _recalled(ctx, [newest])[0]
+
+
+def _recalled(ctx: TurnContext, notes: list[Recalled]) -> list[dict[str, Any]]:
+    """The notes as the model is given them, with their runs' facts (one short read)."""
     with ctx.db.read() as repos:
         gifts = {g.run_id: g for g in repos.gifts.list_for(ctx.user_id)}
-        memories = [_memory(ctx, repos, note, gifts.get(note.run_id)) for note in notes]
-    return ok(ctx, memories=memories)
+        return [_memory(ctx, repos, note, gifts.get(note.run_id)) for note in notes]
 
 
 def _memory(
