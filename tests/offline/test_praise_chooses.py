@@ -61,6 +61,8 @@ def read(text: str, locale: str) -> Extraction:
         ("fr", "ça a l'air bien, le harnais pour le chien", "Leather Dog Hiking Harness"),
         ("fr", "il adorerait le thé", "Oolong Tasting Set"),
         ("fr", "euh, le coffret de thé est sympa", "Oolong Tasting Set"),
+        ("fr", "j'aime bien l'idée du thé", "Oolong Tasting Set"),
+        ("en", "I love the idea of the tea set", "Oolong Tasting Set"),
     ],
 )
 def test_praising_a_gift_pointed_at_chooses_it(locale: str, text: str, title: str) -> None:
@@ -97,6 +99,8 @@ def test_praise_of_what_a_gift_is_hands_its_words_to_the_tool(
         ("fr", "ça a l'air top"),
         ("en", "sounds good"),
         ("en", "the cap sounds good but maybe something else"),
+        ("en", "I like the sound of that"),  # no speaker: an idiom of praise
+        ("fr", "j'aime bien l'idée"),
     ],
 )
 def test_praise_taken_back_or_of_nothing_on_show_chooses_nothing(locale: str, text: str) -> None:
