@@ -25,7 +25,7 @@ from giftgenius.catalog.search import RankQuery, _query_words, _recipient_kind
 from giftgenius.language import lexicon
 from giftgenius.language.folding import fold
 from giftgenius.language.materials import MATERIALS, folded_words, mentions, words_for
-from giftgenius.language.vocabulary import analyze, lemmas
+from giftgenius.language.vocabulary import analyze, canonical_tags, lemmas
 
 # What a thing does or is like, in both languages (``lexicons/<lang>/features.toml``, one
 # kind per feature): features are not tags, and product records name them in English only.
@@ -100,6 +100,10 @@ def read_description(text: str) -> Described:
             features.add(named)
             text = text[: m.start()] + " " * len(m[0]) + text[m.end() :]
     meaning = analyze(text)
+    tags = set(meaning.tags)
+    # A word the vocabulary reads as a tag may also say what the thing is like ("coussin"
+    # is home decor, and something padded: a gardener's kneeler is one).
+    features |= {f for w in lemmas(text) if (f := _feature_index().get(w)) is not None}
     materials: set[str] = set()
     words: set[str] = set()
     material_index = {w: m for m in MATERIALS for w in words_for(m)}
@@ -108,13 +112,30 @@ def read_description(text: str) -> Described:
             continue
         material = material_index.get(word, material_index.get(word.rstrip("s")))
         feature = _feature_index().get(word)
+        parts = compound_parts(word)
         if material is not None:
             materials.add(material)
         elif feature is not None:
             features.add(feature)
+        elif parts is not None:  # "guidebook": a guide, and a book
+            words.add(parts[0])
+            tags |= canonical_tags(parts[1])
         else:
             words.add(word)
-    return Described(meaning.tags, frozenset(materials), frozenset(features), frozenset(words))
+    return Described(frozenset(tags), frozenset(materials), frozenset(features), frozenset(words))
+
+
+@lru_cache(maxsize=4096)
+def compound_parts(word: str) -> tuple[str, str] | None:
+    """A compound written as one word whose last part is a vocabulary word ("guidebook",
+    "songbook"): its first part and that last part, the shortest such, both of four letters
+    or more; None for a word the vocabulary knows whole, or that ends in no such word."""
+    if len(word) < 8 or canonical_tags(word):
+        return None
+    for at in range(len(word) - 4, 3, -1):
+        if canonical_tags(word[at:]):
+            return word[:at], word[at:]
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -165,12 +186,25 @@ def best_fits(products: Sequence[Product], described: Described) -> list[Product
     met = [(p, _met(p, described)) for p in products]
     counts = Counter(term for _, terms in met for term in terms)
     scored = [
-        (sum(1 / counts[t] for t in terms), p) for p, terms in met if enough(len(terms), described)
+        (sum(_weight(p, t) / counts[t] for t in terms), p)
+        for p, terms in met
+        if enough(len(terms), described)
     ]
     if not scored:
         return []
     top = max(score for score, _ in scored)
     return [p for score, p in scored if score == top]
+
+
+def _weight(product: Product, term: str) -> float:
+    """How surely a product meets a term: a tag only a word of its description names counts
+    half (a bee hotel "in a cedar frame" is no picture frame, a kneeler is the cushion)."""
+    if not term.startswith("tag:"):
+        return 1.0
+    from giftgenius.catalog.search import _text_index
+
+    tag = term.removeprefix("tag:")
+    return 1.0 if tag in product.tags or tag in _text_index(product.title)[0] else 0.5
 
 
 def described_query(

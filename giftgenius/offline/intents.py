@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from giftgenius.catalog.describing import read_description, spelled_in
+from giftgenius.catalog.describing import compound_parts, read_description, spelled_in
 from giftgenius.language.folding import alternation, fold
 from giftgenius.language.lexicon import LANGUAGES, union, words
 from giftgenius.language.patterns import alternatives, matcher, source
@@ -96,6 +96,23 @@ def _scope(folded: str) -> int | None:
 
 # Words that make a message a choice ("let's go with …", "je prends …", "the knitting one").
 CHOICE_CUE = re.compile(rf"(?<![\w']){source(_CHOICES, 'choosing')}(?![\w])")
+# Praise of a gift on show ("the guidebook sounds good", "le coussin me plaît bien"): a
+# choice when the message points at one and takes nothing back (``nlu``).
+LIKING = re.compile(rf"(?<![\w']){source(_CHOICES, 'liking')}(?![\w'])")
+# Thinking aloud before the gift is named ("hmm, the …", "euh, le …").
+_HESITATION = re.compile(rf"^\s*(?:(?:{alternatives(_CHOICES, 'hesitations')})(?![\w'])[\s,.!…]*)+")
+
+
+def unpraised(folded: str) -> str:
+    """The message with its praise blanked (same length): "ça a l'air top" points at nothing."""
+    return LIKING.sub(lambda m: " " * len(m[0]), folded)
+
+
+def unhesitating(folded: str) -> str:
+    """The message without the sounds of thinking it opens with, blanked (same length)."""
+    m = _HESITATION.match(folded)
+    return folded if m is None else " " * m.end() + folded[m.end() :]
+
 
 # Yes, in words; "no" in words (offline_choices' yes and no). A decline wins over a yes in
 # the same message. A hyphenated word is one word: the "k" of "k-pop" and the "go" of "her
@@ -153,15 +170,15 @@ def choice(folded: str, *, whole: bool = True) -> Choice | None:
 
 @dataclass
 class _Said:
-    """A folded message, and the same with its yes-phrases blanked: "that's the one", "mon
-    dernier mot" point at no position."""
+    """A folded message, and the same with its yes-phrases and praise blanked: "that's the
+    one", "mon dernier mot", "ça me tente" point at no position."""
 
     folded: str
     whole: bool
 
     @cached_property
     def bare(self) -> str:
-        return _without_yes(self.folded)
+        return _without_yes(unpraised(self.folded))
 
 
 def _price_end(said: _Said) -> Choice | None:
@@ -295,13 +312,16 @@ def price_kind(text: str) -> str | None:
     return kind
 
 
+_PRICE_ENDS = (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER)
+
+
 def described(text: str) -> str | None:
     """The words of a message that say what a gift is, once its yes-words, price ends,
     places in the list and numbers are blanked; None when nothing is left that describes
     ("the cheapest one", "le moins cher des deux premiers")."""
     folded = fold(text, keep_length=True)  # same spans: the kept words keep their accents
-    cut = _without_yes(folded)
-    for pattern in (_CHEAPEST, _PRICIEST, _CHEAPER, _PRICIER, _SCOPE, _AT_END, _AT_TOP, _PRICEY):
+    cut = _without_yes(unpraised(folded))
+    for pattern in (*_PRICE_ENDS, _SCOPE, _AT_END, _AT_TOP, _PRICEY, _HESITATION):
         cut = pattern.sub(lambda m: " " * len(m[0]), cut)
     words = [
         (m.start(), m.end())
@@ -391,16 +411,25 @@ def _scores(said: list[str], candidates: list[Candidate]) -> tuple[list[float], 
     scores = [0.0] * len(candidates)
     matched = [0] * len(candidates)
     for word in said:
-        word_tags = canonical_tags(word)
-        hits = [
-            i
-            for i in range(len(candidates))
-            if spelled_in(fold(word), title_words[i]) or word_tags & tags[i]
-        ]
+        hits = _hits(word, title_words, tags)
+        parts = compound_parts(fold(word)) if not hits else None
+        if parts is not None:  # "the guidebook": the guide, or the book
+            hits = sorted(set(_hits(parts[0], title_words, tags) + _hits(parts[1], [], tags)))
         for i in hits:
             scores[i] += 1.0 / len(hits)
             matched[i] += 1
     return scores, matched
+
+
+def _hits(word: str, title_words: list[set[str]], tags: list[frozenset[str]]) -> list[int]:
+    """The candidates whose title spells the word, or whose tags it names (``word`` keeps
+    its accents: "thé" is tea, "the" is not)."""
+    word_tags = canonical_tags(word)
+    return [
+        i
+        for i in range(len(tags))
+        if (i < len(title_words) and spelled_in(fold(word), title_words[i])) or word_tags & tags[i]
+    ]
 
 
 @lru_cache(maxsize=1024)
@@ -418,7 +447,7 @@ def _tags_of(candidate: Candidate) -> frozenset[str]:
     return frozenset(found)
 
 
-_COMMON = union("offline_choices", "common")
+_COMMON = union("offline_choices", "common", "hesitations")
 
 
 # "yeah nah" (no), "nah yeah" (yes), "ouais non", "non oui": answer words said one after the

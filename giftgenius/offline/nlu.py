@@ -498,7 +498,7 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
     cues = list(CORRECTION.finditer(folded)) + list(_NO_WORD.finditer(folded))
     cues += [m for m in _NOT_THIS.finditer(folded) if _points(m["what"])]
     whole = True
-    chooses = intents.CHOICE_CUE.search(folded) is not None  # "je prendrais plutôt …"
+    chooses = intents.CHOICE_CUE.search(folded) is not None or _likes_one(folded)
     if cues:
         last = max(m.end() for m in cues)
         if folded[last:].strip():
@@ -511,23 +511,24 @@ def _choice(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intent
             if kind is not None:
                 return replace(found, described=kind)
         return found
-    by_title = _by_title(raw, folded, shortlist)
+    by_title = _by_title(raw, folded, shortlist, chooses)
     if by_title is not None and (len(by_title.also) == 0 or not _beyond_titles(raw)):
         return by_title
     return _described(raw, folded, chooses) or by_title
 
 
-def _by_title(raw: str, folded: str, shortlist: list[intents.Candidate]) -> intents.Choice | None:
+def _by_title(
+    raw: str, folded: str, shortlist: list[intents.Candidate], cue: bool
+) -> intents.Choice | None:
     """A choice by the words of a shortlisted title, or by what the gift is for."""
     match = intents.title_match(raw, shortlist)
     if match is None:
         return None
-    cue = intents.CHOICE_CUE.search(folded) is not None
     # Without a choosing word ("let's go with", "je prends", "the … one", "celui qui"), the
     # message must be mostly the gift's words (half of them when it points at one: "la
     # laisse pour le chien"), refuse nothing and ask nothing: "il déteste les mugs" is no
     # choice of the mug, "what about a tea set?" asks for more.
-    pointing = _POINTING.match(folded.strip()) is not None
+    pointing = _points_first(folded)
     enough = match.share >= 0.5 if pointing else match.share > 0.5
     if not cue and (not enough or _negated(folded) or folded.rstrip().endswith("?")):
         return None
@@ -556,7 +557,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     avez un", "celui qui mesure la température"), says it chooses or asks whether there is
     one ("vous auriez une lampe en bois ?"), refuses nothing, asks nothing else and declines
     nothing. Whether it also states facts is checked by the caller."""
-    pointing = _POINTING.match(folded.strip()) is not None
+    pointing = _points_first(folded)
     cue = chooses or intents.CHOICE_CUE.search(folded) is not None
     asking = intents.asks_for_one(folded)  # "do you have a moka pot?" names it too
     if not (pointing or cue or asking) or _negated(folded) or intents.declines(folded):
@@ -566,7 +567,7 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
     if folded.rstrip().endswith("?") and not asking:
         return None
     words = intents.described(raw)
-    if words and intents.confirms(folded):
+    if words and intents.confirms(folded) and not _likes_one(folded):
         terms = read_description(words)
         if not (terms.tags or terms.materials or terms.features):
             return None  # "oui c'est juste, je le prends", "ok c bon jle prend": a yes
@@ -575,8 +576,24 @@ def _described(raw: str, folded: str, chooses: bool = False) -> intents.Choice |
 
 _SOMETHING = any_word(_REPLIES, "other_ideas")
 
-# A definite reference to one thing: "the grinder", "le harnais", "that notebook".
-_POINTING = matcher(_REPLIES, "pointing")
+# A definite reference to one thing: "the grinder", "le harnais", "that notebook", "l'hôtel".
+_POINTING = re.compile(rf"(?<![\w']){source(_REPLIES, 'pointing')}(?:(?<=')|(?![\w']))")
+
+
+def _points_first(folded: str) -> bool:
+    """Whether the message opens on one thing, after any thinking aloud ("hmm, the …")."""
+    return _POINTING.match(intents.unhesitating(folded).strip()) is not None
+
+
+def _likes_one(folded: str) -> bool:
+    """Praise of one gift pointed at ("hmm, the guidebook sounds good", "j'aime bien le
+    carnet", "le coussin me plaît"): a choice of it, unless the message takes it back."""
+    return (
+        intents.LIKING.search(folded) is not None
+        and _POINTING.search(intents.unpraised(folded)) is not None
+        and not _negated(folded)
+        and not intents.declines(folded)
+    )
 
 
 def _facts(text: str, msg: _Message) -> dict[str, Any]:

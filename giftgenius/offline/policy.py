@@ -414,9 +414,14 @@ def _next_call(turn: Turn) -> Decision | None:
     if last.name == DETAILS_TOOL:
         return None  # the answer is the reply (``compose_reply``)
     if last.name == "list_recipient_profiles":
-        label = _match_label(turn, last.result.get("profiles") or [])
+        profiles = last.result.get("profiles") or []
+        label = _match_label(turn, profiles)
         if label:  # with what else the message says of the recipient, in the same message
             facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
+            lacking = _lacking(turn, profiles, label)
+            if lacking is not None:  # already this search's person: keep what it was told
+                facts = lacking | facts
+                return _call("update_profile", _jsonable(facts)) if facts else _advance(turn)
             update = ("update_profile", _jsonable(facts)) if facts else None
             return _calls(("load_recipient_profile", {"label": label}), update)
         if turn.ext.load and RECALL_TOOL in turn.tools and not turn.called(RECALL_TOOL):
@@ -574,6 +579,40 @@ def _match_label(turn: Turn, profiles: list[Any]) -> str | None:
     return entries[0][0] if len(entries) == 1 else None
 
 
+def _lacking(turn: Turn, profiles: list[Any], label: str) -> dict[str, Any] | None:
+    """When the search is already about the saved profile's person (it was loaded earlier,
+    or the same person was named again: "même chose que l'an dernier niveau budget"), the
+    saved facts this search lacks; None when it is about someone else. Loading it again
+    would put back what this search has since been told otherwise ("il a eu 11 ans")."""
+    saved = next(
+        (
+            p.get("profile") or {}
+            for p in profiles
+            if isinstance(p, dict) and p.get("label") == label
+        ),
+        None,
+    )
+    held = turn.state.get("profile") or {}
+    if not saved or not held.get("recipient"):
+        return None
+    if any(fold(str(held.get(k) or "")) != fold(str(saved.get(k) or "")) for k in _PERSON):
+        return None
+    lacking: dict[str, Any] = {}
+    budget = saved.get("budget") or {}
+    if not held.get("budget") and budget.get("amount"):
+        lacking.update(budget_max=budget["amount"], currency=budget.get("currency"))
+        if budget.get("min_amount"):
+            lacking["budget_min"] = budget["min_amount"]
+    # A deadline saved with an earlier search is that search's date, never carried over.
+    for key in ("age", "country", "interests", "dislikes"):
+        if not held.get(key) and saved.get(key):
+            lacking[key] = saved[key]
+    return lacking
+
+
+_PERSON = ("recipient", "recipient_name")  # who a profile is about
+
+
 def _named_label(turn: Turn, entries: list[tuple[str, str]]) -> str | None:
     """The one label whose words, or its recipient's name, the message spells best."""
     said = re.findall(r"[^\W_]+", fold(turn.ext.text))
@@ -648,10 +687,10 @@ def _no_profile(turn: Turn) -> str:
         return ""
     if RECALL_TOOL in by_name:
         return ""  # the notes were looked in too: the reply says what they held
-    labels = [
-        str(p.get("label", p)) if isinstance(p, dict) else str(p)
-        for p in listed.result.get("profiles") or []
-    ]
+    profiles = listed.result.get("profiles") or []
+    if _match_label(turn, profiles):
+        return ""  # the search already holds that profile's person (``_lacking``)
+    labels = [str(p.get("label", p)) if isinstance(p, dict) else str(p) for p in profiles]
     return r.say(
         "no_profile",
         turn.locale,

@@ -34,3 +34,18 @@ def test_a_picture_of_a_subject_is_not_the_subject() -> None:
         if _PICTURES & set(p.tags) and _LIVING_OR_EATEN & set(p.tags)
     ]
     assert wrong == []
+
+
+# What a kind of gift is used for: a cookbook is a cooking gift (or a baking one), whatever
+# cuisine it teaches, so the person who states "cooking" is promised it too.
+_USED_FOR = {"cookbook": frozenset({"cooking", "baking"})}
+
+
+def test_a_kind_of_gift_carries_what_it_is_used_for() -> None:
+    wrong = [
+        (p.title, kind)
+        for p in load_products()
+        for kind, uses in _USED_FOR.items()
+        if kind in p.tags and not uses & set(p.tags)
+    ]
+    assert wrong == []
