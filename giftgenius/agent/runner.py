@@ -75,7 +75,7 @@ from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.memories import MemoryStore
-from giftgenius.storage.session_store import SessionStore
+from giftgenius.storage.session_store import Lease, SessionStore
 from giftgenius.tokens import TokenCounter, context_budget
 
 log = logging.getLogger("giftgenius.agent")
@@ -236,10 +236,13 @@ class Agent(RunReader):
         timings = TurnTimings()
         start = time.perf_counter()
         # The lease serializes turns; correctness under a lapsed lease rests on the fence.
-        with self.sessions.lease(run_id, self._holder(), wait=self.settings.lease_wait):
-            run, loaded = self._load_for_turn(run_id, user_id)
+        # The session comes with the lease, and the save gives the lease back: one round
+        # trip each (``SessionStore.lease(load=True)``, ``save(release=)``).
+        holder = self._holder()
+        with self.sessions.lease(run_id, holder, wait=self.settings.lease_wait, load=True) as lease:
+            run, loaded = self._load_for_turn(run_id, user_id, lease.session)
             timings.load = time.perf_counter() - start
-            result = self._turn(run, loaded, text, on_text, timings)
+            result = self._turn(run, loaded, text, on_text, timings, lease)
             releasing = time.perf_counter()
         timings.save += time.perf_counter() - releasing  # the lease's release
         timings.total = time.perf_counter() - start
@@ -251,13 +254,15 @@ class Agent(RunReader):
         lease a later turn of the same agent took."""
         return f"{self.owner}:{new_id()[:8]}"
 
-    def _load_for_turn(self, run_id: str, user_id: str) -> tuple[RunInfo, Loaded]:
+    def _load_for_turn(
+        self, run_id: str, user_id: str, live: Session | None
+    ) -> tuple[RunInfo, Loaded]:
         """The run and its session, under the lease, with one database statement.
 
-        The live session comes first, so the run row and the messages accepted after the
-        live session's last one (by a turn that died before committing) are read together.
+        The live session (loaded with the lease) comes first, so the run row and the
+        messages accepted after the live session's last one (by a turn that died before
+        committing) are read together.
         """
-        live = self.sessions.load(run_id)
         with self.db.read() as repos:
             if live is None:
                 run, uncommitted = repos.runs.get(run_id), None
@@ -280,8 +285,10 @@ class Agent(RunReader):
         text: str,
         on_text: Callable[[str], None] | None,
         timings: TurnTimings | None = None,
+        lease: Lease | None = None,
     ) -> TurnResult:
-        """One turn under the lease: accept, summarize, think, commit, publish."""
+        """One turn under the lease: accept, summarize, think, commit, publish (which gives
+        ``lease`` back with the session's save)."""
         timings = timings if timings is not None else TurnTimings()
         session = loaded.session
         # A finished run still takes a turn: "remember her as Mum for next time" is often
@@ -302,7 +309,7 @@ class Agent(RunReader):
         with timings.phase("commit"):
             new_version = self._commit(run, turn_id, session, ctx, thought)
         with timings.phase("save"):
-            self._publish(loaded, ctx, thought, new_version)
+            self._publish(loaded, ctx, thought, new_version, lease)
             if finished:
                 self._remember(run, ctx)
         with timings.phase("tools"):
@@ -467,7 +474,12 @@ class Agent(RunReader):
         return new_version
 
     def _publish(
-        self, loaded: Loaded, ctx: tools.TurnContext, thought: Thought, new_version: int
+        self,
+        loaded: Loaded,
+        ctx: tools.TurnContext,
+        thought: Thought,
+        new_version: int,
+        lease: Lease | None = None,
     ) -> None:
         """Step 6: save the live session, check-and-set on the version the store holds.
 
@@ -483,7 +495,7 @@ class Agent(RunReader):
         session.updated_at = self.clock()
         fault("before_session_save")
         try:
-            self.sessions.save(session, expected_version=loaded.stored_version)
+            self.sessions.save(session, expected_version=loaded.stored_version, release=lease)
         except RunErased as exc:
             log.info(
                 "session of an erased run not written back",
