@@ -76,6 +76,7 @@ from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.memories import MemoryStore
 from giftgenius.storage.session_store import Lease, SessionStore
+from giftgenius.storage.turn_rows import Fence
 from giftgenius.tokens import TokenCounter, context_budget
 
 log = logging.getLogger("giftgenius.agent")
@@ -263,11 +264,8 @@ class Agent(RunReader):
         messages accepted after the live session's last one (by a turn that died before
         committing) are read together.
         """
-        with self.db.read() as repos:
-            if live is None:
-                run, uncommitted = repos.runs.get(run_id), None
-            else:
-                run, uncommitted = repos.runs.get_with_transcript(run_id, live.next_seq - 1)
+        after = None if live is None else live.next_seq - 1
+        run, uncommitted = self.db.turns.run_after(run_id, after)
         if run is None:  # this window's run was erased (forget) or pruned meanwhile
             raise RunClosed(_no_longer_stored(user_id))
         if run.user_id != user_id:
@@ -332,8 +330,7 @@ class Agent(RunReader):
         """Step 2: the user's message is durable before anything else can fail."""
         user_msg = Message(role="user", content=scrub(text), seq=session.next_seq)
         try:
-            with self.db.write() as repos:
-                repos.transcript.append([_entry(run.id, turn_id, user_msg)])
+            self.db.turns.accept([_entry(run.id, turn_id, user_msg)])
         except VersionConflict as exc:
             self._unless_gone(run, exc)
             raise VersionConflict(catalogue.text("errors", "changed.on_arrival", "en")) from exc
@@ -437,21 +434,22 @@ class Agent(RunReader):
         for checkpoint in ctx.checkpoints:
             checkpoint.session_version = new_version
         step = ctx.state.step
+        fence = Fence(
+            run.id,
+            old_version,
+            new_version,
+            step=step,
+            status=RunStatus.done if step == Step.done and not was_done else None,
+            finished=was_done,
+            agent_version=tools.agent_version(),
+        )
         try:
-            with self.db.write() as repos:
-                for change in ctx.staged:
-                    change(repos)
-                repos.transcript.append([_entry(run.id, turn_id, m) for m in thought.messages[1:]])
-                written = [(str(c.step), repos.checkpoints.add(c)) for c in ctx.checkpoints]
-                repos.runs.fence(
-                    run.id,
-                    old_version,
-                    new_version,
-                    step=step,
-                    status=RunStatus.done if step == Step.done and not was_done else None,
-                    finished=was_done,
-                    agent_version=tools.agent_version(),
-                )
+            sizes = self.db.turns.commit(
+                [_entry(run.id, turn_id, m) for m in thought.messages[1:]],
+                ctx.checkpoints,
+                fence,
+                ctx.staged,
+            )
         except RunClosed as exc:
             raise self._closed(run) from exc
         except VersionConflict as exc:
@@ -459,7 +457,9 @@ class Agent(RunReader):
             raise VersionConflict(
                 catalogue.text("errors", "changed.while_answering", "en")
             ) from exc
-        metrics.checkpoints_written(written)
+        metrics.checkpoints_written(
+            [(str(c.step), size) for c, size in zip(ctx.checkpoints, sizes, strict=True)]
+        )
         fault("after_commit")
         log.info(
             "turn committed",
@@ -581,8 +581,7 @@ class Agent(RunReader):
 
     def _gone(self, run_id: str) -> bool:
         """Whether the run is no longer in the database (``forget`` erased it)."""
-        with self.db.read() as repos:
-            return repos.runs.get(run_id) is None
+        return not self.db.turns.exists(run_id)
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq

@@ -63,6 +63,7 @@ def _database_down(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
         raise StorageError("Cannot reach the database (test)")
 
     monkeypatch.setattr(agent.db, "read", unreachable)
+    monkeypatch.setattr(agent.db.turns, "exists", lambda run_id: unreachable())
 
 
 def _left_behind(settings: Settings, run_id: str) -> Session | None:
