@@ -270,6 +270,13 @@ class Database:
             self._turns = TurnRows(self)
         return self._turns
 
+    def writable(self, pooled: Any) -> None:
+        """Turn ``query_only`` off on a pooled SQLite connection of this engine if a read
+        left it on (a statement then runs on its own, as its own transaction)."""
+        if pooled.info.get(_BEGIN_OPTION, False):
+            pooled.driver_connection.execute(_QUERY_ONLY[False])
+            pooled.info[_BEGIN_OPTION] = False
+
     def begin_write(self, pooled: Any) -> None:
         """``BEGIN IMMEDIATE`` on a pooled SQLite connection of this engine, as ``write()``
         begins (``query_only`` off)."""

@@ -159,8 +159,10 @@ class TurnRows:
     # -- writes ----------------------------------------------------------------------------
 
     def accept(self, entries: Sequence[TranscriptEntry]) -> None:
-        """Append the accepted message(s) in a transaction of their own."""
-        with self._writing() as cursor:
+        """Append the accepted message(s) in a transaction of their own: one statement,
+        so on its own (autocommit) — one round trip on Postgres, not BEGIN, INSERT and
+        COMMIT."""
+        with self._writing(single=True) as cursor, self._taken(entries):
             self._append(cursor, entries)
 
     def commit(
@@ -193,30 +195,40 @@ class TurnRows:
         checkpoints: Sequence[Checkpoint],
         fence: Fence,
     ) -> list[int]:
-        self._append(cursor, entries)
         sizes: list[int] = []
-        if checkpoints:
-            rows = []
-            for cp in checkpoints:
-                text = cp.payload_json()
-                sizes.append(len(text.encode()))
-                rows.append(self._checkpoint_row(cp, text))
-            cursor.executemany(self._sql["checkpoint"], rows)
-            self.statements += 1
-        self._fence(cursor, fence)
+        rows = []
+        for cp in checkpoints:
+            text = cp.payload_json()
+            sizes.append(len(text.encode()))
+            rows.append(self._checkpoint_row(cp, text))
+        with self._taken(entries), self._pipelined(cursor):
+            self._append(cursor, entries)
+            if rows:
+                cursor.executemany(self._sql["checkpoint"], rows)
+                self.statements += 1
+            self._send_fence(cursor, fence)
+        self._check_fence(cursor, fence)
         return sizes
 
     def _append(self, cursor: Any, entries: Sequence[TranscriptEntry]) -> None:
+        """Send the entries' rows; under ``_taken``, which tells a seq already taken."""
         if not entries:
             return
         rows = [self._entry_row(e) for e in entries]
         self.statements += 1
+        if len(rows) == 1:
+            cursor.execute(self._sql["entry"], rows[0])
+        else:
+            cursor.executemany(self._sql["entry"], rows)
+
+    @contextmanager
+    def _taken(self, entries: Sequence[TranscriptEntry]) -> Iterator[None]:
+        """A transcript position already taken (or a run gone) as ``VersionConflict``."""
         try:
-            if len(rows) == 1:
-                cursor.execute(self._sql["entry"], rows[0])
-            else:
-                cursor.executemany(self._sql["entry"], rows)
+            yield
         except self._dbapi.IntegrityError as exc:
+            if not entries:
+                raise
             first, last = entries[0], entries[-1]
             raise VersionConflict(
                 speak(
@@ -224,8 +236,19 @@ class TurnRows:
                 )
             ) from exc
 
-    def _fence(self, cursor: Any, fence: Fence) -> None:
-        """``RunRepo.fence`` in one statement; a miss says why, read on the same cursor."""
+    @contextmanager
+    def _pipelined(self, cursor: Any) -> Iterator[None]:
+        """On Postgres, the statements sent together (psycopg's pipeline mode): the
+        transaction's BEGIN, the inserts and the fence in one round trip, their results
+        (and errors) read when the block ends. SQLite has no round trips to save."""
+        if self._sqlite:
+            yield
+            return
+        with cursor.connection.pipeline():
+            yield
+
+    def _send_fence(self, cursor: Any, fence: Fence) -> None:
+        """``RunRepo.fence`` in one statement (``_check_fence`` reads its outcome)."""
         expected = (RunStatus.done if fence.finished else RunStatus.active).value
         self.statements += 1
         cursor.execute(
@@ -241,8 +264,12 @@ class TurnRows:
                 expected,
             ),
         )
+
+    def _check_fence(self, cursor: Any, fence: Fence) -> None:
+        """The fence moved the run, or a miss says why (read on the same cursor)."""
         if cursor.rowcount == 1:
             return
+        expected = (RunStatus.done if fence.finished else RunStatus.active).value
         self.statements += 1
         cursor.execute(self._sql["run"], (fence.run_id,))
         row = cursor.fetchone()
@@ -322,10 +349,11 @@ class TurnRows:
                 pooled.close()
 
     @contextmanager
-    def _writing(self) -> Iterator[Any]:
+    def _writing(self, *, single: bool = False) -> Iterator[Any]:
         """A cursor in one write transaction on the write pool's connection: ``BEGIN
         IMMEDIATE`` on SQLite (its ``query_only`` off, as ``db.write()`` leaves it),
-        committed on exit, rolled back on any error."""
+        committed on exit, rolled back on any error. ``single``: the caller sends one
+        statement, its own transaction (autocommit; ``query_only`` off all the same)."""
         self._db.prepare()
         self.transactions += 1
         with self._db.errors():
@@ -333,6 +361,10 @@ class TurnRows:
             try:
                 driver: Any = pooled.driver_connection
                 with self._driver_errors(pooled) as cursor:
+                    if single:
+                        with self._autocommit(pooled):
+                            yield cursor
+                        return
                     if self._sqlite:
                         self._db.begin_write(pooled)
                     try:
@@ -343,6 +375,25 @@ class TurnRows:
                     driver.commit()
             finally:
                 pooled.close()
+
+    @contextmanager
+    def _autocommit(self, pooled: Any) -> Iterator[None]:
+        """Statements on their own: SQLite's connections always are (``BEGIN`` is ours to
+        send), a psycopg connection only while this lasts (set between transactions, the
+        switch costs no round trip)."""
+        if self._sqlite:
+            self._db.writable(pooled)
+            yield
+            return
+        driver = pooled.driver_connection
+        driver.autocommit = True
+        try:
+            yield
+        finally:
+            try:
+                driver.autocommit = False
+            except self._dbapi.Error:  # a connection gone: never handed out again
+                pooled.invalidate()
 
     def _checkout(self, engine: sa.Engine) -> Any:
         """A connection from ``engine``'s pool (pinged first on Postgres, as every
