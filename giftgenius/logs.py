@@ -92,9 +92,21 @@ def _json_default(value: Any) -> str:
 
 
 class JsonLinesFormatter(logging.Formatter):
-    """One JSON object per record; newlines inside values are escaped, so one line each."""
+    """One JSON object per record; newlines inside values are escaped, so one line each.
+
+    A record's line is made once and kept on it: the rotating file handler formats each
+    record twice (to measure it against the size limit, then to write it), and a turn
+    logs two records.
+    """
 
     def format(self, record: logging.LogRecord) -> str:
+        line = record.__dict__.get("_giftgenius_line")
+        if line is None:
+            line = self._format(record)
+            record._giftgenius_line = line
+        return str(line)
+
+    def _format(self, record: logging.LogRecord) -> str:
         ts = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
         out: dict[str, Any] = {
             "ts": ts.replace("+00:00", "Z"),

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import pairwise
 from typing import Any, Final
 
@@ -811,6 +811,26 @@ def scrub(text: str) -> str:
     """
     if not _TRIGGER.search(text):
         return text
+    if len(text) <= SHORT_TEXT:
+        return _scrub_short(text, _phone_regions)
+    return _scrub(text)
+
+
+SHORT_TEXT: Final = 64
+"""Texts this short are scrubbed once per process and remembered (``_scrub_short``): ids
+and labels come back in every log record of a turn — a run id of hex digits holding nine
+decimal ones in a row sends phonenumbers' matcher through every region, close to a
+millisecond a record, only to find the digits glued to letters."""
+
+
+@lru_cache(maxsize=4096)
+def _scrub_short(text: str, regions: tuple[str, ...]) -> str:
+    """``scrub`` of a short text, kept per text and phone regions (``regions`` is the key:
+    the passes read the configured ones)."""
+    return _scrub(text)
+
+
+def _scrub(text: str) -> str:
     for scrub_pass in _PASSES:
         text = scrub_pass(text)
     addressed = _addresses(text)

@@ -356,8 +356,10 @@ class TokenCounter:
         self._memo: dict[str, int] = {}
         # The agent sends the very same list of schemas every request: recognised by
         # identity before it is serialised for the key above (a list is never edited in
-        # place once it has been sent).
-        self._last_tools: tuple[list[dict[str, Any]], int, int] | None = None
+        # place once it has been sent). A few lists, not one: a model served in the same
+        # process (the benchmarks') counts the schemas it received with this counter too,
+        # and a single entry then missed at every request.
+        self._known_tools: dict[int, tuple[list[dict[str, Any]], int, int]] = {}
 
     @classmethod
     def for_model(cls, model: str) -> TokenCounter:
@@ -429,9 +431,9 @@ class TokenCounter:
         """
         if not tools:
             return 0
-        last = self._last_tools
-        if last is not None and last[0] is tools and last[1] == len(tools):
-            return last[2]
+        known = self._known_tools.get(id(tools))
+        if known is not None and known[0] is tools and known[1] == len(tools):
+            return known[2]
         key = json.dumps(tools, sort_keys=True, default=str)
         cached = self._tools_cache.get(key)
         if cached is None:
@@ -439,7 +441,9 @@ class TokenCounter:
             if len(self._tools_cache) >= 16:  # tool sets are few; keep the memo small
                 self._tools_cache.clear()
             self._tools_cache[key] = cached
-        self._last_tools = (tools, len(tools), cached)
+        if len(self._known_tools) >= 8:
+            self._known_tools.clear()
+        self._known_tools[id(tools)] = (tools, len(tools), cached)  # holds it: its id stays
         return cached
 
     def count_request(

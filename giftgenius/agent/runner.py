@@ -77,7 +77,8 @@ from giftgenius.resources import prompt_text
 from giftgenius.settings import Settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.memories import MemoryStore
-from giftgenius.storage.session_store import SessionStore
+from giftgenius.storage.session_store import Lease, SessionStore
+from giftgenius.storage.turn_rows import Fence
 from giftgenius.tokens import TokenCounter, context_budget
 
 log = logging.getLogger("giftgenius.agent")
@@ -243,10 +244,13 @@ class Agent(RunReader):
         timings = TurnTimings()
         start = time.perf_counter()
         # The lease serializes turns; correctness under a lapsed lease rests on the fence.
-        with self.sessions.lease(run_id, self._holder(), wait=self.settings.lease_wait):
-            run, loaded = self._load_for_turn(run_id, user_id)
+        # The session comes with the lease, and the save gives the lease back: one round
+        # trip each (``SessionStore.lease(load=True)``, ``save(release=)``).
+        holder = self._holder()
+        with self.sessions.lease(run_id, holder, wait=self.settings.lease_wait, load=True) as lease:
+            run, loaded = self._load_for_turn(run_id, user_id, lease.session)
             timings.load = time.perf_counter() - start
-            result = self._turn(run, loaded, text, on_text, timings)
+            result = self._turn(run, loaded, text, on_text, timings, lease)
             releasing = time.perf_counter()
         timings.save += time.perf_counter() - releasing  # the lease's release
         timings.total = time.perf_counter() - start
@@ -258,18 +262,17 @@ class Agent(RunReader):
         lease a later turn of the same agent took."""
         return f"{self.owner}:{new_id()[:8]}"
 
-    def _load_for_turn(self, run_id: str, user_id: str) -> tuple[RunInfo, Loaded]:
+    def _load_for_turn(
+        self, run_id: str, user_id: str, live: Session | None
+    ) -> tuple[RunInfo, Loaded]:
         """The run and its session, under the lease, with one database statement.
 
-        The live session comes first, so the run row and the messages accepted after the
-        live session's last one (by a turn that died before committing) are read together.
+        The live session (loaded with the lease) comes first, so the run row and the
+        messages accepted after the live session's last one (by a turn that died before
+        committing) are read together.
         """
-        live = self.sessions.load(run_id)
-        with self.db.read() as repos:
-            if live is None:
-                run, uncommitted = repos.runs.get(run_id), None
-            else:
-                run, uncommitted = repos.runs.get_with_transcript(run_id, live.next_seq - 1)
+        after = None if live is None else live.next_seq - 1
+        run, uncommitted = self.db.turns.run_after(run_id, after)
         if run is None:  # this window's run was erased (forget) or pruned meanwhile
             raise RunClosed(_no_longer_stored(user_id))
         if run.user_id != user_id:
@@ -287,8 +290,10 @@ class Agent(RunReader):
         text: str,
         on_text: Callable[[str], None] | None,
         timings: TurnTimings | None = None,
+        lease: Lease | None = None,
     ) -> TurnResult:
-        """One turn under the lease: accept, summarize, think, commit, publish."""
+        """One turn under the lease: accept, summarize, think, commit, publish (which gives
+        ``lease`` back with the session's save)."""
         timings = timings if timings is not None else TurnTimings()
         session = loaded.session
         # A finished run still takes a turn: "remember her as Mum for next time" is often
@@ -309,7 +314,7 @@ class Agent(RunReader):
         with timings.phase("commit"):
             new_version = self._commit(run, turn_id, session, ctx, thought)
         with timings.phase("save"):
-            self._publish(loaded, ctx, thought, new_version)
+            self._publish(loaded, ctx, thought, new_version, lease)
             if finished or summarized:  # what the search taught, kept past the session
                 self._remember(run, ctx)
         with timings.phase("tools"):
@@ -332,8 +337,7 @@ class Agent(RunReader):
         """Step 2: the user's message is durable before anything else can fail."""
         user_msg = Message(role="user", content=scrub(text), seq=session.next_seq)
         try:
-            with self.db.write() as repos:
-                repos.transcript.append([_entry(run.id, turn_id, user_msg)])
+            self.db.turns.accept([_entry(run.id, turn_id, user_msg)])
         except VersionConflict as exc:
             self._unless_gone(run, exc)
             raise VersionConflict(catalogue.text("errors", "changed.on_arrival", "en")) from exc
@@ -439,21 +443,22 @@ class Agent(RunReader):
         for checkpoint in ctx.checkpoints:
             checkpoint.session_version = new_version
         step = ctx.state.step
+        fence = Fence(
+            run.id,
+            old_version,
+            new_version,
+            step=step,
+            status=RunStatus.done if step == Step.done and not was_done else None,
+            finished=was_done,
+            agent_version=tools.agent_version(),
+        )
         try:
-            with self.db.write() as repos:
-                for change in ctx.staged:
-                    change(repos)
-                repos.transcript.append([_entry(run.id, turn_id, m) for m in thought.messages[1:]])
-                written = [(str(c.step), repos.checkpoints.add(c)) for c in ctx.checkpoints]
-                repos.runs.fence(
-                    run.id,
-                    old_version,
-                    new_version,
-                    step=step,
-                    status=RunStatus.done if step == Step.done and not was_done else None,
-                    finished=was_done,
-                    agent_version=tools.agent_version(),
-                )
+            sizes = self.db.turns.commit(
+                [_entry(run.id, turn_id, m) for m in thought.messages[1:]],
+                ctx.checkpoints,
+                fence,
+                ctx.staged,
+            )
         except RunClosed as exc:
             raise self._closed(run) from exc
         except VersionConflict as exc:
@@ -461,7 +466,9 @@ class Agent(RunReader):
             raise VersionConflict(
                 catalogue.text("errors", "changed.while_answering", "en")
             ) from exc
-        metrics.checkpoints_written(written)
+        metrics.checkpoints_written(
+            [(str(c.step), size) for c, size in zip(ctx.checkpoints, sizes, strict=True)]
+        )
         fault("after_commit")
         log.info(
             "turn committed",
@@ -476,7 +483,12 @@ class Agent(RunReader):
         return new_version
 
     def _publish(
-        self, loaded: Loaded, ctx: tools.TurnContext, thought: Thought, new_version: int
+        self,
+        loaded: Loaded,
+        ctx: tools.TurnContext,
+        thought: Thought,
+        new_version: int,
+        lease: Lease | None = None,
     ) -> None:
         """Step 6: save the live session, check-and-set on the version the store holds.
 
@@ -492,7 +504,7 @@ class Agent(RunReader):
         session.updated_at = self.clock()
         fault("before_session_save")
         try:
-            self.sessions.save(session, expected_version=loaded.stored_version)
+            self.sessions.save(session, expected_version=loaded.stored_version, release=lease)
         except RunErased as exc:
             log.info(
                 "session of an erased run not written back",
@@ -580,8 +592,7 @@ class Agent(RunReader):
 
     def _gone(self, run_id: str) -> bool:
         """Whether the run is no longer in the database (``forget`` erased it)."""
-        with self.db.read() as repos:
-            return repos.runs.get(run_id) is None
+        return not self.db.turns.exists(run_id)
 
     def _numbered(self, session: Session, message: Message) -> Message:
         message.seq = session.next_seq

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -31,6 +31,7 @@ from giftgenius.storage.sqlite_file import configure_file_connection
 if TYPE_CHECKING:
     from giftgenius.catalog import Product
     from giftgenius.settings import Settings
+    from giftgenius.storage.turn_rows import TurnRows
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 _BEGIN_OPTION = "giftgenius_sqlite_begin"
@@ -122,18 +123,25 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         # costs more than these statements, and a turn begins four transactions. The pragma
         # is sent only when the pooled connection's mode changes (kept in its ``info``).
         read = conn.get_execution_options().get(_BEGIN_OPTION) == "READ"
-        pooled = conn.connection
-        statements = [] if pooled.info.get(_BEGIN_OPTION) == read else [_QUERY_ONLY[read]]
-        statements.append("BEGIN" if read else "BEGIN IMMEDIATE")
-        driver = cast(sqlite3.Connection, pooled.driver_connection)
-        for statement in statements:
-            try:
-                driver.execute(statement)
-            except sqlite3.Error as exc:  # as SQLAlchemy would raise it, for ``_errors``
-                raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
-        pooled.info[_BEGIN_OPTION] = read
+        sqlite_begin(conn.connection, read=read)
 
     return engine
+
+
+def sqlite_begin(pooled: Any, *, read: bool) -> None:
+    """Begin a transaction on a pooled SQLite connection's driver: reads with
+    ``query_only`` on (``BEGIN``), writes with it off and the write lock taken at once
+    (``BEGIN IMMEDIATE``). The pragma is sent only when the connection's mode changes
+    (kept in the pool record's ``info``)."""
+    statements = [] if pooled.info.get(_BEGIN_OPTION, False) == read else [_QUERY_ONLY[read]]
+    statements.append("BEGIN" if read else "BEGIN IMMEDIATE")
+    driver = cast(sqlite3.Connection, pooled.driver_connection)
+    for statement in statements:
+        try:
+            driver.execute(statement)
+        except sqlite3.Error as exc:  # as SQLAlchemy would raise it, for ``_errors``
+            raise DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
+    pooled.info[_BEGIN_OPTION] = read
 
 
 def _require_folder(path: Path) -> None:
@@ -229,6 +237,7 @@ class Database:
         self._write_engine = self.engine
         self._ready = False
         self._lock = threading.Lock()
+        self._turns: TurnRows | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Database:
@@ -246,6 +255,36 @@ class Database:
         """The engines whose events see every statement this handle sends (for counting):
         on SQLite the read engine is a view of the one engine, on Postgres a pool of its own."""
         return (self.engine,) if self.dialect == "sqlite" else (self.engine, self._read_engine)
+
+    @property
+    def read_engine(self) -> Engine:
+        """The engine ``read()`` uses (on Postgres, a pool of read-only connections)."""
+        return self._read_engine
+
+    @property
+    def turns(self) -> TurnRows:
+        """A turn's own statements on the driver's connection (``storage/turn_rows.py``)."""
+        if self._turns is None:
+            from giftgenius.storage.turn_rows import TurnRows
+
+            self._turns = TurnRows(self)
+        return self._turns
+
+    def writable(self, pooled: Any) -> None:
+        """Turn ``query_only`` off on a pooled SQLite connection of this engine if a read
+        left it on (a statement then runs on its own, as its own transaction)."""
+        if pooled.info.get(_BEGIN_OPTION, False):
+            pooled.driver_connection.execute(_QUERY_ONLY[False])
+            pooled.info[_BEGIN_OPTION] = False
+
+    def begin_write(self, pooled: Any) -> None:
+        """``BEGIN IMMEDIATE`` on a pooled SQLite connection of this engine, as ``write()``
+        begins (``query_only`` off)."""
+        sqlite_begin(pooled, read=False)
+
+    def errors(self) -> AbstractContextManager[None]:
+        """The driver errors a user can act on, as StorageErrors (``_errors``)."""
+        return self._errors()
 
     @property
     def display_url(self) -> str:

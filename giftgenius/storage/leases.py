@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from tenacity import (
     RetryCallState,
@@ -29,8 +29,11 @@ from tenacity import (
 
 from giftgenius import messages as catalogue
 from giftgenius import metrics
-from giftgenius.errors import SessionBusy, StorageError, UsageError
-from giftgenius.storage.session_store import check_run_id
+from giftgenius.errors import SessionBusy, StorageError, UsageError, VersionConflict
+from giftgenius.storage.session_store import Lease, check_run_id
+
+if TYPE_CHECKING:
+    from giftgenius.domain import Session
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +68,14 @@ class LeaseOps(Protocol):
     def lease_release(self, run_id: str, owner: str) -> None:
         """Delete the lease iff ``owner`` still holds it."""
 
+    def lease_try_acquire_and_load(self, run_id: str, owner: str) -> tuple[bool, Session | None]:
+        """``lease_try_acquire`` without a waiter and, when it took the lease, ``load`` —
+        in the same atomic step (one round trip / transaction): the lease and the live
+        session. Nothing is loaded (nor its TTL slid) when the lease was not taken."""
+
+    def load(self, run_id: str) -> Session | None:
+        """The live session (``SessionStore.load``)."""
+
 
 class HeldLease:
     """A lease held for one turn; the process's lease keeper renews it until released."""
@@ -78,6 +89,8 @@ class HeldLease:
         self._lost = threading.Event()
         self._renewed = threading.Condition()
         self._renewals = 0
+        self.session: Session | None = None  # loaded with the lease (``hold_lease(load=True)``)
+        self.returned = False  # given back by the store already (``give_back``)
 
     @property
     def renewals(self) -> int:
@@ -136,13 +149,19 @@ class _LeaseKeeper:
         self._cond = threading.Condition()
         self._due: dict[HeldLease, float] = {}
         self._renewing: HeldLease | None = None
+        # When the keeper thread wakes next by itself (monotonic; inf: only when told). A
+        # lease due no sooner needs no wake-up call: waking the thread at every turn made
+        # the turn's thread wait for the GIL and the condition's lock on a busy machine.
+        self._wake_at = float("inf")
         self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
         self._thread.start()
 
     def add(self, lease: HeldLease) -> None:
         with self._cond:
-            self._due[lease] = time.monotonic() + lease._interval
-            self._cond.notify_all()
+            due = time.monotonic() + lease._interval
+            self._due[lease] = due
+            if due < self._wake_at:
+                self._cond.notify_all()
 
     def remove(self, lease: HeldLease) -> None:
         with self._cond:
@@ -155,15 +174,21 @@ class _LeaseKeeper:
         """Wait (under the lock) until a lease falls due, and take it off the table."""
         while True:
             if not self._due:
-                self._cond.wait()
+                if self._wake_at == float("inf"):
+                    self._cond.wait()
+                else:  # keep the wake-up a lease added meanwhile may count on
+                    self._cond.wait(max(0.0, self._wake_at - time.monotonic()))
+                    if time.monotonic() >= self._wake_at:
+                        self._wake_at = float("inf")
                 continue
             lease, due = min(self._due.items(), key=lambda item: item[1])
-            wait = due - time.monotonic()
-            if wait <= 0:
+            now = time.monotonic()
+            if due <= now:
                 del self._due[lease]
                 self._renewing = lease
                 return lease
-            self._cond.wait(wait)
+            self._wake_at = due
+            self._cond.wait(due - now)
 
     def _run(self) -> None:
         while True:
@@ -193,15 +218,38 @@ def _lease_keeper() -> _LeaseKeeper:
 
 @contextmanager
 def hold_lease(
-    ops: LeaseOps, run_id: str, owner: str, *, wait: float, lease_ttl: float
+    ops: LeaseOps,
+    run_id: str,
+    owner: str,
+    *,
+    wait: float,
+    lease_ttl: float,
+    load: bool = False,
 ) -> Iterator[HeldLease]:
-    """Acquire (polling with backoff for up to ``wait`` s), renew while held, release."""
+    """Acquire (polling with backoff for up to ``wait`` s), renew while held, release.
+
+    With ``load`` the live session comes with the lease (``HeldLease.session``): taken in
+    the lease's own round trip when the lease is free at once, loaded after it otherwise.
+    A lease the store gave back already (``give_back``: the session's save released it)
+    is not released again.
+    """
     check_run_id(run_id)
     if not owner:
         raise UsageError("A lease owner must be a non-empty string (e.g. a process/turn id).")
-    if not _acquire(ops, run_id, owner, wait=max(0.0, wait)):
+    wait = max(0.0, wait)
+    session: Session | None = None
+    if load:
+        acquired, session = ops.lease_try_acquire_and_load(run_id, owner)
+        if not acquired:
+            acquired = _acquire(ops, run_id, owner, wait=wait, tried=True)
+            if acquired:
+                session = ops.load(run_id)
+    else:
+        acquired = _acquire(ops, run_id, owner, wait=wait)
+    if not acquired:
         raise SessionBusy(BUSY_MESSAGE)
     lease = HeldLease(ops, run_id, owner, lease_ttl)
+    lease.session = session
     keeper = _lease_keeper()
     keeper.add(lease)
     metrics.session_started()
@@ -210,7 +258,26 @@ def hold_lease(
     finally:
         metrics.session_ended()
         keeper.remove(lease)
-        _release(ops, run_id, owner)
+        if not lease.returned:
+            _release(ops, run_id, owner)
+
+
+@contextmanager
+def give_back(lease: Lease | None) -> Iterator[None]:
+    """Around a store operation that also releases ``lease`` (a save that gives the lease
+    back in its own round trip): the keeper stops renewing it first, and once the store
+    answered — written, or refused (``VersionConflict``, ``RunErased``) — ``hold_lease``
+    does not release it again; a store that did not answer leaves it to ``hold_lease``."""
+    if not isinstance(lease, HeldLease):
+        yield
+        return
+    _lease_keeper().remove(lease)
+    try:
+        yield
+    except VersionConflict:
+        lease.returned = True  # the store answered (a refusal releases all the same)
+        raise
+    lease.returned = True
 
 
 def _release(ops: LeaseOps, run_id: str, owner: str) -> None:
@@ -232,9 +299,12 @@ def _release(ops: LeaseOps, run_id: str, owner: str) -> None:
         )
 
 
-def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float) -> bool:
-    """Try to take the lease, polling with backoff for up to ``wait`` s; False if never."""
-    if ops.lease_try_acquire(run_id, owner):  # the usual case, without tenacity's set-up
+def _acquire(ops: LeaseOps, run_id: str, owner: str, *, wait: float, tried: bool = False) -> bool:
+    """Try to take the lease, polling with backoff for up to ``wait`` s; False if never.
+
+    ``tried``: the first try without a place in the queue was made already.
+    """
+    if not tried and ops.lease_try_acquire(run_id, owner):  # the usual case, no tenacity
         return True
     if wait <= 0:
         return False

@@ -27,35 +27,57 @@ from giftgenius.domain import Message, Session, Summary
 from giftgenius.errors import ConfigError, StorageError
 from giftgenius.messages import speak
 from giftgenius.storage.checkpoints import decode_session
-from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
-from giftgenius.storage.session_store import Clock, check_run_id, run_erased, version_conflict
+from giftgenius.storage.leases import QUEUE_STALE, HeldLease, give_back, hold_lease
+from giftgenius.storage.session_store import (
+    Clock,
+    Lease,
+    check_run_id,
+    run_erased,
+    version_conflict,
+)
 
 log = logging.getLogger(__name__)
 
 _MESSAGES = TypeAdapter(list[Message])
 
-# KEYS: state, messages, summary. ARGV: now_ms, ttl_ms.
-# Returns nil when absent, incomplete (an evicted part) or past its max lifetime.
-_LOAD = """
-local row = redis.call('HMGET', KEYS[1], 'data', 'cap')
-if not row[1] then return false end
-local messages = redis.call('GET', KEYS[2])
-local summary = redis.call('GET', KEYS[3])
-local ttl = math.floor(math.min(tonumber(ARGV[2]), tonumber(row[2]) - tonumber(ARGV[1])))
+
+def _load_lua(state: int, now: int, ttl: int, found: str, missing: str) -> str:
+    """The load's Lua, for the state, messages and summary keys at ``KEYS[state]`` and on,
+    and ``ARGV[now]``, ``ARGV[ttl]``: returns ``found`` (a Lua expression of ``row[1]``,
+    ``messages`` and ``summary``) or ``missing`` when the session is absent, incomplete
+    (an evicted part) or past its max lifetime."""
+    a, b, c = (f"KEYS[{state + i}]" for i in range(3))
+    return f"""
+local row = redis.call('HMGET', {a}, 'data', 'cap')
+if not row[1] then return {missing} end
+local messages = redis.call('GET', {b})
+local summary = redis.call('GET', {c})
+local ttl = math.floor(math.min(tonumber(ARGV[{ttl}]), tonumber(row[2]) - tonumber(ARGV[{now}])))
 if (not messages) or (not summary) or ttl <= 0 then
-  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-  return false
+  redis.call('DEL', {a}, {b}, {c})
+  return {missing}
 end
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
-return {row[1], messages, summary}
+redis.call('PEXPIRE', {a}, ttl)
+redis.call('PEXPIRE', {b}, ttl)
+redis.call('PEXPIRE', {c}, ttl)
+return {found}
 """
 
-# KEYS: state, messages, summary, tombstone.
+
+# KEYS: state, messages, summary. ARGV: now_ms, ttl_ms.
+# Returns nil when absent, incomplete (an evicted part) or past its max lifetime.
+_LOAD = _load_lua(1, 1, 2, "{row[1], messages, summary}", "false")
+
+# KEYS: state, messages, summary, tombstone, lease.
 # ARGV: expected version ('' = must not exist), new version, state data, messages, summary,
-#       now_ms, ttl_ms, cap_ms for a new session.
+#       now_ms, ttl_ms, cap_ms for a new session, lease owner ('' = no lease to release).
 # Returns {1, ''} when written, {0, stored version or ''} on a conflict, {-1, ''} when the
-# run was erased (its tombstone lives).
+# run was erased (its tombstone lives). The owner's lease is released whatever the outcome
+# (compare-and-delete, as ``_RELEASE``): the save is the last thing a turn does under it.
 _SAVE = """
+if ARGV[9] ~= '' and redis.call('GET', KEYS[5]) == ARGV[9] then
+  redis.call('DEL', KEYS[5])
+end
 if redis.call('EXISTS', KEYS[4]) == 1 then return {-1, ''} end
 local current = redis.call('HGET', KEYS[1], 'version')
 local cap
@@ -125,6 +147,20 @@ end
 return 0
 """
 
+# KEYS: lease, queue, seen, ticket counter, state, messages, summary.
+# ARGV: owner, now_ms, stale_ms, lease ttl_ms, session ttl_ms.
+# _ACQUIRE without a waiter, then, when the lease was taken, _LOAD: {0} when the lease was
+# not taken, {1} when it was and no session is live, {1, data, messages, summary} with one.
+_ACQUIRE_AND_LOAD = """
+local now, stale = tonumber(ARGV[2]), tonumber(ARGV[3])
+for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - stale)) do
+  redis.call('ZREM', KEYS[2], gone)
+  redis.call('ZREM', KEYS[3], gone)
+end
+if redis.call('ZRANGE', KEYS[2], 0, 0)[1] then return {0} end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[4]) then return {0} end
+""" + _load_lua(5, 2, 5, "{1, row[1], messages, summary}", "{1}")
+
 # KEYS: queue, seen. ARGV: waiter.
 _LEAVE_QUEUE = """
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -190,6 +226,7 @@ class RedisSessionStore:
         self._renew_script = client.register_script(_RENEW)
         self._release_script = client.register_script(_RELEASE)
         self._acquire_script = client.register_script(_ACQUIRE)
+        self._acquire_and_load_script = client.register_script(_ACQUIRE_AND_LOAD)
         self._leave_queue_script = client.register_script(_LEAVE_QUEUE)
 
     @classmethod
@@ -246,9 +283,11 @@ class RedisSessionStore:
                 keys=[keys.state, keys.messages, keys.summary],
                 args=[self._now_ms(), _ms(self.session_ttl)],
             )
-        if found is None:
-            return None
-        data, messages, summary = found
+        return None if found is None else self._decoded(run_id, keys, *found)
+
+    def _decoded(
+        self, run_id: str, keys: SessionKeys, data: bytes, messages: bytes, summary: bytes
+    ) -> Session | None:
         try:
             fields: dict[str, Any] = json.loads(data)
             fields["messages"] = _MESSAGES.validate_json(messages)
@@ -262,14 +301,16 @@ class RedisSessionStore:
             return None
 
     @metrics.store_operation("save")
-    def save(self, session: Session, expected_version: int | None) -> None:
+    def save(
+        self, session: Session, expected_version: int | None, *, release: Lease | None = None
+    ) -> None:
         keys = self.keys(session.run_id)
         now_ms = self._now_ms()
         state = session.model_dump_json(exclude={"messages", "summary"})
         messages = _MESSAGES.dump_json(session.messages).decode()
-        with self._errors():
+        with give_back(release), self._errors():
             written, stored = self._save_script(
-                keys=[keys.state, keys.messages, keys.summary, keys.tombstone],
+                keys=[keys.state, keys.messages, keys.summary, keys.tombstone, keys.lease],
                 args=[
                     "" if expected_version is None else str(expected_version),
                     str(session.version),
@@ -279,12 +320,13 @@ class RedisSessionStore:
                     now_ms,
                     _ms(self.session_ttl),
                     now_ms + _ms(self.max_lifetime),
+                    "" if release is None else release.owner,
                 ],
             )
-        if written == -1:
-            raise run_erased(session.run_id)
-        if written != 1:
-            raise version_conflict(session.run_id, expected_version, _text(stored) or None)
+            if written == -1:
+                raise run_erased(session.run_id)
+            if written != 1:
+                raise version_conflict(session.run_id, expected_version, _text(stored) or None)
 
     @metrics.store_operation("delete")
     def delete(self, run_id: str) -> None:
@@ -307,8 +349,10 @@ class RedisSessionStore:
         with self._errors():
             self._client.ping()
 
-    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
-        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
+    def lease(
+        self, run_id: str, owner: str, *, wait: float, load: bool = False
+    ) -> AbstractContextManager[HeldLease]:
+        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl, load=load)
 
     def close(self) -> None:
         if self._owns_client:
@@ -326,6 +370,27 @@ class RedisSessionStore:
                 args=[owner, waiter or "", self._now_ms(), _ms(QUEUE_STALE), _ms(self.lease_ttl)],
             )
         return acquired == 1
+
+    @metrics.store_operation("lease_acquire_load")
+    def lease_try_acquire_and_load(self, run_id: str, owner: str) -> tuple[bool, Session | None]:
+        keys = self.keys(run_id)
+        queue, seen, counter = self.queue_keys(run_id)
+        with self._errors():
+            found = self._acquire_and_load_script(
+                keys=[keys.lease, queue, seen, counter, keys.state, keys.messages, keys.summary],
+                args=[
+                    owner,
+                    self._now_ms(),
+                    _ms(QUEUE_STALE),
+                    _ms(self.lease_ttl),
+                    _ms(self.session_ttl),
+                ],
+            )
+        if found[0] != 1:
+            return False, None
+        if len(found) == 1:
+            return True, None
+        return True, self._decoded(run_id, keys, *found[1:])
 
     @metrics.store_operation("lease_leave_queue")
     def lease_leave_queue(self, run_id: str, waiter: str) -> None:

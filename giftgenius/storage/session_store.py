@@ -27,13 +27,19 @@ class SessionStore(Protocol):
     def load(self, run_id: str) -> Session | None:
         """The live session, or None if it expired or never existed. Refreshes the TTL."""
 
-    def save(self, session: Session, expected_version: int | None) -> None:
+    def save(
+        self, session: Session, expected_version: int | None, *, release: Lease | None = None
+    ) -> None:
         """Check-and-set: write iff the stored version equals ``expected_version``.
 
         ``None`` means "must not exist yet". Raises ``VersionConflict`` otherwise. The
         stored TTL restarts (sliding), never beyond the session's max lifetime. Raises
         ``RunErased`` (and writes nothing) while the run has a tombstone (``erase``) — in
         the same atomic step as the version check, so no interleaving writes one back.
+
+        ``release``: the turn's lease (from ``lease``), given back in the same atomic step
+        — one round trip — whether the save is written or refused; only its own holder's
+        lease, as a release would (a lapsed holder never removes a newer one).
         """
 
     def delete(self, run_id: str) -> None:
@@ -56,12 +62,18 @@ class SessionStore(Protocol):
     def ping(self) -> None:
         """Raise ``StorageError`` unless the store answers (checked before a run is made)."""
 
-    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[Lease]:
+    def lease(
+        self, run_id: str, owner: str, *, wait: float, load: bool = False
+    ) -> AbstractContextManager[Lease]:
         """Hold the run's lease for one turn; waits up to ``wait`` s then ``SessionBusy``.
 
         While held, the lease is renewed in the background so a slow model call does not
         lose it. If it lapses anyway, the version fence on commit and the check-and-set on
         save stop the late holder; the lease itself is never asked.
+
+        With ``load``, the live session comes with the lease (``Lease.session``, as
+        ``load`` returns it): in the same atomic step as taking a free lease, one round
+        trip; a busy lease loads nothing until it is taken.
         """
 
     def close(self) -> None: ...
@@ -70,6 +82,7 @@ class SessionStore(Protocol):
 class Lease(Protocol):
     run_id: str
     owner: str
+    session: Session | None  # with ``lease(load=True)``: the live session
 
 
 Clock = Callable[[], float]

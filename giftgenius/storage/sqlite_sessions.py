@@ -23,11 +23,17 @@ from pathlib import Path
 
 from giftgenius import metrics
 from giftgenius.domain import Session
-from giftgenius.errors import StorageError
+from giftgenius.errors import StorageError, VersionConflict
 from giftgenius.messages import speak
 from giftgenius.storage.checkpoints import decode_session
-from giftgenius.storage.leases import QUEUE_STALE, HeldLease, hold_lease
-from giftgenius.storage.session_store import Clock, check_run_id, run_erased, version_conflict
+from giftgenius.storage.leases import QUEUE_STALE, HeldLease, give_back, hold_lease
+from giftgenius.storage.session_store import (
+    Clock,
+    Lease,
+    check_run_id,
+    run_erased,
+    version_conflict,
+)
 from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal
 
 log = logging.getLogger(__name__)
@@ -104,70 +110,96 @@ class SqliteSessionStore:
     def load(self, run_id: str) -> Session | None:
         check_run_id(run_id)
         with self._write() as tx:
-            now = self._clock()
-            row = tx.execute(
-                "SELECT data, created_at, expires_at FROM sessions WHERE run_id = ?", (run_id,)
-            ).fetchone()
-            if row is None:
-                return None
-            data, created_at, expires_at = row
-            if expires_at <= now:
-                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
-                return None
-            try:
-                session = decode_session(json.loads(data))  # older schemas upgraded
-            except ValueError as exc:  # bad JSON, a failed validation, a newer schema
-                # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
-                log.warning("dropping unreadable session %s in %s: %s", run_id, self.path, exc)
-                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
-                return None
-            tx.execute(
-                "UPDATE sessions SET expires_at = ? WHERE run_id = ?",
-                (self._expiry(now, created_at), run_id),
-            )
-            return session
+            return self._load(tx, run_id)
+
+    def _load(self, tx: sqlite3.Connection, run_id: str) -> Session | None:
+        """The live session, its TTL slid, inside the caller's write transaction."""
+        now = self._clock()
+        row = tx.execute(
+            "SELECT data, created_at, expires_at FROM sessions WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        data, created_at, expires_at = row
+        if expires_at <= now:
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            return None
+        try:
+            session = decode_session(json.loads(data))  # older schemas upgraded
+        except ValueError as exc:  # bad JSON, a failed validation, a newer schema
+            # A cache entry we cannot read is dropped; the agent rebuilds from durable data.
+            log.warning("dropping unreadable session %s in %s: %s", run_id, self.path, exc)
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            return None
+        tx.execute(
+            "UPDATE sessions SET expires_at = ? WHERE run_id = ?",
+            (self._expiry(now, created_at), run_id),
+        )
+        return session
 
     @metrics.store_operation("save")
-    def save(self, session: Session, expected_version: int | None) -> None:
+    def save(
+        self, session: Session, expected_version: int | None, *, release: Lease | None = None
+    ) -> None:
         run_id = check_run_id(session.run_id)
         data = session.dump()
-        with self._write() as tx:
-            now = self._clock()
-            tombstone = tx.execute(
-                "SELECT 1 FROM erased WHERE run_id = ? AND expires_at > ?", (run_id, now)
-            ).fetchone()
-            if tombstone is not None:
-                raise run_erased(run_id)
-            row = tx.execute(
-                "SELECT version, created_at, expires_at FROM sessions WHERE run_id = ?",
-                (run_id,),
-            ).fetchone()
-            if row is not None and row[2] <= now:
-                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
-                row = None
-            if expected_version is None:
-                if row is not None:
-                    raise version_conflict(run_id, expected_version, row[0])
-                self._purge_expired(tx, now)
+        if release is None:
+            with self._write() as tx:
+                self._save(tx, session, expected_version, data)
+            return
+        refused: VersionConflict | None = None
+        with give_back(release):
+            with self._write() as tx:  # the lease goes whatever the save's outcome
                 tx.execute(
-                    "INSERT INTO sessions (run_id, version, data, created_at, expires_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (run_id, session.version, data, now, self._expiry(now, now)),
+                    "DELETE FROM leases WHERE run_id = ? AND owner = ?", (run_id, release.owner)
                 )
-                return
-            if row is None:
-                raise version_conflict(run_id, expected_version, None)
-            expires_at = self._expiry(now, row[1])
-            if expires_at <= now:
-                tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
-                raise version_conflict(run_id, expected_version, None)
-            updated = tx.execute(
-                "UPDATE sessions SET version = ?, data = ?, expires_at = ?"
-                " WHERE run_id = ? AND version = ?",
-                (session.version, data, expires_at, run_id, expected_version),
-            ).rowcount
-            if updated != 1:
+                try:
+                    self._save(tx, session, expected_version, data)
+                except VersionConflict as exc:  # an answer: the release is committed
+                    refused = exc
+            if refused is not None:
+                raise refused
+
+    def _save(
+        self, tx: sqlite3.Connection, session: Session, expected_version: int | None, data: str
+    ) -> None:
+        run_id = session.run_id
+        now = self._clock()
+        tombstone = tx.execute(
+            "SELECT 1 FROM erased WHERE run_id = ? AND expires_at > ?", (run_id, now)
+        ).fetchone()
+        if tombstone is not None:
+            raise run_erased(run_id)
+        row = tx.execute(
+            "SELECT version, created_at, expires_at FROM sessions WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is not None and row[2] <= now:
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            row = None
+        if expected_version is None:
+            if row is not None:
                 raise version_conflict(run_id, expected_version, row[0])
+            self._purge_expired(tx, now)
+            tx.execute(
+                "INSERT INTO sessions (run_id, version, data, created_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (run_id, session.version, data, now, self._expiry(now, now)),
+            )
+            return
+        if row is None:
+            raise version_conflict(run_id, expected_version, None)
+        expires_at = self._expiry(now, row[1])
+        if expires_at <= now:
+            tx.execute("DELETE FROM sessions WHERE run_id = ?", (run_id,))
+            raise version_conflict(run_id, expected_version, None)
+        updated = tx.execute(
+            "UPDATE sessions SET version = ?, data = ?, expires_at = ?"
+            " WHERE run_id = ? AND version = ?",
+            (session.version, data, expires_at, run_id, expected_version),
+        ).rowcount
+        if updated != 1:
+            raise version_conflict(run_id, expected_version, row[0])
 
     @metrics.store_operation("delete")
     def delete(self, run_id: str) -> None:
@@ -210,8 +242,10 @@ class SqliteSessionStore:
         with self._lock, self._errors():
             self._connection().execute("SELECT 1").fetchone()
 
-    def lease(self, run_id: str, owner: str, *, wait: float) -> AbstractContextManager[HeldLease]:
-        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl)
+    def lease(
+        self, run_id: str, owner: str, *, wait: float, load: bool = False
+    ) -> AbstractContextManager[HeldLease]:
+        return hold_lease(self, run_id, owner, wait=wait, lease_ttl=self.lease_ttl, load=load)
 
     def close(self) -> None:
         with self._lock:
@@ -224,28 +258,39 @@ class SqliteSessionStore:
     @metrics.store_operation("lease_acquire")
     def lease_try_acquire(self, run_id: str, owner: str, waiter: str | None = None) -> bool:
         with self._write() as tx:
-            now = self._clock()
-            tx.execute("DELETE FROM lease_queue WHERE seen_at <= ?", (now - QUEUE_STALE,))
-            if waiter is not None:
-                tx.execute(
-                    "INSERT INTO lease_queue (run_id, waiter, seen_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT (waiter) DO UPDATE SET seen_at = excluded.seen_at",
-                    (run_id, waiter, now),
-                )
-            head = tx.execute(
-                "SELECT waiter FROM lease_queue WHERE run_id = ? ORDER BY ticket LIMIT 1",
-                (run_id,),
-            ).fetchone()
-            if head is not None and head[0] != waiter:
-                return False  # others came first
-            tx.execute("DELETE FROM leases WHERE run_id = ? AND expires_at <= ?", (run_id, now))
-            inserted = tx.execute(
-                "INSERT OR IGNORE INTO leases (run_id, owner, expires_at) VALUES (?, ?, ?)",
-                (run_id, owner, now + self.lease_ttl),
-            ).rowcount
-            if inserted == 1 and waiter is not None:
-                tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
-            return inserted == 1
+            return self._acquire(tx, run_id, owner, waiter)
+
+    @metrics.store_operation("lease_acquire_load")
+    def lease_try_acquire_and_load(self, run_id: str, owner: str) -> tuple[bool, Session | None]:
+        check_run_id(run_id)
+        with self._write() as tx:
+            if not self._acquire(tx, run_id, owner, None):
+                return False, None
+            return True, self._load(tx, run_id)
+
+    def _acquire(self, tx: sqlite3.Connection, run_id: str, owner: str, waiter: str | None) -> bool:
+        now = self._clock()
+        tx.execute("DELETE FROM lease_queue WHERE seen_at <= ?", (now - QUEUE_STALE,))
+        if waiter is not None:
+            tx.execute(
+                "INSERT INTO lease_queue (run_id, waiter, seen_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (waiter) DO UPDATE SET seen_at = excluded.seen_at",
+                (run_id, waiter, now),
+            )
+        head = tx.execute(
+            "SELECT waiter FROM lease_queue WHERE run_id = ? ORDER BY ticket LIMIT 1",
+            (run_id,),
+        ).fetchone()
+        if head is not None and head[0] != waiter:
+            return False  # others came first
+        tx.execute("DELETE FROM leases WHERE run_id = ? AND expires_at <= ?", (run_id, now))
+        inserted = tx.execute(
+            "INSERT OR IGNORE INTO leases (run_id, owner, expires_at) VALUES (?, ?, ?)",
+            (run_id, owner, now + self.lease_ttl),
+        ).rowcount
+        if inserted == 1 and waiter is not None:
+            tx.execute("DELETE FROM lease_queue WHERE waiter = ?", (waiter,))
+        return inserted == 1
 
     @metrics.store_operation("lease_leave_queue")
     def lease_leave_queue(self, run_id: str, waiter: str) -> None:

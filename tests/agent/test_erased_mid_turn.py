@@ -67,7 +67,7 @@ class ErasedThenFlushed:
     def __init__(self, inner, forget) -> None:
         self.inner, self.forget = inner, forget
 
-    def save(self, session, expected_version):
+    def save(self, session, expected_version, release=None):
         from giftgenius.errors import StorageError
 
         self.forget()

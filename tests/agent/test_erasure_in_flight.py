@@ -63,6 +63,7 @@ def _database_down(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
         raise StorageError("Cannot reach the database (test)")
 
     monkeypatch.setattr(agent.db, "read", unreachable)
+    monkeypatch.setattr(agent.db.turns, "exists", lambda run_id: unreachable())
 
 
 def _left_behind(settings: Settings, run_id: str) -> Session | None:
@@ -108,8 +109,8 @@ def test_forget_just_after_the_save_leaves_nothing_when_the_check_fails(
     agent.turn(run.id, USER, SETUP)
     real_save = agent.sessions.save
 
-    def save_then_forget(session: Session, expected_version: int | None) -> None:
-        real_save(session, expected_version)
+    def save_then_forget(session: Session, expected_version: int | None, release=None) -> None:
+        real_save(session, expected_version, release=release)
         _forget(settings, USER)
         _database_down(agent, monkeypatch)
 

@@ -15,11 +15,11 @@ class FailingSaves:
     def __init__(self, inner, failures: int) -> None:
         self.inner, self.failures = inner, failures
 
-    def save(self, session, expected_version):
+    def save(self, session, expected_version, release=None):
         if self.failures:
             self.failures -= 1
             raise StorageError("Redis went away")
-        return self.inner.save(session, expected_version)
+        return self.inner.save(session, expected_version, release=release)
 
     def __getattr__(self, name):
         return getattr(self.inner, name)

@@ -513,6 +513,148 @@ def test_lease_is_released_when_the_turn_fails(store: SessionStore) -> None:
         assert lease.owner == "turn-b"
 
 
+# -- the lease with the load, the save with the release ------------------------------------
+# A turn takes its lease and loads its session in one round trip (``lease(load=True)``),
+# and saves its session and gives the lease back in one (``save(release=)``): every
+# guarantee of the separate steps must still hold.
+
+
+def test_lease_with_load_brings_the_live_session(store: SessionStore) -> None:
+    session = rich_session()
+    store.save(session, expected_version=None)
+    with store.lease(session.run_id, "turn-a", wait=0, load=True) as lease:
+        assert lease.session == session
+    with store.lease(uuid.uuid4().hex, "turn-a", wait=0, load=True) as empty:
+        assert empty.session is None  # no live session: nothing, and the lease all the same
+
+
+def test_lease_with_load_still_refuses_a_busy_session(
+    backend: Backend, store: SessionStore
+) -> None:
+    other = backend.make()
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+    with store.lease(run_id, "turn-a", wait=0, load=True):
+        with pytest.raises(SessionBusy), other.lease(run_id, "turn-b", wait=0, load=True):
+            pass
+        with pytest.raises(SessionBusy), other.lease(run_id, "turn-b", wait=0.3, load=True):
+            pass
+    with other.lease(run_id, "turn-b", wait=0, load=True) as lease:  # free once A left
+        assert lease.owner == "turn-b" and lease.session == session
+
+
+def test_lease_with_load_does_not_jump_the_queue(backend: Backend, store: SessionStore) -> None:
+    run_id = uuid.uuid4().hex
+    order: list[str] = []
+    newcomer = backend.make()
+    with store.lease(run_id, "holder", wait=0, load=True):
+        waiter = _waiting(backend.make(), run_id, "waiting", order)
+        time.sleep(0.3)
+    with pytest.raises(SessionBusy), newcomer.lease(run_id, "newcomer", wait=0, load=True):
+        pass
+    waiter.join(15)
+    assert order == ["waiting"]
+
+
+def test_a_waiting_turn_loads_the_session_its_predecessor_saved(
+    backend: Backend, store: SessionStore
+) -> None:
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+    loaded: list[Session | None] = []
+
+    def next_turn() -> None:
+        with backend.make().lease(run_id, "turn-b", wait=10, load=True) as lease:
+            loaded.append(lease.session)
+
+    with store.lease(run_id, "turn-a", wait=0, load=True) as lease:
+        waiter = threading.Thread(target=next_turn)
+        waiter.start()
+        time.sleep(0.3)  # B is waiting: it must not load before A's save
+        assert lease.session is not None
+        mine = lease.session
+        mine.version = 1
+        bump(mine)
+        store.save(mine, expected_version=0, release=lease)
+        waiter.join(15)
+    assert len(loaded) == 1 and loaded[0] is not None
+    assert (loaded[0].version, loaded[0].usage.requests) == (1, 1)
+
+
+def test_save_with_release_gives_the_lease_back_at_once(
+    backend: Backend, store: SessionStore
+) -> None:
+    other = backend.make()
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+    with ExitStack() as turn_a:
+        lease = turn_a.enter_context(store.lease(run_id, "turn-a", wait=0, load=True))
+        assert lease.session is not None
+        mine = lease.session
+        mine.version = 1
+        store.save(mine, expected_version=0, release=lease)
+        with other.lease(run_id, "turn-b", wait=0) as taken:  # free before A's block ends
+            assert taken.owner == "turn-b"
+            turn_a.close()  # A's block ending must not release B's lease
+            with pytest.raises(SessionBusy), backend.make().lease(run_id, "turn-c", wait=0):
+                pass
+    loaded = store.load(run_id)
+    assert loaded is not None and loaded.version == 1
+
+
+def test_a_refused_save_still_gives_the_lease_back(backend: Backend, store: SessionStore) -> None:
+    other = backend.make()
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+    with store.lease(run_id, "turn-a", wait=0, load=True) as lease:
+        stale = session.model_copy(update={"version": 7})
+        with pytest.raises(VersionConflict):
+            store.save(stale, expected_version=6, release=lease)
+        with other.lease(run_id, "turn-b", wait=0) as taken:
+            assert taken.owner == "turn-b"
+    with store.lease(run_id, "turn-a", wait=0, load=True) as lease:
+        other.erase(run_id)
+        with pytest.raises(RunErased):
+            store.save(session.model_copy(update={"version": 1}), expected_version=0, release=lease)
+        with other.lease(run_id, "turn-b", wait=0) as taken:
+            assert taken.owner == "turn-b"
+    assert store.load(run_id) is None
+
+
+def test_save_with_release_fences_a_stale_writer_and_spares_the_new_holder(
+    backend: Backend, store: SessionStore
+) -> None:
+    other = backend.make()
+    session = new_session()
+    store.save(session, expected_version=None)
+    run_id = session.run_id
+    with ExitStack() as turn_a:
+        lease_a = turn_a.enter_context(store.lease(run_id, "turn-a", wait=0, load=True))
+        mine = lease_a.session
+        assert mine is not None
+        backend.age(run_id, LEASE_TTL * 3)  # turn A stalls past its lease
+        with other.lease(run_id, "turn-b", wait=5, load=True) as lease_b:
+            assert lease_a.wait_for_renewals(10**6, timeout=10)  # type: ignore[attr-defined]
+            theirs = lease_b.session
+            assert theirs is not None
+            theirs.version = 1
+            other.save(theirs, expected_version=0)
+
+            mine.version = 1
+            mine.usage.requests = 42
+            with pytest.raises(VersionConflict):  # fenced, and B's lease is not A's to free
+                store.save(mine, expected_version=0, release=lease_a)
+            turn_a.close()
+            with pytest.raises(SessionBusy), backend.make().lease(run_id, "turn-c", wait=0):
+                pass
+    loaded = store.load(run_id)
+    assert loaded is not None and (loaded.version, loaded.usage.requests) == (1, 0)
+
+
 # -- factory -----------------------------------------------------------------------------
 
 
