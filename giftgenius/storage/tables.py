@@ -220,11 +220,15 @@ class GiftHistoryRow(Base):
 
 
 class MemoryRow(Base):
-    """A long-term note (migration 0007_memories), ranked by ``storage/memory_db.py``."""
+    """A long-term note (migrations 0007_memories, 0008_memories_by_recipient), ranked by
+    ``storage/memory_db.py``."""
 
     __tablename__ = "memories"
     __table_args__ = (
         sa.Index("ix_memories_user_model_seq", "user_id", "model", "seq"),
+        sa.Index(
+            "ix_memories_user_model_recipient_seq", "user_id", "model", "recipient_key", "seq"
+        ),
         sa.Index("ix_memories_created_at", "created_at"),
     )
 
