@@ -414,22 +414,7 @@ def _next_call(turn: Turn) -> Decision | None:
     if last.name == DETAILS_TOOL:
         return None  # the answer is the reply (``compose_reply``)
     if last.name == "list_recipient_profiles":
-        profiles = last.result.get("profiles") or []
-        label = _match_label(turn, profiles)
-        if label:  # with what else the message says of the recipient, in the same message
-            facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
-            lacking = _lacking(turn, profiles, label)
-            if lacking is not None:  # already this search's person: keep what it was told
-                facts = lacking | facts
-                return _call("update_profile", _jsonable(facts)) if facts else _advance(turn)
-            update = ("update_profile", _jsonable(facts)) if facts else None
-            return _calls(("load_recipient_profile", {"label": label}), update)
-        if turn.ext.load and RECALL_TOOL in turn.tools and not turn.called(RECALL_TOOL):
-            return _call(RECALL_TOOL, _recall_args(turn))  # no profile kept: the notes may tell
-        if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
-            facts = turn.ext.facts  # a probe found none
-            return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
-        return None
+        return _after_profiles(turn, last.result.get("profiles") or [])
     if last.name == RECALL_TOOL:
         return _from_memory(turn, last)
     if last.name == "load_recipient_profile":
@@ -439,6 +424,27 @@ def _next_call(turn: Turn) -> Decision | None:
     if "shortlist" in last.result and not last.result["shortlist"]:
         return _relax(turn, last)
     return _advance(turn)
+
+
+def _after_profiles(turn: Turn, profiles: list[Any]) -> Decision | None:
+    """After the saved profiles are listed: load the one the message means, with what else
+    it says; else look in the notes of earlier searches ("like last time"); else record
+    what a probe found no profile for."""
+    label = _match_label(turn, profiles)
+    if label:  # with what else the message says of the recipient, in the same message
+        facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
+        lacking = _lacking(turn, profiles, label)
+        if lacking is not None:  # already this search's person: keep what it was told
+            facts = lacking | facts
+            return _call("update_profile", _jsonable(facts)) if facts else _advance(turn)
+        update = ("update_profile", _jsonable(facts)) if facts else None
+        return _calls(("load_recipient_profile", {"label": label}), update)
+    if turn.ext.load and RECALL_TOOL in turn.tools and not turn.called(RECALL_TOOL):
+        return _call(RECALL_TOOL, _recall_args(turn))  # no profile kept: the notes may tell
+    if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
+        facts = turn.ext.facts  # a probe found none
+        return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
+    return None
 
 
 def _takes_known(turn: Turn) -> bool:
@@ -479,15 +485,21 @@ def _from_memory(turn: Turn, recalled: Outcome) -> Decision | None:
             said[key] = list(dict.fromkeys([*said[key], *facts[key]]))
     facts.update(said)
     if turn.ext.cheaper and isinstance(chosen, dict) and "budget_max" not in turn.ext.facts:
-        paid = chosen.get("price_in_budget_currency") or chosen.get("price")
-        currency = facts.get("currency") if "price_in_budget_currency" in chosen else None
-        if isinstance(paid, int | float) and paid > 1:
-            facts["budget_max"] = float(max(1, int(paid * CHEAPER_SHARE)))
-            facts["currency"] = currency or chosen.get("currency")
-            facts.pop("budget_min", None)
+        facts.update(_under(chosen, facts.get("currency")))
     if not facts:
         return None  # nothing kept: the reply says so and asks
     return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
+
+
+def _under(chosen: dict[str, Any], budget_currency: Any) -> dict[str, Any]:
+    """A budget under what was paid for the gift chosen then, in the budget's currency
+    when the note gives that price, else in the gift's ("cheaper than last time")."""
+    converted = chosen.get("price_in_budget_currency")
+    paid = converted or chosen.get("price")
+    if not isinstance(paid, int | float) or paid <= 1:
+        return {}
+    currency = budget_currency if converted else chosen.get("currency")
+    return {"budget_max": float(max(1, int(paid * CHEAPER_SHARE))), "currency": currency}
 
 
 def _relax(turn: Turn, found: Outcome) -> Decision | None:

@@ -83,7 +83,7 @@ def test_a_first_turn_fits_in_the_minimum_prompt() -> None:
 def test_the_budget_is_the_window_less_the_reserve_and_never_below_the_minimum() -> None:
     minimum = minimum_context_window(600)
     assert minimum == MIN_PROMPT_TOKENS + 600
-    assert context_budget("offline", context_window=minimum, completion_reserve=600) == 3072
+    assert context_budget("offline", context_window=minimum, completion_reserve=600) == 3200
     with pytest.raises(ConfigError, match=f"GIFTGENIUS_CONTEXT_WINDOW is 512 tokens.*{minimum}"):
         context_budget("offline", context_window=512, completion_reserve=600)
     with pytest.raises(ConfigError, match="GIFTGENIUS_COMPLETION_RESERVE_TOKENS=8000"):

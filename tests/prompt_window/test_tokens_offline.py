@@ -158,7 +158,7 @@ def test_budget_prefers_the_configured_window() -> None:
     # A tokenizer tiktoken lacks (llama3 behind a local server) may count a tenth more than
     # the one used for it: 15 % of its window stays spare.
     assert context_budget("llama3", context_window=8000, completion_reserve=600) == 6200
-    assert context_budget("llama3", context_window=3672, completion_reserve=600) == 3072
+    assert context_budget("llama3", context_window=3800, completion_reserve=600) == 3200
     assert context_budget("replay:/tmp/r", context_window=8000, completion_reserve=600) == 7400
     assert context_budget("offline", context_window=None, completion_reserve=600) == 15784
     with pytest.raises(ConfigError, match="GIFTGENIUS_CONTEXT_WINDOW"):
