@@ -400,20 +400,7 @@ def _next_call(turn: Turn) -> Decision | None:
     if last.name == DETAILS_TOOL:
         return None  # the answer is the reply (``compose_reply``)
     if last.name == "list_recipient_profiles":
-        profiles = last.result.get("profiles") or []
-        label = _match_label(turn, profiles)
-        if label:  # with what else the message says of the recipient, in the same message
-            facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
-            lacking = _lacking(turn, profiles, label)
-            if lacking is not None:  # already this search's person: keep what it was told
-                facts = lacking | facts
-                return _call("update_profile", _jsonable(facts)) if facts else _advance(turn)
-            update = ("update_profile", _jsonable(facts)) if facts else None
-            return _calls(("load_recipient_profile", {"label": label}), update)
-        if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
-            facts = turn.ext.facts  # a probe found none
-            return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
-        return None
+        return _after_listing(turn, last.result.get("profiles") or [])
     if last.name == "load_recipient_profile":
         facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
         if facts and not turn.called("update_profile"):
@@ -421,6 +408,24 @@ def _next_call(turn: Turn) -> Decision | None:
     if "shortlist" in last.result and not last.result["shortlist"]:
         return _relax(turn, last)
     return _advance(turn)
+
+
+def _after_listing(turn: Turn, profiles: list[Any]) -> Decision | None:
+    """Load the saved profile the message means, with what else it says of the recipient;
+    or, when the search is already about that person, take only what it lacks."""
+    label = _match_label(turn, profiles)
+    if label:
+        facts = {k: v for k, v in turn.ext.facts.items() if k != "recipient"}
+        lacking = _lacking(turn, profiles, label)
+        if lacking is not None:  # already this search's person: keep what it was told
+            facts = lacking | facts
+            return _call("update_profile", _jsonable(facts)) if facts else _advance(turn)
+        update = ("update_profile", _jsonable(facts)) if facts else None
+        return _calls(("load_recipient_profile", {"label": label}), update)
+    if not turn.ext.load and turn.ext.has_facts and not turn.called("update_profile"):
+        facts = turn.ext.facts  # a probe found none
+        return _calls(("update_profile", _jsonable(facts)), _save(turn, facts))
+    return None
 
 
 def _relax(turn: Turn, found: Outcome) -> Decision | None:
