@@ -66,7 +66,7 @@ return {found}
 
 # KEYS: state, messages, summary. ARGV: now_ms, ttl_ms.
 # Returns nil when absent, incomplete (an evicted part) or past its max lifetime.
-_LOAD = _load_lua(1, 1, 2, "{row[1], messages, summary}", "false")
+_LOAD = _load_lua(1, 1, 2, "{row[1],messages,summary}", "false")
 
 # KEYS: state, messages, summary, tombstone, lease.
 # ARGV: expected version ('' = must not exist), new version, state data, messages, summary,
@@ -159,7 +159,7 @@ for _, gone in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now - stale))
 end
 if redis.call('ZRANGE', KEYS[2], 0, 0)[1] then return {0} end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[4]) then return {0} end
-""" + _load_lua(5, 2, 5, "{1, row[1], messages, summary}", "{1}")
+""" + _load_lua(5, 2, 5, "{1,row[1],messages,summary}", "{1}")
 
 # KEYS: queue, seen. ARGV: waiter.
 _LEAVE_QUEUE = """
