@@ -238,7 +238,7 @@ def _first_call(turn: Turn) -> Decision | None:
     if pending is not None:
         return pending
     if _takes_known(turn):
-        return _call(RECALL_TOOL, {"about": None, "recipient": None})
+        return _call(RECALL_TOOL, _recall_args(turn))
     if ext.leave:
         return Decision(content=r.say("goodbye", turn.locale))
     if not turn.state.get("missing") and turn.step in ("generating_candidates", "filtering"):
@@ -463,8 +463,9 @@ def _takes_known(turn: Turn) -> bool:
 
 
 def _recall_args(turn: Turn) -> dict[str, Any]:
-    """The newest notes, about the recipient the message names if it names one."""
-    return {"about": None, "recipient": turn.ext.facts.get("recipient")}
+    """The newest notes, about the recipient the message names, else the search's own."""
+    named = turn.ext.facts.get("recipient") or (turn.state.get("profile") or {}).get("recipient")
+    return {"about": None, "recipient": named}
 
 
 def _from_memory(turn: Turn, recalled: Outcome) -> Decision | None:

@@ -42,7 +42,7 @@ from giftgenius.storage.memories import (
     refuse_erased,
     unit_float32,
 )
-from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal
+from giftgenius.storage.sqlite_file import configure_file_connection, immediate, truncate_wal
 
 SCHEMA_VERSION = 1
 _TIE_ROOM = 16  # asked beyond k, so notes at equal distance are ordered newer first
@@ -334,16 +334,8 @@ class SqliteVecMemoryStore:
 
     @contextmanager
     def _write(self) -> Iterator[Any]:
-        with self._lock, self._errors():
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        with self._lock, self._errors(), immediate(self._connection()) as conn:
+            yield conn
 
     @contextmanager
     def _errors(self) -> Iterator[None]:

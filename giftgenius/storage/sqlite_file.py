@@ -15,6 +15,9 @@ whatever error remains after that budget really did last that long.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from tenacity import Retrying, retry_if_exception, stop_before_delay, wait_exponential
 
@@ -30,6 +33,21 @@ def configure_file_connection(conn: sqlite3.Connection, *, busy_timeout: float) 
     switch_to_wal(conn, within=busy_timeout)
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA secure_delete = ON")
+
+
+@contextmanager
+def immediate(conn: Any) -> Iterator[Any]:
+    """One write transaction on ``conn``: ``BEGIN IMMEDIATE`` takes the write lock at once,
+    so what it reads cannot go stale before it writes; rolled back on any exception.
+    (``conn`` is a sqlite3 connection, or pysqlite3's: the same DB-API.)"""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def truncate_wal(conn: sqlite3.Connection) -> bool:

@@ -34,7 +34,7 @@ from giftgenius.storage.session_store import (
     run_erased,
     version_conflict,
 )
-from giftgenius.storage.sqlite_file import configure_file_connection, truncate_wal
+from giftgenius.storage.sqlite_file import configure_file_connection, immediate, truncate_wal
 
 log = logging.getLogger(__name__)
 
@@ -335,16 +335,8 @@ class SqliteSessionStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction: ``BEGIN IMMEDIATE`` so CAS reads cannot go stale."""
-        with self._lock, self._errors():
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        with self._lock, self._errors(), immediate(self._connection()) as conn:
+            yield conn
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
