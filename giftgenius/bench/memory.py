@@ -7,13 +7,14 @@ vectors, written with COPY on Postgres, in one transaction embedded), then gives
 100 and then 10,000 notes (``--sizes``), written as the agent writes them (``note_text`` of
 synthetic runs, embedded lexically), brings the store to its steady state (on Postgres the
 VACUUM ANALYZE autovacuum would run in time), and times ``search`` (k=5) for that user with
-queries embedded the same way: the first search (a cold matrix, on Postgres), then the p50
-and p99 of ``--repeat`` more; and the memory block a run for a known recipient is given
-(its tokens, and the p50 of building it: the newest notes of one recipient, cut to whole
-notes). Bytes per note are the store's size on disk (table, indexes and TOAST on Postgres;
-the file embedded) over its notes. A command that prints figures, not a timed test; the
-vectors are the offline model's (``make_embedder``: lexical, 256 dimensions), whatever model
-is configured.
+queries embedded the same way, on a new handle (as a new process): the first search
+(sqlite-vec's KNN embedded, reading the user's matrix on Postgres), then the p50 and p99
+of ``--repeat`` more (the kept matrix, checked against the user's tally); and the
+memory block a run for a known recipient is given (its tokens, and the p50 of building it:
+the newest notes of one recipient, cut to whole notes). Bytes per note are the store's
+size on disk (table, indexes and TOAST on Postgres; the file embedded) over its notes. A
+command that prints figures, not a timed test; the vectors are the offline model's
+(``make_embedder``: lexical, 256 dimensions), whatever model is configured.
 """
 
 from __future__ import annotations
@@ -94,16 +95,16 @@ def main(argv: Sequence[str] | None, settings: Settings) -> int:
     others = args.others if args.others is not None else _default_others(backend)
     embedder = make_embedder(settings.model_copy(update={"model": "offline"}))
     dim = len(embedder.embed(["tea"])[0])
-    with _store(backend, settings, embedder.name, dim) as (store, bulk, settle):
+    with _store(backend, settings, embedder.name, dim) as (handle, bulk, settle):
+        store = handle()
         started = time.perf_counter()
-        bulk(others)
+        bulk(store, others)
         build_s = time.perf_counter() - started
         rows, have = [], 0
         for size in args.sizes:
             have = _grow(store, embedder, have, size)
             settle()
-            if isinstance(store, DbMemoryStore):
-                store.close()  # the first search of each size starts cold
+            store = handle()  # each size's first search is a new process's: nothing kept
             rows.append(_time(store, embedder, size, args.repeat))
         count, size = store.footprint()
     per_note = round(size / max(count, 1))
@@ -178,7 +179,7 @@ def _grow(store: MemoryStore, embedder: Embedder, have: int, size: int) -> int:
 
 
 def _time(store: MemoryStore, embedder: Embedder, size: int, repeat: int) -> dict[str, Any]:
-    """The first search (a cold matrix, on Postgres), then ``repeat`` more, k=5."""
+    """The first search of a new handle, then ``repeat`` more, k=5."""
     rng = random.Random(-size)
     queries = embedder.embed([" ".join(rng.sample(TASTES, 2)) for _ in range(repeat + 1)])
     timings: list[float] = []
@@ -233,27 +234,45 @@ def _note(rng: random.Random, i: int) -> tuple[str, ProfileDraft]:
     return note_text(state, chosen, day), state.profile
 
 
-Filler = Callable[[int], None]
+Handle = Callable[[], MemoryStore]
+Filler = Callable[[Any, int], None]
 Settler = Callable[[], None]
 
 
 @contextmanager
 def _store(
     backend: str, settings: Settings, space: str, dim: int
-) -> Iterator[tuple[MemoryStore, Filler, Settler]]:
-    """A scratch memory store, how to fill it with ``n`` notes of other users, and how to
-    bring it to its steady state before timing (on Postgres, what autovacuum does in time:
-    VACUUM ANALYZE, so the check's count is an index-only scan without heap fetches)."""
+) -> Iterator[tuple[Handle, Filler, Settler]]:
+    """A scratch memory store: how to open a new handle on it (as a new process would, the
+    previous one closed), how to fill it with ``n`` notes of other users, and how to bring
+    it to its steady state before timing (on Postgres, what autovacuum does in time:
+    VACUUM ANALYZE)."""
     erased: Callable[[str], bool] = lambda _run: False  # noqa: E731 - no session store here
+    opened: list[MemoryStore] = []
+
+    def handle(make: Handle) -> Handle:
+        def fresh() -> MemoryStore:
+            for store in opened:
+                store.close()
+            opened[:] = [make()]
+            return opened[0]
+
+        return fresh
+
     if backend == "embedded":
         from giftgenius.storage.memory_sqlite import SqliteVecMemoryStore
 
         with tempfile.TemporaryDirectory(prefix="giftgenius-bench-") as folder:
-            store = SqliteVecMemoryStore(Path(folder) / "memories.db", erased=erased)
+            path = Path(folder) / "memories.db"
             try:
-                yield store, lambda n: _fill_sqlite(store, n, space, dim), lambda: None
+                yield (
+                    handle(lambda: SqliteVecMemoryStore(path, erased=erased)),
+                    lambda store, n: _fill_sqlite(store, n, space, dim),
+                    lambda: None,
+                )
             finally:
-                store.close()
+                for store in opened:
+                    store.close()
         return
     from giftgenius.storage.db import Database
 
@@ -262,8 +281,11 @@ def _store(
     scratch_url = _create_database(url, name)
     db = Database(scratch_url)
     try:
-        memory_store = DbMemoryStore(db, erased=erased)
-        yield memory_store, lambda n: _fill_postgres(db, n, space, dim), lambda: _vacuum(db)
+        yield (
+            handle(lambda: DbMemoryStore(db, erased=erased)),
+            lambda _store, n: _fill_postgres(db, n, space, dim),
+            lambda: _vacuum(db),
+        )
     finally:
         db.dispose()
         _drop_database(url, name)
@@ -297,6 +319,10 @@ def _others(n: int, space: str, dim: int) -> Iterator[tuple[Any, ...]]:
             )
 
 
+_TALLIES = (  # as the store keeps them: one row per user (and space)
+    "INSERT INTO memory_tallies (user_id, model, notes, last_seq, removed)"
+    " SELECT user_id, model, count(*), max(seq), 0 FROM memories GROUP BY user_id, model"
+)
 _NAMES = ("id", "user_id", "run_id", "recipient", "recipient_key", "model", "created_at")
 _COLUMNS = ", ".join((*_NAMES, "text", "embedding"))
 
@@ -311,6 +337,7 @@ def _fill_postgres(db: Any, n: int, space: str, dim: int) -> None:
                 copy.set_types(types)
                 for row in _others(n, space, dim):
                     copy.write_row(row)
+            cur.execute(_TALLIES)
             cur.execute("ANALYZE memories")
         conn.commit()
     finally:
@@ -331,4 +358,5 @@ def _fill_sqlite(store: Any, n: int, space: str, dim: int) -> None:
             f"INSERT INTO memories ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
         )
         store._index_for(conn, dim, create=True)  # the vectors' table, filled
+        conn.execute(_TALLIES)
         conn.execute("COMMIT")

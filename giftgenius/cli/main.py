@@ -230,6 +230,10 @@ _ERASED = frozenset(
 another table's rows are counted as rows of that table."""
 
 
+_UNSAID = frozenset({"memory_tallies"})
+"""Tables ``forget`` empties that hold no more than bookkeeping of another's rows."""
+
+
 def _erased(table: str, n: int) -> str:
     where = {
         "api_keys": ("service", "keys.erased"),
@@ -557,7 +561,10 @@ class Cli:
             agent.close()
         from giftgenius.formats import join
 
-        erased = join([_erased(table, n) for table, n in counts.items()], command_language())
+        erased = join(
+            [_erased(table, n) for table, n in counts.items() if table not in _UNSAID],
+            command_language(),
+        )
         self.out.print(say("forget.done", user=user, erased=erased), markup=False)
         return 0
 

@@ -12,8 +12,10 @@ Two backends pass the same contract suite (``tests/storage/test_memory_contract.
 - embedded (``memory_sqlite.py``): ``memories.db`` beside the database in
   ``GIFTGENIUS_HOME``, ranked by sqlite-vec (a ``vec0`` table partitioned by user);
 - the database (``memory_db.py``): table ``memories`` (migration 0007_memories) on Postgres
-  (or any database the app runs on), ranked with numpy over a per-process, per-user matrix
-  that one cheap indexed query validates (pgvector is not assumed).
+  (or any database the app runs on), ranked with numpy (pgvector is not assumed).
+
+Both keep a per-process copy of a user's vectors, checked at each search against a tally
+row the writes keep (``memory_matrix.py``): a search's cost does not grow with the store.
 
 ``make_memory_store`` picks the embedded file when the database is SQLite, the table
 otherwise. Erasure is the session store's: a note for a run that has a tombstone is

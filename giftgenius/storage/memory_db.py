@@ -1,26 +1,19 @@
 """The memory store in the database: table ``memories`` (0007_memories), ranked with numpy.
 
 pgvector cannot be assumed on the Postgres a deployment has, and the ranking must be exact
-anyway, so the database filters (one user, one embedding space) and this process scores.
-Reading 10,000 float32 vectors a search would cost tens of milliseconds, so each process
-keeps, per user and space, the matrix of their vectors (unit length: a product is the
-cosine) with each row's ``seq`` and recipient key, and before each search asks ONE cheap
-question answered from the index on (user, model, seq): how many rows, and the last seq.
-Unchanged: the matrix is used as it is. More rows: only rows after the last seq are read,
-and the matrix is topped up — if the count then adds up; if it does not (a row deleted,
-or a row committed late with a smaller seq), the matrix is read again whole. Then the k
-best rows' text is read by seq, so a note deleted meanwhile is never returned, and the
-cache holds no text at all. The cache is bounded (``CACHE_BYTES``, least recently used
-first out).
+anyway, so the database filters (one user, one embedding space) and this process scores,
+on its copy of the user's vectors (``memory_matrix.py``), checked before each search
+against the user's row of ``memory_tallies`` (0009_memory_tallies), which every write
+here updates in the same transaction. The common case is ONE statement: the tally by
+primary key, joined to the text of the k best rows (read by seq, so a note deleted
+meanwhile is never returned; the copy holds no text at all).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from collections import OrderedDict
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -35,30 +28,25 @@ from giftgenius.storage.memories import (
     refuse_erased,
     unit_float32,
 )
-from giftgenius.storage.tables import MemoryRow
+from giftgenius.storage.memory_matrix import (
+    CACHE_BYTES,
+    Matrix,
+    MatrixCache,
+    Tally,
+    appendable,
+    matrix_of,
+    stacked,
+    whole_tally,
+)
+from giftgenius.storage.tables import MemoryRow, MemoryTallyRow
+from giftgenius.storage.upsert import insert_for
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from giftgenius.storage.db import Database
 
-CACHE_BYTES = 256 * 1024 * 1024
 _T = MemoryRow.__table__.c
-
-
-@dataclass
-class _Matrix:
-    """One user's vectors of one space, as the database last said them."""
-
-    count: int  # rows of (user, model) in the table, whatever their dimension
-    last: int  # the greatest seq read
-    seqs: np.ndarray  # int64, one per row kept
-    keys: np.ndarray  # object: recipient keys (None for none)
-    vectors: np.ndarray  # float32 (rows, dim)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self.vectors.nbytes + self.seqs.nbytes + self.keys.nbytes)
+_TALLY = MemoryTallyRow.__table__
+_TEXT = (_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at)
 
 
 class DbMemoryStore:
@@ -67,9 +55,7 @@ class DbMemoryStore:
     def __init__(self, db: Database, *, erased: ErasedCheck, cache_bytes: int = CACHE_BYTES):
         self.db = db
         self._erased = erased
-        self._cache: OrderedDict[tuple[str, str], _Matrix] = OrderedDict()
-        self._cache_bytes = cache_bytes
-        self._lock = threading.Lock()
+        self._cache = MatrixCache(cache_bytes)
 
     def add(self, memory: Memory) -> None:
         refuse_erased(self._erased, memory.run_id)
@@ -85,13 +71,21 @@ class DbMemoryStore:
             "embedding": unit_float32(memory.vector),
         }
         with self.db.write() as repos:  # a rewritten note: the old row goes, a new seq comes
-            repos.session.execute(sa.delete(MemoryRow).where(_T.id == memory.id))
-            repos.session.execute(sa.insert(MemoryRow).values(**values))
+            session = repos.session
+            gone = session.execute(
+                sa.delete(MemoryRow).where(_T.id == memory.id).returning(_T.user_id, _T.model)
+            ).all()
+            _tally_removed(session, Counter((row[0], row[1]) for row in gone))
+            seq = session.execute(sa.insert(MemoryRow).values(**values).returning(_T.seq))
+            _tally_added(session, memory.user_id, memory.model, int(seq.scalar_one()))
         try:
             refuse_erased(self._erased, memory.run_id)  # forget ran meanwhile: it wins
         except BaseException:
             with self.db.write() as repos:
-                repos.session.execute(sa.delete(MemoryRow).where(_T.id == memory.id))
+                gone = repos.session.execute(
+                    sa.delete(MemoryRow).where(_T.id == memory.id).returning(_T.user_id, _T.model)
+                ).all()
+                _tally_removed(repos.session, Counter((row[0], row[1]) for row in gone))
             raise
 
     def search(
@@ -110,16 +104,24 @@ class DbMemoryStore:
         if k == 0:
             return []
         with self.db.read() as repos:  # one connection for the check, top-up and texts
-            cached = self._from_cache(repos.session, user_id, model, query, recipient_key, k)
+            session = repos.session
+            cached = self._cache.get(user_id, model, query.size)
             if cached is not None:
-                return cached
+                seqs, scores = cached.ranked(query, recipient_key, k)
+                now, rows = _tally_and_texts(session, user_id, model, seqs)
+                if now == cached.tally:
+                    return _hits(seqs, rows, scores)
+            else:
+                now = _tally(session, user_id, model)
+            hits: list[MemoryHit] = []
             for _ in range(2):  # a second time when a row went between ranking and reading
-                matrix = self._matrix(repos.session, user_id, model, query.size)
-                order = _best(matrix, query, recipient_key, k)
-                hits = self._read(repos.session, order, matrix, query)
-                if len(hits) == len(order):
+                matrix = self._matrix(session, user_id, model, query.size, cached, now)
+                seqs, scores = matrix.ranked(query, recipient_key, k)
+                rows = session.execute(sa.select(*_TEXT).where(_T.seq.in_(seqs))).all()
+                hits = _hits(seqs, rows, scores)
+                if len(hits) == len(seqs):
                     return hits
-                self._forget_matrix(user_id, model)
+                cached, now = None, _tally(session, user_id, model)
         return hits
 
     def latest(
@@ -129,10 +131,9 @@ class DbMemoryStore:
         where = (_T.user_id == user_id) & (_T.model == model)
         if recipient_key is not None:
             where &= _T.recipient_key == recipient_key
-        columns = (_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at)
         with self.db.read() as repos:  # the (user, model, seq) index, read backwards
             rows = repos.session.execute(
-                sa.select(*columns).where(where).order_by(_T.seq.desc()).limit(k)
+                sa.select(*_TEXT).where(where).order_by(_T.seq.desc()).limit(k)
             ).all()
         return _hits([row[0] for row in rows], rows, [0.0] * len(rows))
 
@@ -140,17 +141,24 @@ class DbMemoryStore:
         with self.db.write() as repos:
             result = repos.session.execute(sa.delete(MemoryRow).where(_T.user_id == user_id))
             deleted = int(getattr(result, "rowcount", 0) or 0)
-        with self._lock:
-            for key in [key for key in self._cache if key[0] == user_id]:
-                del self._cache[key]
-        if deleted:  # no dead tuple left to read with page tools (VACUUM reads the table)
-            self.db.reclaim(["memories"])
+            tallies = repos.session.execute(
+                sa.delete(MemoryTallyRow).where(_TALLY.c.user_id == user_id)
+            )
+            deleted_tallies = int(getattr(tallies, "rowcount", 0) or 0)
+        self._cache.drop(user_id)
+        if deleted or deleted_tallies:  # no dead tuple left to read with page tools
+            self.db.reclaim(["memories", "memory_tallies"])
         return deleted
 
     def prune(self, older_than: dt.datetime) -> int:
         with self.db.write() as repos:
-            result = repos.session.execute(sa.delete(MemoryRow).where(_T.created_at < older_than))
-            return int(getattr(result, "rowcount", 0) or 0)
+            gone = repos.session.execute(
+                sa.delete(MemoryRow)
+                .where(_T.created_at < older_than)
+                .returning(_T.user_id, _T.model)
+            ).all()
+            _tally_removed(repos.session, Counter((row[0], row[1]) for row in gone))
+        return len(gone)
 
     def footprint(self) -> tuple[int, int]:
         with self.db.read() as repos:
@@ -172,113 +180,108 @@ class DbMemoryStore:
         return count, int(size)
 
     def close(self) -> None:
-        with self._lock:
-            self._cache.clear()
+        self._cache.clear()
 
-    # -- the per-user matrix -----------------------------------------------------------
-
-    def _from_cache(
+    def _matrix(
         self,
         session: Session,
         user_id: str,
         model: str,
-        query: np.ndarray,
-        recipient_key: str | None,
-        k: int,
-    ) -> list[MemoryHit] | None:
-        """The common case in ONE statement: rank on the cached matrix, then read the best
-        rows' text together with the check (count and last seq) that the matrix is still
-        the table's. None when there is no matrix, or it was stale (the caller reads it)."""
-        with self._lock:
-            cached = self._cache.get((user_id, model))
-        if cached is None or cached.vectors.shape[1] != query.size:
-            return None
-        order = _best(cached, query, recipient_key, k)
-        seqs = [int(s) for s in cached.seqs[order]]
+        dim: int,
+        cached: Matrix | None,
+        now: Tally,
+    ) -> Matrix:
+        """The user's matrix as of ``now`` (read after ``now``): ``cached`` topped up with
+        the rows written since if only rows were added, else read whole."""
         mine = (_T.user_id == user_id) & (_T.model == model)
-        check = (
-            sa.select(
-                sa.func.count().label("n"), sa.func.coalesce(sa.func.max(_T.seq), 0).label("last")
-            )
-            .where(mine)
-            .subquery()
+        if cached is not None and appendable(cached, now):
+            after = mine & (_T.seq > cached.tally.last) & (_T.seq <= now.last)
+            rows = _vectors(session, after)
+            matrix = stacked(cached, matrix_of(rows, dim, whole_tally(rows, 0)), now)
+            if matrix is not None:
+                return self._cache.keep(user_id, model, matrix)
+        rows = _vectors(session, mine)
+        return self._cache.keep(
+            user_id, model, matrix_of(rows, dim, whole_tally(rows, now.removed))
         )
-        found = MemoryRow.__table__.alias("found")
-        rows = session.execute(
-            sa.select(
-                check.c.n,
-                check.c.last,
-                found.c.seq,
-                found.c.id,
-                found.c.run_id,
-                found.c.recipient,
-                found.c.text,
-                found.c.created_at,
-            ).select_from(check.outerjoin(found, found.c.seq.in_(seqs or [-1])))
-        ).all()
-        if not rows or (rows[0].n, rows[0].last) != (cached.count, cached.last):
-            return None
-        self._keep((user_id, model), cached)
-        return _hits(seqs, rows, cached.vectors[order] @ query)
-
-    def _matrix(self, session: Session, user_id: str, model: str, dim: int) -> _Matrix:
-        key = (user_id, model)
-        mine = (_T.user_id == user_id) & (_T.model == model)
-        count, last = session.execute(
-            sa.select(sa.func.count(), sa.func.coalesce(sa.func.max(_T.seq), 0)).where(mine)
-        ).one()
-        with self._lock:
-            cached = self._cache.get(key)
-        if cached is not None and cached.vectors.shape[1] == dim:
-            if (cached.count, cached.last) == (count, last):
-                return self._keep(key, cached)
-            if cached.count < count and cached.last < last:
-                fresh = _rows(session, mine & (_T.seq > cached.last), dim)
-                if cached.count + fresh.count == count:
-                    return self._keep(key, _stack(cached, fresh))
-        return self._keep(key, _rows(session, mine, dim))
-
-    def _keep(self, key: tuple[str, str], matrix: _Matrix) -> _Matrix:
-        with self._lock:
-            self._cache[key] = matrix
-            self._cache.move_to_end(key)
-            total = sum(m.nbytes for m in self._cache.values())
-            while total > self._cache_bytes and len(self._cache) > 1:
-                _, gone = self._cache.popitem(last=False)
-                total -= gone.nbytes
-        return matrix
-
-    def _forget_matrix(self, user_id: str, model: str) -> None:
-        with self._lock:
-            self._cache.pop((user_id, model), None)
-
-    def _read(
-        self, session: Session, order: np.ndarray, matrix: _Matrix, query: np.ndarray
-    ) -> list[MemoryHit]:
-        if order.size == 0:
-            return []
-        seqs = [int(s) for s in matrix.seqs[order]]
-        columns = (_T.seq, _T.id, _T.run_id, _T.recipient, _T.text, _T.created_at)
-        rows = session.execute(sa.select(*columns).where(_T.seq.in_(seqs))).all()
-        return _hits(seqs, rows, matrix.vectors[order] @ query)
 
 
-def _rows(session: Session, where: Any, dim: int) -> _Matrix:
-    """The seq, recipient key and vector of the rows ``where`` selects, as a matrix."""
-    import numpy as np
-
-    rows = session.execute(
+def _vectors(session: Session, where: Any) -> Sequence[Any]:
+    """(seq, recipient key, vector bytes) of the rows ``where`` selects, in seq order."""
+    return session.execute(
         sa.select(_T.seq, _T.recipient_key, _T.embedding).where(where).order_by(_T.seq)
     ).all()
-    kept = [row for row in rows if len(row[2]) == 4 * dim]
-    vectors = np.frombuffer(b"".join(row[2] for row in kept), dtype="<f4").reshape(-1, dim)
-    return _Matrix(
-        count=len(rows),
-        last=max((row[0] for row in rows), default=0),
-        seqs=np.fromiter((row[0] for row in kept), dtype=np.int64, count=len(kept)),
-        keys=np.array([row[1] for row in kept], dtype=object),
-        vectors=vectors,
+
+
+def _tally(session: Session, user_id: str, model: str) -> Tally:
+    row = session.execute(
+        sa.select(_TALLY.c.notes, _TALLY.c.last_seq, _TALLY.c.removed).where(
+            (_TALLY.c.user_id == user_id) & (_TALLY.c.model == model)
+        )
+    ).first()
+    return Tally() if row is None else Tally(int(row[0]), int(row[1]), int(row[2]))
+
+
+def _tally_and_texts_statement() -> Any:
+    """SELECT the tally of (:user_id, :model) and, beside it, the rows whose seq is in
+    :seqs: one row with None texts when none is found, and no tally when there is none."""
+    one = sa.select(sa.literal(1).label("one")).subquery()
+    found = MemoryRow.__table__.alias("found")
+    mine = (_TALLY.c.user_id == sa.bindparam("user_id")) & (_TALLY.c.model == sa.bindparam("model"))
+    return sa.select(
+        _TALLY.c.notes,
+        _TALLY.c.last_seq,
+        _TALLY.c.removed,
+        *(found.c[column.name] for column in _TEXT),
+    ).select_from(
+        one.outerjoin(_TALLY, mine).outerjoin(
+            found, found.c.seq.in_(sa.bindparam("seqs", expanding=True))
+        )
     )
+
+
+_TALLY_AND_TEXTS = _tally_and_texts_statement()  # built once: a search is a few ms
+
+
+def _tally_and_texts(
+    session: Session, user_id: str, model: str, seqs: list[int]
+) -> tuple[Tally, Sequence[Any]]:
+    """The user's tally and the text of rows ``seqs``, in one statement (one round trip)."""
+    rows = session.execute(
+        _TALLY_AND_TEXTS, {"user_id": user_id, "model": model, "seqs": seqs or [-1]}
+    ).all()
+    first = rows[0]
+    now = Tally() if first.notes is None else Tally(first.notes, first.last_seq, first.removed)
+    return now, rows
+
+
+def _tally_added(session: Session, user_id: str, model: str, seq: int) -> None:
+    """One note more for (user, model), written under ``seq``."""
+    insert = insert_for(session, _TALLY).values(
+        user_id=user_id, model=model, notes=1, last_seq=seq, removed=0
+    )
+    session.execute(
+        insert.on_conflict_do_update(
+            index_elements=[_TALLY.c.user_id, _TALLY.c.model],
+            set_={
+                "notes": _TALLY.c.notes + 1,
+                "last_seq": sa.case(
+                    (insert.excluded.last_seq > _TALLY.c.last_seq, insert.excluded.last_seq),
+                    else_=_TALLY.c.last_seq,
+                ),
+            },
+        )
+    )
+
+
+def _tally_removed(session: Session, gone: Counter[tuple[str, str]]) -> None:
+    """Notes deleted, per (user, model): fewer kept, more ever removed."""
+    for (user_id, model), n in gone.items():
+        session.execute(
+            sa.update(MemoryTallyRow)
+            .where((_TALLY.c.user_id == user_id) & (_TALLY.c.model == model))
+            .values(notes=_TALLY.c.notes - n, removed=_TALLY.c.removed + n)
+        )
 
 
 def _hits(seqs: list[int], rows: Sequence[Any], scores: Sequence[float]) -> list[MemoryHit]:
@@ -296,40 +299,6 @@ def _hits(seqs: list[int], rows: Sequence[Any], scores: Sequence[float]) -> list
         for seq, score in zip(seqs, scores, strict=True)
         if seq in found
     ]
-
-
-def _best(matrix: _Matrix, query: np.ndarray, recipient_key: str | None, k: int) -> np.ndarray:
-    """Row positions of the k best scores, best first; ties to the newer (greater seq)."""
-    import numpy as np
-
-    if matrix.vectors.shape[0] == 0:
-        return np.empty(0, dtype=np.int64)
-    # einsum, not BLAS: a BLAS thread pool waits for its second thread on a busy machine
-    # (p99 ×10 on 2 loaded cores), and one thread does 10,000 × 256 in well under 1 ms.
-    scores = np.einsum("ij,j->i", matrix.vectors, query)
-    candidates = np.arange(scores.size)
-    if recipient_key is not None:
-        candidates = np.flatnonzero(matrix.keys == recipient_key)
-        scores = scores[candidates]
-    if candidates.size > k:
-        # Exact: keep every row scoring at least the k-th best, so ties are broken below.
-        kth = np.partition(scores, scores.size - k)[scores.size - k]
-        keep = scores >= kth
-        candidates, scores = candidates[keep], scores[keep]
-    order = np.lexsort((-matrix.seqs[candidates], -scores))
-    return np.asarray(candidates[order][:k], dtype=np.int64)
-
-
-def _stack(old: _Matrix, new: _Matrix) -> _Matrix:
-    import numpy as np
-
-    return _Matrix(
-        count=old.count + new.count,
-        last=max(old.last, new.last),
-        seqs=np.concatenate([old.seqs, new.seqs]),
-        keys=np.concatenate([old.keys, new.keys]),
-        vectors=np.concatenate([old.vectors, new.vectors]),
-    )
 
 
 def _utc(value: dt.datetime) -> dt.datetime:

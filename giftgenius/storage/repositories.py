@@ -39,6 +39,7 @@ from giftgenius.storage.tables import (
     CheckpointRow,
     GiftHistoryRow,
     MemoryRow,
+    MemoryTallyRow,
     OrderDraftRow,
     RecipientProfileRow,
     RunRow,
@@ -544,6 +545,11 @@ class Repos:
                 sa.delete(MemoryRow).where(
                     sa.or_(MemoryRow.user_id == user_id, MemoryRow.run_id.in_(run_ids))
                 ),
+            ),
+            # the memory store's bookkeeping of their notes (how many, the last written)
+            (
+                "memory_tallies",
+                sa.delete(MemoryTallyRow).where(MemoryTallyRow.user_id == user_id),
             ),
             (
                 "recipient_profiles",

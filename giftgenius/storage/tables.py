@@ -244,6 +244,21 @@ class MemoryRow(Base):
     embedding: Mapped[bytes] = mapped_column(sa.LargeBinary)
 
 
+class MemoryTallyRow(Base):
+    """Per user and embedding space: notes kept, the last seq written, notes ever deleted
+    (migration 0009_memory_tallies). Written in the same transaction as the notes, so one
+    primary-key lookup tells a process whether its copy of the vectors is still true
+    (``storage/memory_matrix.py``)."""
+
+    __tablename__ = "memory_tallies"
+
+    user_id: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    notes: Mapped[int] = mapped_column(sa.Integer)
+    last_seq: Mapped[int] = mapped_column(sa.Integer)
+    removed: Mapped[int] = mapped_column(sa.Integer)
+
+
 class CheckpointRow(Base):
     __tablename__ = "checkpoints"
     __table_args__ = (

@@ -210,7 +210,8 @@ def test_forget_on_postgres_leaves_no_note_nor_dead_tuple(
     engine = sa.create_engine(seeded_postgres_url)
     with engine.begin() as conn:
         conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pageinspect")
-        conn.exec_driver_sql("ALTER TABLE memories SET (autovacuum_enabled = false)")
+        for table in ("memories", "memory_tallies"):
+            conn.exec_driver_sql(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
     agent = build_agent(settings)
     try:
         _search(
@@ -229,21 +230,32 @@ def test_forget_on_postgres_leaves_no_note_nor_dead_tuple(
     try:
         with engine.connect() as conn:
             left = conn.execute(sa.text("SELECT count(*) FROM memories")).scalar_one()
-            pages = conn.execute(
-                sa.text("SELECT pg_relation_size('memories') / current_setting('block_size')::int")
-            ).scalar_one()
-            found = conn.execute(
-                sa.text(
-                    "SELECT count(*) FROM generate_series(0, :n - 1) AS page, "
-                    "LATERAL heap_page_items(get_raw_page('memories', page::int)) "
-                    "WHERE t_data IS NOT NULL "
-                    "AND position(convert_to('Quixotelle', 'UTF8') IN t_data) > 0"
-                ),
-                {"n": pages},
-            ).scalar_one()
-        assert (left, found) == (0, 0)
+            tallies = conn.execute(sa.text("SELECT count(*) FROM memory_tallies")).scalar_one()
+            found = [
+                _dead(conn, "memories", "Quixotelle"),
+                _dead(conn, "memory_tallies", "erased-pg"),  # the tally named the user
+            ]
+        assert (left, tallies, found) == (0, 0, [0, 0])
     finally:
         engine.dispose()
+
+
+def _dead(conn: sa.Connection, table: str, text: str) -> int:
+    """Tuples of ``table``'s pages, live or dead, holding ``text`` (pageinspect)."""
+    pages = conn.execute(
+        sa.text("SELECT pg_relation_size(:t) / current_setting('block_size')::int"),
+        {"t": table},
+    ).scalar_one()
+    return int(
+        conn.execute(
+            sa.text(
+                "SELECT count(*) FROM generate_series(0, :n - 1) AS page, "
+                "LATERAL heap_page_items(get_raw_page(:t, page::int)) "
+                "WHERE t_data IS NOT NULL AND position(convert_to(:m, 'UTF8') IN t_data) > 0"
+            ),
+            {"n": pages, "t": table, "m": text},
+        ).scalar_one()
+    )
 
 
 def _prune(home: Path, age: str) -> str:

@@ -18,6 +18,7 @@ from giftgenius.storage.tables import Base
 TABLES = {
     "gift_history",
     "memories",
+    "memory_tallies",
     "users",
     "runs",
     "transcript",
@@ -73,6 +74,7 @@ def test_empty_to_head_to_base_and_back(db_url: str) -> None:
         "api_keys",
         "gift_history",
         "memories",
+        "memory_tallies",
     }
     migrate.downgrade(db_url)  # one step back from the first revision is the empty schema
     assert migrate.current(db_url) is None
@@ -105,6 +107,32 @@ def test_the_search_index_migration_backfills_existing_products(db_url: str) -> 
         assert catalog.ranked_ids(words_query("châteaux castle"), limit=5) == ["g-0001"]
         assert catalog.stocked({"board-game", "tea"}) == {"board-game"}
     db.dispose()
+
+
+def test_the_tally_migration_counts_the_notes_that_exist(db_url: str) -> None:
+    """Notes written before the tallies existed are counted, so a process's kept copy of a
+    user's vectors is checked against the truth from the first search on."""
+    migrate.upgrade(db_url, "0008_memories_by_recipient")
+    engine = create_db_engine(db_url)
+    with engine.begin() as conn:
+        for seq, user in [(1, "alice"), (2, "bob"), (5, "alice")]:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO memories (seq, id, user_id, run_id, model, created_at, text,"
+                    " embedding) VALUES (:seq, :id, :user, 'r', 'm', '2026-12-01 10:00:00',"
+                    " 'a note', :vector)"
+                ),
+                {"seq": seq, "id": f"n{seq}", "user": user, "vector": b"\0\0\x80\x3f"},
+            )
+    engine.dispose()
+    migrate.upgrade(db_url)
+    engine = create_db_engine(db_url)
+    with engine.connect() as conn:
+        tallies = conn.execute(
+            sa.text("SELECT user_id, notes, last_seq, removed FROM memory_tallies ORDER BY 1")
+        ).all()
+    engine.dispose()
+    assert [tuple(row) for row in tallies] == [("alice", 2, 5, 0), ("bob", 1, 2, 0)]
 
 
 def test_sqlite_migrates_itself_on_first_use(tmp_path: Path) -> None:

@@ -457,6 +457,7 @@ def test_forget_user_erases_everything_of_theirs_and_nothing_else(db: Database) 
         "order_drafts": 1,
         "gift_history": 1,
         "memories": 0,  # none written here: tests/storage/test_memory_contract.py
+        "memory_tallies": 0,
         "recipient_profiles": 1,
         "runs": 2,
         "api_keys": 1,  # a key names its user: it goes with them

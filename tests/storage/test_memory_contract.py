@@ -289,3 +289,62 @@ def test_a_store_with_no_notes_yet_answers_empty(backend: Backend, store: Memory
     assert store.prune(T0) == 0
     if backend.name == "embedded":
         assert not list(Path(str(getattr(store, "path", ""))).parent.glob("memories.db*"))
+
+
+def test_the_first_search_and_the_later_ones_agree(store: MemoryStore) -> None:
+    """The embedded store answers a user's first search in a process with sqlite-vec and the
+    later ones from the user's matrix; both backends' later searches use the matrix."""
+    rng = random.Random(11)
+    vectors = {f"m{i}": unit(rng.randrange(10**9)) for i in range(120)}
+    keys = {key: rng.choice(["a", "b", None]) for key in vectors}
+    for key, vector in vectors.items():
+        store.add(note("alice", vector, text=key, recipient_key=keys[key]))
+    for query in (unit(5), unit(6)):
+        for recipient in (None, "a"):
+            searches = [
+                store.search("alice", query, model=MODEL, recipient_key=recipient, k=9)
+                for _ in range(3)
+            ]
+            mine = {key: v for key, v in vectors.items() if recipient in (None, keys[key])}
+            for hits in searches:
+                assert [h.text for h in hits] == exact_order(query, mine)[:9]
+                assert [h.score for h in hits] == pytest.approx(
+                    [h.score for h in searches[0]], abs=1e-5
+                )
+
+
+def test_a_kept_matrix_follows_every_write_of_another_process(backend: Backend) -> None:
+    """Added notes are appended to the copy; a note rewritten, pruned or erased makes it
+    read again: after each, the next search is exact."""
+    mine, theirs = backend.make(), backend.make()
+    vectors: dict[str, list[float]] = {}
+    old = T0 - dt.timedelta(days=400)
+
+    asked: list[list[float]] = []  # every vector written: a stale row would rank first
+
+    def write(key: str, seed: int, **fields: object) -> None:
+        vectors[key] = unit(seed)
+        asked.append(vectors[key])
+        theirs.add(note("alice", vectors[key], text=key, id=f"id-{key}", **fields))
+
+    def agrees() -> None:
+        for query in asked:
+            for _ in range(2):  # the first search may be sqlite-vec's; then the matrix's
+                hits = mine.search("alice", query, model=MODEL, k=3)
+                assert [h.text for h in hits] == exact_order(query, vectors)[:3]
+
+    for i in range(6):
+        write(f"n{i}", i, created_at=old if i == 0 else T0)
+    agrees()
+    for i in range(6, 9):  # appended
+        write(f"n{i}", i)
+    agrees()
+    write("n3", 300)  # rewritten under its id: a new vector
+    agrees()
+    assert theirs.prune(T0 - dt.timedelta(days=100)) == 1
+    del vectors["n0"]
+    agrees()
+    theirs.erase_user("alice")
+    vectors.clear()
+    write("again", 7)
+    agrees()
