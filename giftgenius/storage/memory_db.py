@@ -28,16 +28,7 @@ from giftgenius.storage.memories import (
     refuse_erased,
     unit_float32,
 )
-from giftgenius.storage.memory_matrix import (
-    CACHE_BYTES,
-    Matrix,
-    MatrixCache,
-    Tally,
-    appendable,
-    matrix_of,
-    stacked,
-    whole_tally,
-)
+from giftgenius.storage.memory_matrix import CACHE_BYTES, Matrix, MatrixCache, Tally, refreshed
 from giftgenius.storage.tables import MemoryRow, MemoryTallyRow
 from giftgenius.storage.upsert import insert_for
 
@@ -191,26 +182,15 @@ class DbMemoryStore:
         cached: Matrix | None,
         now: Tally,
     ) -> Matrix:
-        """The user's matrix as of ``now`` (read after ``now``): ``cached`` topped up with
-        the rows written since if only rows were added, else read whole."""
         mine = (_T.user_id == user_id) & (_T.model == model)
-        if cached is not None and appendable(cached, now):
-            after = mine & (_T.seq > cached.tally.last) & (_T.seq <= now.last)
-            rows = _vectors(session, after)
-            matrix = stacked(cached, matrix_of(rows, dim, whole_tally(rows, 0)), now)
-            if matrix is not None:
-                return self._cache.keep(user_id, model, matrix)
-        rows = _vectors(session, mine)
-        return self._cache.keep(
-            user_id, model, matrix_of(rows, dim, whole_tally(rows, now.removed))
-        )
 
+        def read(after: int | None, upto: int | None) -> Sequence[Any]:
+            where = mine if after is None else mine & (_T.seq > after) & (_T.seq <= upto)
+            return session.execute(
+                sa.select(_T.seq, _T.recipient_key, _T.embedding).where(where).order_by(_T.seq)
+            ).all()
 
-def _vectors(session: Session, where: Any) -> Sequence[Any]:
-    """(seq, recipient key, vector bytes) of the rows ``where`` selects, in seq order."""
-    return session.execute(
-        sa.select(_T.seq, _T.recipient_key, _T.embedding).where(where).order_by(_T.seq)
-    ).all()
+        return self._cache.keep(user_id, model, refreshed(cached, now, dim, read))
 
 
 def _tally(session: Session, user_id: str, model: str) -> Tally:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +128,26 @@ def stacked(cached: Matrix, fresh: Matrix, now: Tally) -> Matrix | None:
         keys=np.concatenate([cached.keys, fresh.keys]),
         vectors=np.concatenate([cached.vectors, fresh.vectors]),
     )
+
+
+RowReader = Callable[[int | None, int | None], Sequence[Any]]
+"""The user's rows (seq, recipient key, vector bytes) in seq order: all of them with
+``(None, None)``, else those with ``after < seq <= upto``."""
+
+
+def refreshed(cached: Matrix | None, now: Tally, dim: int, read: RowReader) -> Matrix:
+    """The user's matrix as of ``now`` (a tally read before any row is): ``cached`` as it
+    is, or topped up with the notes written since if only notes were added, else read
+    whole."""
+    if cached is not None and cached.tally == now:
+        return cached
+    if cached is not None and appendable(cached, now):
+        rows = read(cached.tally.last, now.last)
+        matrix = stacked(cached, matrix_of(rows, dim, whole_tally(rows, 0)), now)
+        if matrix is not None:
+            return matrix
+    rows = read(None, None)
+    return matrix_of(rows, dim, whole_tally(rows, now.removed))
 
 
 class MatrixCache:

@@ -45,15 +45,7 @@ from giftgenius.storage.memories import (
     refuse_erased,
     unit_float32,
 )
-from giftgenius.storage.memory_matrix import (
-    Matrix,
-    MatrixCache,
-    Tally,
-    appendable,
-    matrix_of,
-    stacked,
-    whole_tally,
-)
+from giftgenius.storage.memory_matrix import Matrix, MatrixCache, Tally, refreshed
 from giftgenius.storage.sqlite_file import configure_file_connection, immediate, truncate_wal
 
 SCHEMA_VERSION = 2
@@ -294,27 +286,20 @@ class SqliteVecMemoryStore:
     def _matrix(
         self, conn: Any, user_id: str, model: str, dim: int, cached: Matrix | None, now: Tally
     ) -> Matrix:
-        """The user's matrix as of ``now``: ``cached`` as it is, or topped up with the
-        notes written since if only notes were added, else read whole."""
-        if cached is not None and cached.tally == now:
-            return cached
-        mine = "user_id = ? AND model = ?"
-        if cached is not None and appendable(cached, now):
-            rows = conn.execute(
-                f"SELECT seq, recipient_key, embedding FROM memories WHERE {mine}"
-                " AND seq > ? AND seq <= ? ORDER BY seq",
-                (user_id, model, cached.tally.last, now.last),
+        def read(after: int | None, upto: int | None) -> Sequence[Any]:
+            if after is None:
+                return conn.execute(
+                    "SELECT seq, recipient_key, embedding FROM memories"
+                    " WHERE user_id = ? AND model = ? ORDER BY seq",
+                    (user_id, model),
+                ).fetchall()
+            return conn.execute(
+                "SELECT seq, recipient_key, embedding FROM memories"
+                " WHERE user_id = ? AND model = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                (user_id, model, after, upto),
             ).fetchall()
-            matrix = stacked(cached, matrix_of(rows, dim, whole_tally(rows, 0)), now)
-            if matrix is not None:
-                return self._matrices.keep(user_id, model, matrix)
-        rows = conn.execute(
-            f"SELECT seq, recipient_key, embedding FROM memories WHERE {mine} ORDER BY seq",
-            (user_id, model),
-        ).fetchall()
-        return self._matrices.keep(
-            user_id, model, matrix_of(rows, dim, whole_tally(rows, now.removed))
-        )
+
+        return self._matrices.keep(user_id, model, refreshed(cached, now, dim, read))
 
     def latest(
         self, user_id: str, *, model: str, recipient_key: str | None = None, k: int = 5
