@@ -79,6 +79,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [*longest[:1], *rest[:cut], *longest[1:], *rest[cut:]]
 
 
+FAST_LANE_SECONDS = 1.0  # a test slower than this belongs in the slow lane
+_too_slow: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Note a test of the fast lane (not marked ``slow``) that ran over FAST_LANE_SECONDS."""
+    fast_lane = report.when == "call" and "slow" not in report.keywords
+    if fast_lane and report.duration > FAST_LANE_SECONDS:
+        _too_slow.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Name them at the end, so the everyday lane stays under a minute (never a failure:
+    a busy machine is slow, not wrong)."""
+    if _too_slow:
+        terminalreporter.section("fast-lane tests over 1 s: mark them @pytest.mark.slow")
+        for seconds, nodeid in sorted(_too_slow, reverse=True):
+            terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_network() -> Iterator[None]:
     socket.socket.connect = _guarded_connect  # type: ignore[method-assign]

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from radon.complexity import cc_visit
 
 PACKAGE = Path(__file__).resolve().parent.parent / "giftgenius"
 LIMIT = 20
 
 
+@pytest.mark.slow
 def test_no_function_is_over_the_complexity_limit() -> None:
     over = []
     for path in sorted(PACKAGE.rglob("*.py")):

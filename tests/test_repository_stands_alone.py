@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDE = ("DESIGN.md", "../shared", "shared/reference")
 
@@ -17,6 +19,7 @@ def _tracked_files() -> list[Path]:
     return [ROOT / name for name in listed if (ROOT / name).is_file()]
 
 
+@pytest.mark.slow
 def test_no_file_cites_a_document_outside_the_repository() -> None:
     offenders = [
         f"{path.relative_to(ROOT)}: {needle}"

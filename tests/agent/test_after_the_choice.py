@@ -31,6 +31,7 @@ from giftgenius.domain import RunStatus, Step
         ),
     ],
 )  # fmt: skip
+@pytest.mark.slow
 def test_a_profile_is_kept_after_the_yes_and_the_run_stays_done(
     agent: Agent, lines: list[str], keep: str, label: str, said: str
 ) -> None:
@@ -52,6 +53,7 @@ def test_a_profile_is_kept_after_the_yes_and_the_run_stays_done(
         assert repos.checkpoints.list(user, run.id) == checkpoints
 
 
+@pytest.mark.slow
 def test_a_change_after_the_yes_is_refused_and_nothing_moves(agent: Agent) -> None:
     user = "after-yes-change"
     run = agent.open(user).run

@@ -49,6 +49,7 @@ def _with_words(message: Message, words: str) -> Message:
     return message.model_copy(update={"content": words})
 
 
+@pytest.mark.slow
 def test_a_complete_profile_is_shown_as_a_shortlist_after_one_call(talk) -> None:
     agent, run, model = talk
     model.moves = [_with_words(call("update_profile", **PROFILE), "Tea it is.")]
@@ -64,6 +65,7 @@ def test_a_complete_profile_is_shown_as_a_shortlist_after_one_call(talk) -> None
     assert entries[-1].content == result.reply and not entries[-1].tool_calls
 
 
+@pytest.mark.slow
 def test_choosing_and_confirming_in_one_round_records_the_order_after_one_call(talk) -> None:
     agent, run, model = talk
     model.moves = [call("update_profile", **PROFILE)]
@@ -93,6 +95,7 @@ def test_the_model_is_asked_again_when_its_words_are_needed(talk) -> None:
     assert result.state.selected_gift_id is None  # a question never selects
 
 
+@pytest.mark.slow
 def test_a_refused_call_goes_back_to_the_model(talk) -> None:
     agent, run, model = talk
     model.moves = [call("update_profile", **PROFILE)]

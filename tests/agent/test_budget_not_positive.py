@@ -55,6 +55,7 @@ def test_the_refusal_is_told_in_the_persons_language(locale: str, said: str) -> 
     assert said in sentence and "20" in sentence and "€" in sentence
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "said", "recipient", "interest"),
     [

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from giftgenius.agent.runner import CONTEXT_TOO_LARGE
 from giftgenius.app import build_agent
 from giftgenius.errors import ContextLengthExceeded
@@ -35,6 +37,7 @@ def _agent(tmp_path: Path, refusals: int):
     return agent
 
 
+@pytest.mark.slow
 def test_one_refusal_is_retried_with_a_smaller_context(tmp_path: Path, script, seeded_home) -> None:
     chatter = [f"she likes tea, and tell me about option {i}" for i in range(12)]
     for i, text in enumerate(chatter):

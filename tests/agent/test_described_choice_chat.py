@@ -30,6 +30,7 @@ from giftgenius.domain import Step
         ),
     ],
 )  # fmt: skip
+@pytest.mark.slow
 def test_a_thing_named_off_the_list_is_offered_then_confirmed(
     agent: Agent, lines: list[str], gift: str, offered: str
 ) -> None:

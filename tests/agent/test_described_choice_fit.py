@@ -4,6 +4,8 @@ not offered it; a nephew of five is)."""
 
 from __future__ import annotations
 
+import pytest
+
 from giftgenius.domain import Step
 from tests.agent.test_described_choice import call
 
@@ -22,6 +24,7 @@ def _named(make_ctx, recipient: str, age: int | None) -> dict:
     return {"result": result, "selected": ctx.state.selected_gift_id, "listed": listed}
 
 
+@pytest.mark.slow
 def test_an_uncle_naming_a_childs_product_is_not_offered_it(make_ctx) -> None:
     for recipient in ("my uncle", "mon parrain", "ma tante"):
         named = _named(make_ctx, recipient, None)

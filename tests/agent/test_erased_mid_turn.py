@@ -38,6 +38,7 @@ def agent(tmp_path: Path, seeded_home):
         agent.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", ["hello there", "gift for my dad, he loves coffee, 40 dollars"])
 def test_the_turn_in_flight_is_told_its_user_was_erased(agent, line: str) -> None:
     run = agent.open("gone").run
@@ -77,6 +78,7 @@ class ErasedThenFlushed:
         return getattr(self.inner, name)
 
 
+@pytest.mark.slow
 def test_the_window_is_told_even_when_the_session_store_lost_the_tombstone(agent) -> None:
     run = agent.open("flushed").run
     agent.sessions = ErasedThenFlushed(agent.sessions, lambda: agent.forget("flushed"))

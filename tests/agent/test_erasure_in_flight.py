@@ -79,6 +79,7 @@ def _left_behind(settings: Settings, run_id: str) -> Session | None:
         reader.close()
 
 
+@pytest.mark.slow
 def test_forget_before_the_save_refuses_it_without_the_database(
     agent: Agent, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,6 +101,7 @@ def test_forget_before_the_save_refuses_it_without_the_database(
     assert _left_behind(settings, run.id) is None
 
 
+@pytest.mark.slow
 def test_forget_just_after_the_save_leaves_nothing_when_the_check_fails(
     agent: Agent, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -120,6 +122,7 @@ def test_forget_just_after_the_save_leaves_nothing_when_the_check_fails(
     assert _left_behind(settings, run.id) is None
 
 
+@pytest.mark.slow
 def test_forget_cut_off_after_the_tombstones_says_to_run_it_again(
     agent: Agent, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from giftgenius.agent.tools import TurnContext, execute
 from giftgenius.domain import ProfileDraft, RecipientProfile, RunStatus
 from giftgenius.replies.outcomes import Outcome, present
@@ -37,6 +39,7 @@ def _give(make_ctx, db: Database, recipient: str, run_id: str = "run-1") -> tupl
     return first["id"], first["title"]
 
 
+@pytest.mark.slow
 def test_the_same_mother_is_not_offered_the_same_gift(make_ctx, db: Database) -> None:
     gift_id, title = _give(make_ctx, db, "my mum")
     with db.read() as repos:
@@ -79,6 +82,7 @@ def test_someone_else_is_still_offered_it(make_ctx, db: Database) -> None:
     assert gift_id in [c["id"] for c in found["shortlist"]]
 
 
+@pytest.mark.slow
 def test_a_gift_is_kept_under_the_saved_profile_of_the_same_person(make_ctx, db: Database) -> None:
     with db.write() as repos:
         repos.profiles.upsert(

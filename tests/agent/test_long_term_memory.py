@@ -34,6 +34,7 @@ def _search(agent: Any, user: str, *lines: str) -> str:
     return run.id
 
 
+@pytest.mark.slow
 def test_a_confirmed_search_leaves_one_note_of_its_facts(tmp_path: Path, seeded_home) -> None:
     agent = build_agent(load_settings(home=tmp_path / "home"))
     try:
@@ -60,6 +61,7 @@ def test_a_confirmed_search_leaves_one_note_of_its_facts(tmp_path: Path, seeded_
         agent.close()
 
 
+@pytest.mark.slow
 def test_a_search_not_confirmed_leaves_no_note(tmp_path: Path, seeded_home) -> None:
     agent = build_agent(load_settings(home=tmp_path / "home"))
     try:
@@ -95,6 +97,7 @@ def test_the_note_is_in_the_runs_language() -> None:
     assert recipient_key("maman", None) == recipient_key("mum", None) == "mother"
 
 
+@pytest.mark.slow
 def test_a_summary_fold_keeps_the_runs_one_note_which_the_choice_rewrites(
     tmp_path: Path, seeded_home
 ) -> None:
@@ -122,6 +125,7 @@ def test_a_summary_fold_keeps_the_runs_one_note_which_the_choice_rewrites(
         agent.close()
 
 
+@pytest.mark.slow
 def test_a_failing_embedder_never_fails_the_turn(
     tmp_path: Path, seeded_home, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -146,6 +150,7 @@ def test_a_failing_embedder_never_fails_the_turn(
         agent.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["email", "phone", "address"])
 def test_pii_typed_in_a_search_is_not_in_its_note(
     tmp_path: Path, seeded_home, script, kind: str
@@ -179,6 +184,7 @@ def test_pii_typed_in_a_search_is_not_in_its_note(
         agent.close()
 
 
+@pytest.mark.slow
 def test_forget_leaves_no_note_in_any_file(tmp_path: Path, seeded_home) -> None:
     home = tmp_path / "home"
     agent = build_agent(load_settings(home=home))
@@ -202,6 +208,7 @@ def test_forget_leaves_no_note_in_any_file(tmp_path: Path, seeded_home) -> None:
         assert b"Quixotelle" not in path.read_bytes(), path.name
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_forget_on_postgres_leaves_no_note_nor_dead_tuple(
     tmp_path: Path, seeded_postgres_url: str, seeded_home
@@ -270,6 +277,7 @@ def _prune(home: Path, age: str) -> str:
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_prune_applies_retention_to_notes(tmp_path: Path, seeded_home) -> None:
     home = tmp_path / "home"
     agent = build_agent(load_settings(home=home))

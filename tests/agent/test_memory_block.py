@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from giftgenius.agent.memory import BLOCK_TOKENS
 from giftgenius.agent.prompt_window import MEMORY_PREFIX
 from giftgenius.app import build_agent
@@ -45,6 +47,7 @@ def _play(home: Path, when: dt.datetime, lines: list[str], *, new: bool = False)
         agent.close()
 
 
+@pytest.mark.slow
 def test_a_known_recipients_notes_reach_the_model_bounded(seeded_home: Path) -> None:
     first = _play(
         seeded_home, DECEMBER, ["a gift for my mum, she loves coffee, 60 euros", "1", "yes"]
@@ -65,6 +68,7 @@ def test_a_known_recipients_notes_reach_the_model_bounded(seeded_home: Path) -> 
         agent.close()
 
 
+@pytest.mark.slow
 def test_another_recipient_is_told_nothing_of_mum(seeded_home: Path) -> None:
     _play(seeded_home, DECEMBER, ["a gift for my mum, she loves coffee, 60 euros", "1", "yes"])
     lines = ["a gift for my sister, 40 euros", "she loves coffee"]
@@ -73,6 +77,7 @@ def test_another_recipient_is_told_nothing_of_mum(seeded_home: Path) -> None:
     assert not any(MEMORY_PREFIX in s for s in later)
 
 
+@pytest.mark.slow
 def test_many_notes_are_cut_to_whole_notes_within_the_bound(seeded_home: Path) -> None:
     for month in range(1, 7):  # six searches for mum, each a note
         day = DECEMBER + dt.timedelta(days=31 * month)

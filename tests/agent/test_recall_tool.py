@@ -46,6 +46,7 @@ def _search(agent, user: str, *lines: str) -> None:
         agent.turn(run.id, user, line)
 
 
+@pytest.mark.slow
 def test_recall_returns_the_callers_notes_with_their_facts(agent) -> None:
     _search(agent, "alice", "for mum", "the first", "yes")
     _search(agent, "alice", "for uncle", "the first", "yes")

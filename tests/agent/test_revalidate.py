@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from giftgenius.agent.revalidate import revalidate
@@ -65,6 +66,7 @@ def test_nothing_changes_when_everything_still_passes() -> None:
     assert state == before
 
 
+@pytest.mark.slow
 def test_resume_days_later_reports_and_applies_what_changed(
     tmp_path: Path, script, seeded_home
 ) -> None:

@@ -12,6 +12,7 @@ from giftgenius.agent.runner import Agent
 from giftgenius.agent.tools import execute
 
 
+@pytest.mark.slow
 def test_a_refused_call_carries_its_code_and_parameters(make_ctx) -> None:
     ctx = make_ctx()
     late = ctx.today.replace(year=ctx.today.year - 1).isoformat()
@@ -41,6 +42,7 @@ def test_a_refusal_is_told_in_the_persons_language(
     assert not any(words in reply for words in english), reply
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "recipient", "interest"),
     [

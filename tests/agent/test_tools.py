@@ -169,6 +169,7 @@ def commit(ctx: TurnContext, db) -> None:
     ctx.staged.clear()
 
 
+@pytest.mark.slow
 def test_a_profile_saved_early_keeps_what_the_search_settled(make_ctx, db) -> None:
     # Saved as soon as the uncle's dislike was said, before his budget and country.
     ctx = make_ctx()

@@ -46,6 +46,7 @@ def agent(tmp_path: Path, script, seeded_home):
     built.close()
 
 
+@pytest.mark.slow
 def test_checkpoints_carry_the_summary_the_session_carries(agent: Agent) -> None:
     run = agent.open(USER).run
     first = agent.turn(run.id, USER, "I need a gift for my sister")
@@ -63,6 +64,7 @@ def test_checkpoints_carry_the_summary_the_session_carries(agent: Agent) -> None
     assert [c.summary for c in taken] == [live.summary] * len(taken)
 
 
+@pytest.mark.slow
 def test_a_session_rebuilt_from_the_checkpoint_has_the_same_summary(agent: Agent) -> None:
     run = agent.open(USER).run
     agent.turn(run.id, USER, "I need a gift for my sister")
@@ -75,6 +77,7 @@ def test_a_session_rebuilt_from_the_checkpoint_has_the_same_summary(agent: Agent
     assert opened.loaded.session.summary == live.summary
 
 
+@pytest.mark.slow
 def test_the_state_after_a_failed_tool_call_is_the_one_later_calls_built(agent: Agent) -> None:
     """One step calls a failing tool, then a good one; the next answers in words."""
     run = agent.open(USER).run

@@ -48,6 +48,7 @@ def test_unknown_tastes_complete_the_profile_and_search_popular_gifts(make_ctx) 
     assert all(kinds & set(PRODUCTS[i].tags) for i in shown)
 
 
+@pytest.mark.slow
 def test_a_child_gets_childrens_popular_gifts_and_a_grown_up_none(make_ctx) -> None:
     ctx = make_ctx()
     found = _call(ctx, recipient="my nephew", age=8, budget_max=30, tastes_unknown=True)
@@ -86,6 +87,7 @@ def _said(key: str, locale: str) -> str:
     return messages.text("tastes", key, locale).split("{")[0].strip(" ,")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lines", "amount", "currency", "locale"),
     [
@@ -123,6 +125,7 @@ def test_one_i_dont_know_then_a_shortlist_that_says_why(
         assert result.state.step == Step.done
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "recipient",
     ["my mum", "my dad", "my grandma", "my teacher", "my boss", "my girlfriend", "my friend",

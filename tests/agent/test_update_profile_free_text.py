@@ -28,6 +28,7 @@ def french(ctx: TurnContext) -> TurnContext:
 # -- who the gift is for --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("locale", "said", "recipient", "name", "audience"),
     [

@@ -12,6 +12,7 @@ import pytest
 from giftgenius.evaluate.forking import ForkServers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

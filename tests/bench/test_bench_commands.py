@@ -20,6 +20,7 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_catalog_generate_writes_once_and_refuses_a_bad_count() -> None:
     code, out, _ = run("catalog", "generate", "--products", "250", "--seed", "4")
     assert code == 0 and "Wrote the catalog synthetic:250:4 (250 products)" in out

@@ -18,6 +18,7 @@ def _run(capsys: pytest.CaptureFixture[str], settings, *argv: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_bench_memory_embedded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     settings = load_settings(home=tmp_path / "home")
     figures = _run(capsys, settings, "--others", "300", "--sizes", "5,40", "--repeat", "5")
@@ -34,6 +35,7 @@ def test_bench_memory_embedded(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not (tmp_path / "home" / "memories.db").exists()  # a scratch store, not the home's
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_bench_memory_postgres_drops_its_scratch_database(
     migrated_postgres_url: str,

@@ -90,6 +90,7 @@ BENCH_LOAD = ("bench", "load", "--sessions", "2", "--processes", "1", "--turns",
               "--catalog", "40")  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [BENCH_TURN, BENCH_LOAD], ids=["turn", "load"])
 def test_a_benchmark_leaves_a_configured_sqlite_catalog_alone(
     command: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -116,6 +117,7 @@ def test_a_benchmark_leaves_a_configured_sqlite_catalog_alone(
     assert '"generated": []' in out or "turn" not in command  # copied, not written again
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.parametrize("command", [BENCH_TURN, BENCH_LOAD], ids=["turn", "load"])
@@ -141,6 +143,7 @@ def test_a_benchmark_leaves_the_configured_postgres_and_redis_alone(
     assert bench_databases() == []  # the scratch database was dropped
 
 
+@pytest.mark.slow
 def test_generate_refuses_to_replace_an_imported_catalog_unless_told(tmp_path: Path) -> None:
     import_small_catalog(tmp_path)
     code, out, err = run("catalog", "generate", "--products", "30")  # piped: nobody to ask
@@ -153,6 +156,7 @@ def test_generate_refuses_to_replace_an_imported_catalog_unless_told(tmp_path: P
     assert f"replaced an imported catalog ({IMPORTED} products" in out
 
 
+@pytest.mark.slow
 def test_generate_on_a_terminal_asks_first(tmp_path: Path) -> None:
     import_small_catalog(tmp_path)
     code, out, err = run("catalog", "generate", "--products", "30", stdin=Terminal("n\n"))
@@ -168,6 +172,7 @@ def test_generate_on_a_terminal_asks_first(tmp_path: Path) -> None:
     assert code == 0 and "nothing to do" in out
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_generate_refuses_on_postgres_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_postgres_url: str
@@ -180,6 +185,7 @@ def test_generate_refuses_on_postgres_too(
     assert configured(migrated_postgres_url) == before
 
 
+@pytest.mark.slow
 def test_bench_state_runs_on_embedded_stores_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -193,6 +199,7 @@ def test_bench_state_runs_on_embedded_stores_of_its_own(
     assert configured(url) == before
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_a_benchmark_that_may_not_create_its_database_says_so(
     monkeypatch: pytest.MonkeyPatch, migrated_postgres_url: str

@@ -18,6 +18,7 @@ from giftgenius.errors import ModelError
 from giftgenius.llm.scripted import FunctionModel
 
 
+@pytest.mark.slow
 def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
     player = Player(agent)
     played = player.open(0)
@@ -30,6 +31,7 @@ def test_a_turn_without_tools_sends_four_transactions(agent: Agent) -> None:
         assert sample.transactions == 4 + 1, (sample.turn, sample.transactions)
 
 
+@pytest.mark.slow
 def test_a_message_left_by_a_failed_turn_is_read_with_the_run_row(
     agent: Agent, bench_model: FunctionModel
 ) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from giftgenius.agent.runner import Agent
 from giftgenius.agent.timings import PHASES
 from giftgenius.bench.players import Player
 
 
+@pytest.mark.slow
 def test_phases_are_filled_and_add_up_to_no_more_than_the_turn(agent: Agent) -> None:
     player = Player(agent, filters=True)
     played = player.open(0)
@@ -32,6 +35,7 @@ def test_phases_are_filled_and_add_up_to_no_more_than_the_turn(agent: Agent) -> 
 NAP = 0.5  # seconds each model call sleeps: far above what a busy machine adds to a phase
 
 
+@pytest.mark.slow
 def test_the_model_time_is_not_counted_in_the_steps_that_call_it(agent: Agent) -> None:
     slow = agent.model
 

@@ -173,6 +173,7 @@ def shipped(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database
     database.dispose()
 
 
+@pytest.mark.slow
 def test_the_database_gives_the_shortlists_the_pure_functions_give(shipped: Database) -> None:
     products = list(load_products())
     with shipped.read() as repos:
@@ -181,6 +182,7 @@ def test_the_database_gives_the_shortlists_the_pure_functions_give(shipped: Data
             assert _funnel(catalog, profile) == _funnel(products, profile), profile
 
 
+@pytest.mark.slow
 def test_the_database_ranks_free_text_like_search(shipped: Database) -> None:
     products = list(load_products())
     rates = load_rates()
@@ -197,6 +199,7 @@ def test_the_database_ranks_free_text_like_search(shipped: Database) -> None:
                 assert _ids(found) == _ids(passing[:10]), text
 
 
+@pytest.mark.slow
 def test_a_budget_at_the_cent_keeps_the_product(shipped: Database) -> None:
     """The SQL budget filter has a cent of slack; the exact check keeps a product priced at
     the budget once converted, and drops one a cent above."""

@@ -26,6 +26,7 @@ def shipped(tmp_path: Path) -> Iterator[Database]:
     database.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("interest", "recipient", "age"),
     [("board games", "colleague", None), ("jeux de société", "mother", 61), ("thé", None, None)],

@@ -9,6 +9,7 @@ the country, or cost more than the budget.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,6 +59,7 @@ def _fits(product: Product, said: str, lang: str, age: int | None) -> str | None
     return None
 
 
+@pytest.mark.slow
 @settings(
     max_examples=80,
     deadline=None,

@@ -190,6 +190,7 @@ def test_taken_from_afar_is_read_in_both_languages(text: str, afar: bool) -> Non
     assert taken_from_afar(product) is afar
 
 
+@pytest.mark.slow
 def test_generated_catalogs_keep_in_person_experiences_near_where_they_happen() -> None:
     products = list(synthetic_products(30_000, seed=3))
     experiences = [p for p in products if in_person(p)]
@@ -201,6 +202,7 @@ def test_generated_catalogs_keep_in_person_experiences_near_where_they_happen() 
 # --- 4. a shortlist uses the budget given -----------------------------------------------
 
 
+@pytest.mark.slow
 def test_raising_a_budget_changes_the_list_toward_it() -> None:
     rates = load_rates()
     for interests in (["tea"], ["gardening"], ["cooking"]):

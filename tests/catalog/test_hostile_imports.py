@@ -110,6 +110,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(HOSTILE))
 def test_a_row_the_schema_cannot_hold_is_refused_with_its_line_on_both_backends(
     backend: str, case: str, tmp_path: Path
@@ -125,6 +126,7 @@ def test_a_row_the_schema_cannot_hold_is_refused_with_its_line_on_both_backends(
     assert _catalog() == before
 
 
+@pytest.mark.slow
 def test_the_same_limits_refuse_a_csv_row(backend: str, tmp_path: Path) -> None:
     path = tmp_path / "shop.csv"
     path.write_text(
@@ -145,6 +147,7 @@ def test_the_same_limits_refuse_a_csv_row(backend: str, tmp_path: Path) -> None:
     assert _catalog() == before
 
 
+@pytest.mark.slow
 def test_what_is_accepted_is_exactly_what_is_read_back(backend: str, tmp_path: Path) -> None:
     """Prices are rounded to cents as the column keeps them, so the validated product and the
     stored one are the same (the smallest and largest prices the column holds included)."""
@@ -192,6 +195,7 @@ def _refused(path: Path, *expected: str) -> None:
     assert _catalog() == before
 
 
+@pytest.mark.slow
 def test_deeply_nested_json_gets_a_plain_message(seeded_home: Path, tmp_path: Path) -> None:
     lines = tmp_path / "deep.jsonl"
     deep = '{"id": ' + "[" * 100_000 + "]" * 100_000 + "}"
@@ -202,6 +206,7 @@ def test_deeply_nested_json_gets_a_plain_message(seeded_home: Path, tmp_path: Pa
     _refused(array, "nested too deeply")
 
 
+@pytest.mark.slow
 def test_a_5000_digit_integer_gets_a_plain_message(seeded_home: Path, tmp_path: Path) -> None:
     lines = tmp_path / "digits.jsonl"
     huge = json.dumps(_row("g-900001", min_age=0)).replace(
@@ -222,6 +227,7 @@ def test_a_5000_digit_integer_gets_a_plain_message(seeded_home: Path, tmp_path: 
     _refused(cell, "line 2: delivery_days")
 
 
+@pytest.mark.slow
 def test_a_huge_csv_cell_gets_a_plain_message(seeded_home: Path, tmp_path: Path) -> None:
     path = tmp_path / "huge.csv"
     path.write_text(
@@ -233,6 +239,7 @@ def test_a_huge_csv_cell_gets_a_plain_message(seeded_home: Path, tmp_path: Path)
     _refused(path, "line 3", "characters", "nothing was imported")
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_a_real_process_says_it_plainly_on_postgres(
     migrated_postgres_url: str, tmp_path: Path, command_server: ForkServers
@@ -268,6 +275,7 @@ def _break_a_stored_row(gift_id: str) -> None:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_an_unreadable_stored_row_is_skipped_and_logged_not_a_failed_search(
     backend: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

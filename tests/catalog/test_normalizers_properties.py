@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ LOCALES = st.sampled_from(["en", "fr"])
 TODAY = dt.date(2026, 12, 1)
 
 
+@pytest.mark.slow
 @FAST
 @given(PHRASES, LOCALES)
 def test_resolve_country_answers_an_iso_code_or_none(text, locale):
@@ -41,6 +43,7 @@ def test_resolve_country_answers_an_iso_code_or_none(text, locale):
     assert code is None or (len(code) == 2 and code.isupper())
 
 
+@pytest.mark.slow
 @FAST
 @given(PHRASES, LOCALES)
 def test_resolve_relation_answers_a_valid_relation_or_none(text, locale):
@@ -51,6 +54,7 @@ def test_resolve_relation_answers_a_valid_relation_or_none(text, locale):
         assert relation.said is not None or relation.name is not None
 
 
+@pytest.mark.slow
 @FAST
 @given(PHRASES, LOCALES)
 def test_parse_deadline_answers_today_or_later_or_none(text, locale):
@@ -59,6 +63,7 @@ def test_parse_deadline_answers_today_or_later_or_none(text, locale):
     assert isinstance(is_leaving(text, locale), bool)
 
 
+@pytest.mark.slow
 @FAST
 @given(PHRASES, LOCALES, st.sampled_from(["USD", "EUR", "GBP", "CAD", "CHF"]))
 def test_parse_amount_answers_a_positive_amount_or_none(text, locale, default):

@@ -82,6 +82,7 @@ def _peak(run: Callable[[], object]) -> int:
 # -- bounded memory -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["jsonl", "array", "csv"])
 def test_reading_a_file_takes_memory_that_does_not_grow_with_it(tmp_path: Path, kind: str) -> None:
     def write(count: int) -> Path:
@@ -116,6 +117,7 @@ def test_reading_a_file_takes_memory_that_does_not_grow_with_it(tmp_path: Path, 
     assert per_product < 400, (small_peak, big_peak)
 
 
+@pytest.mark.slow
 def test_an_import_takes_memory_that_does_not_grow_with_the_file(tmp_path: Path) -> None:
     warm = Database(f"sqlite:///{tmp_path / 'warm.db'}")  # the analysis' caches, filled
     _import(warm, _jsonl(tmp_path / "warm.jsonl", _products(500, start=50_000)))
@@ -134,6 +136,7 @@ def test_an_import_takes_memory_that_does_not_grow_with_the_file(tmp_path: Path)
 # -- all or nothing -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_an_invalid_last_row_imports_nothing_and_names_its_line(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -150,6 +153,7 @@ def test_an_invalid_last_row_imports_nothing_and_names_its_line(
     db.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_failure_half_way_through_the_writes_leaves_the_catalog_as_it_was(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -190,6 +194,7 @@ def _titled(pid: str, title: str) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_search_after_an_import_finds_the_new_products_and_not_the_removed_ones(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
@@ -220,6 +225,7 @@ def test_a_search_after_an_import_finds_the_new_products_and_not_the_removed_one
 # -- chats during an import ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_reads_and_short_writes_go_on_during_an_import_and_see_one_catalog(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest

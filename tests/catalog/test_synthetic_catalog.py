@@ -22,6 +22,7 @@ def test_the_same_seed_gives_the_same_catalog_and_a_small_one_is_a_prefix() -> N
     assert synthetic_product(299, seed=5) == big[299]
 
 
+@pytest.mark.slow
 def test_products_are_valid_and_varied_with_the_vocabularys_tags() -> None:
     products = list(synthetic_products(2000))
     assert len({p.id for p in products}) == 2000
@@ -37,6 +38,7 @@ def test_products_are_valid_and_varied_with_the_vocabularys_tags() -> None:
     assert any(not p.in_stock for p in products)
 
 
+@pytest.mark.slow
 def test_search_finds_a_synthetic_product_for_an_interest() -> None:
     products = list(synthetic_products(1500))
     wanted = products[7].tags[0]

@@ -22,6 +22,7 @@ def _files(cache: Path) -> list[Path]:
     return [p for p in cache.iterdir() if p.name.startswith("vocabulary-")]
 
 
+@pytest.mark.slow
 def test_the_vocabulary_is_built_once_then_read_back(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -46,6 +47,7 @@ def test_the_vocabulary_is_built_once_then_read_back(
         assert read.recipients.scan(text) == built.recipients.scan(text)
 
 
+@pytest.mark.slow
 def test_an_edited_data_file_is_read_again(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -76,11 +76,13 @@ def _check_piped_chat(ran: Ran, url: str, user: str) -> None:
     assert texts[-1] and "gift for my sister, she loves books, 25 EUR" in texts
 
 
+@pytest.mark.slow
 def test_piped_bad_bytes_nul_and_escapes_on_sqlite(home: Path) -> None:
     ran = run_bytes(["chat", "--user", "pipe1"], PIPED)
     _check_piped_chat(ran, f"sqlite:///{home / 'giftgenius.db'}", "pipe1")
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_piped_bad_bytes_nul_and_escapes_on_postgres(postgres_url: str) -> None:
     assert main(["db", "upgrade", "--database-url", postgres_url], stdout=io.StringIO()) == 0
@@ -88,6 +90,7 @@ def test_piped_bad_bytes_nul_and_escapes_on_postgres(postgres_url: str) -> None:
     _check_piped_chat(ran, postgres_url, "pipe2")
 
 
+@pytest.mark.slow
 def test_surrogate_escaped_text_stdin_is_replaced_too(cli, home: Path) -> None:
     """A text stream decoded with surrogateescape (Python's C locale) hands over \\udcff."""
     ran = cli("chat", "--user", "pipe3", stdin="bad \udcff byte\ngift for my mum, 30 EUR\n")
@@ -113,6 +116,7 @@ def test_a_real_process_reads_on_after_a_bad_byte(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_escapes_typed_in_a_terminal_are_not_echoed(home: Path) -> None:
     ran = run_bytes(
         ["chat", "--user", "tty1"], b"/bogus\x1b[2J\ngift for my \x1b[31msister\n", tty=True
@@ -122,6 +126,7 @@ def test_escapes_typed_in_a_terminal_are_not_echoed(home: Path) -> None:
     assert "Unknown command /bogus" in ran.err
 
 
+@pytest.mark.slow
 def test_a_bad_byte_typed_in_a_terminal_is_replaced_and_the_chat_goes_on(home: Path) -> None:
     ran = run_bytes(
         ["chat", "--user", "tty2"], b"bad \xff byte\ngift for my mum, 30 EUR\n", tty=True
@@ -155,6 +160,7 @@ def test_a_mistyped_sqlite_url_is_refused_and_creates_nothing(cli, tmp_path: Pat
     assert not missing.parent.exists()
 
 
+@pytest.mark.slow
 def test_the_default_home_is_still_created(cli, home: Path) -> None:
     assert not home.exists()
     assert cli("state", "--user", "u").code == 0
@@ -192,12 +198,14 @@ def test_a_bad_demo_file_gets_one_plain_message(
     assert "pydantic" not in message and "http" not in message
 
 
+@pytest.mark.slow
 def test_forget_of_an_unknown_user_says_nothing_is_stored(cli) -> None:
     ran = cli("forget", "--user", "ghost")
     assert ran.code == 0
     assert ran.out.strip() == "Nothing is stored for user ghost."
 
 
+@pytest.mark.slow
 def test_forget_asks_in_a_terminal_and_keeps_everything_on_no(cli) -> None:
     cli("chat", "--user", "f1", stdin="gift for my boss, loves coffee, 45 USD\n")
     declined = run_bytes(["forget", "--user", "f1"], b"n\n", tty=True)
@@ -209,6 +217,7 @@ def test_forget_asks_in_a_terminal_and_keeps_everything_on_no(cli) -> None:
     assert cli("checkpoints", "--user", "f1", "--json").json()["checkpoints"] == []
 
 
+@pytest.mark.slow
 def test_forget_yes_skips_the_question_in_a_terminal(cli) -> None:
     cli("chat", "--user", "f2", stdin="gift for my boss, loves coffee, 45 USD\n")
     ran = run_bytes(["forget", "--user", "f2", "--yes"], b"", tty=True)

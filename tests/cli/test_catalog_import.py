@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from giftgenius.catalog import load_products
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
@@ -40,6 +42,7 @@ def _catalog() -> tuple[str | None, list[str]]:
         db.dispose()
 
 
+@pytest.mark.slow
 def test_import_adds_by_id_and_the_shipped_catalog_is_never_reseeded_over_it(cli, tmp_path):
     assert cli("catalog", "search", "tea").code == 0  # the shipped catalog, seeded
     rows = [_row("g-900001"), _row("g-0001", title="A new first product", price=12.0)]
@@ -55,6 +58,7 @@ def test_import_adds_by_id_and_the_shipped_catalog_is_never_reseeded_over_it(cli
     assert _catalog() == (version, ids)  # commands that seed did not reseed it
 
 
+@pytest.mark.slow
 def test_import_into_a_new_database_adds_to_the_shipped_catalog(cli, tmp_path):
     """Without --replace, a first import adds to the catalog a new install would use."""
     ran = cli("catalog", "import", str(_jsonl(tmp_path / "mine.jsonl", [_row("g-900002")])))
@@ -64,6 +68,7 @@ def test_import_into_a_new_database_adds_to_the_shipped_catalog(cli, tmp_path):
     assert len(ids) == len(load_products()) + 1 and "g-900002" in ids
 
 
+@pytest.mark.slow
 def test_import_replace_makes_the_catalog_the_file_from_csv(cli, tmp_path):
     csv = tmp_path / "shop.csv"
     csv.write_text(
@@ -85,6 +90,7 @@ def test_import_replace_makes_the_catalog_the_file_from_csv(cli, tmp_path):
     assert [r["id"] for r in board] == ["g-1001"]  # French text, English query
 
 
+@pytest.mark.slow
 def test_a_bad_row_names_its_line_and_nothing_is_written(cli, tmp_path):
     assert cli("catalog", "search", "tea").code == 0
     before = _catalog()
@@ -102,6 +108,7 @@ def test_a_bad_row_names_its_line_and_nothing_is_written(cli, tmp_path):
     assert _catalog() == before
 
 
+@pytest.mark.slow
 def test_unreadable_files_get_a_clear_message(cli, tmp_path):
     missing = cli("catalog", "import", str(tmp_path / "nope.jsonl"))
     assert missing.code == 1 and "Cannot read catalog file" in missing.err

@@ -73,6 +73,7 @@ def test_quit_midway_then_resume_in_a_new_process(proc, script) -> None:
     assert "never sent" not in proc("state", "--user", "u1").out
 
 
+@pytest.mark.slow
 def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli, script) -> None:
     script.profile(
         "gift for my sister, budget 40 euros", recipient="sister", budget_max=40, currency="EUR"
@@ -87,6 +88,7 @@ def test_chat_continues_the_unfinished_run_and_new_abandons_it(cli, script) -> N
     assert state["run_id"] != run_before and state["state"]["step"] == "collecting_profile"
 
 
+@pytest.mark.slow
 def test_slash_commands_in_piped_chat(cli, script) -> None:
     script.shortlist(
         "gift for my dad who loves coffee, 60 dollars",
@@ -122,6 +124,7 @@ def test_slash_commands_in_piped_chat(cli, script) -> None:
     assert "step: collecting_profile" in ran.out
 
 
+@pytest.mark.slow
 def test_overlong_input_is_refused_and_the_chat_goes_on(cli, monkeypatch, script) -> None:
     script.profile("gift for my mum", recipient="mother")
     monkeypatch.setenv("GIFTGENIUS_MAX_INPUT_CHARS", "30")
@@ -132,6 +135,7 @@ def test_overlong_input_is_refused_and_the_chat_goes_on(cli, monkeypatch, script
     assert state["state"]["profile"]["recipient"] == "mother"
 
 
+@pytest.mark.slow
 def test_exit_codes(cli) -> None:
     assert cli("chat", "--user", "bad user!").code == 2
     assert "Invalid user id" in cli("state", "--user", "x" * 65).err
@@ -142,6 +146,7 @@ def test_exit_codes(cli) -> None:
     assert cli("chat").code == 2
 
 
+@pytest.mark.slow
 def test_resume_of_a_finished_or_foreign_run_exits_3(cli, script) -> None:
     script.shortlist(
         "gift for my brother, loves tea, 30 USD",

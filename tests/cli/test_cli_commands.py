@@ -32,6 +32,7 @@ PRODUCT_KEYS = {
 }
 
 
+@pytest.mark.slow
 def test_catalog_show_and_search_json(cli) -> None:
     found = cli("catalog", "search", "board", "games", "--json")
     assert found.code == 0
@@ -85,6 +86,7 @@ def test_a_wrong_expectation_exits_5_and_still_prints_json(cli, tmp_path: Path) 
     assert any("over 1" in f for f in report["expectations"]["failures"])
 
 
+@pytest.mark.slow
 def test_checkpoints_json_shape_and_unknown_user(cli, script) -> None:
     script.shortlist(
         "gift for my mum, she loves tea, 40 EUR",
@@ -105,6 +107,7 @@ def test_checkpoints_json_shape_and_unknown_user(cli, script) -> None:
     assert cli("checkpoints", "--user", "c1", "--run", "not-a-run", "--json").code == 1
 
 
+@pytest.mark.slow
 def test_state_json_says_where_it_came_from(cli, script) -> None:
     script.shortlist(
         "gift for a friend who likes hiking, 30 GBP",
@@ -123,6 +126,7 @@ def test_state_json_says_where_it_came_from(cli, script) -> None:
     }
 
 
+@pytest.mark.slow
 def test_forget_erases_the_user_and_nobody_else(cli, script) -> None:
     script.shortlist(
         "gift for my boss, loves coffee, 45 USD",
@@ -140,6 +144,7 @@ def test_forget_erases_the_user_and_nobody_else(cli, script) -> None:
     assert cli("checkpoints", "--user", "f2", "--json").json()["checkpoints"]
 
 
+@pytest.mark.slow
 def test_prune_keeps_the_latest_checkpoint_of_an_unfinished_run(cli, script) -> None:
     script.shortlist(
         "gift for my sister, she loves books, 25 EUR",
@@ -156,6 +161,7 @@ def test_prune_keeps_the_latest_checkpoint_of_an_unfinished_run(cli, script) -> 
     assert [c["id"] for c in after] == [before[-1]["id"]]
 
 
+@pytest.mark.slow
 def test_db_upgrade_and_downgrade_on_the_embedded_database(cli) -> None:
     up = cli("db", "upgrade")
     assert up.code == 0 and "Schema revision:" in up.out

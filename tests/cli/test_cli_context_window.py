@@ -40,6 +40,7 @@ def test_the_minimum_follows_the_completion_reserve(cli, monkeypatch: pytest.Mon
     assert f"below the minimum of {MIN_PROMPT_TOKENS + 1000} " in ran.err
 
 
+@pytest.mark.slow
 def test_at_the_minimum_the_first_message_is_answered(
     cli, monkeypatch: pytest.MonkeyPatch, script
 ) -> None:

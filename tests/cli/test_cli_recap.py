@@ -14,6 +14,7 @@ FR_SETUP = "J'ai besoin d'un cadeau pour ma sœur, budget 40 euros, elle aime le
 EN_SETUP = "A gift for my brother, 45 dollars, he loves board games\n"
 
 
+@pytest.mark.slow
 def test_coming_back_mid_profile_asks_the_pending_question(cli) -> None:
     cli("chat", "--user", "r1", stdin="Je cherche un cadeau pour ma sœur\n")
     back = cli("chat", "--user", "r1", stdin="")
@@ -25,6 +26,7 @@ def test_coming_back_mid_profile_asks_the_pending_question(cli) -> None:
     assert "To go on, tell me your budget and one or two things they enjoy." in back.out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("user", "setup", "expected"),
     [
@@ -45,6 +47,7 @@ def test_coming_back_to_a_shortlist_shows_it_again(cli, user, setup, expected) -
     assert "restored from" not in back.out and "step finalizing" not in back.out
 
 
+@pytest.mark.slow
 def test_coming_back_to_a_chosen_gift_asks_for_the_confirmation(cli) -> None:
     cli("chat", "--user", "r5", stdin=FR_SETUP + "Je prends le premier\n")
     back = cli("resume", "--user", "r5", stdin="")
@@ -52,6 +55,7 @@ def test_coming_back_to_a_chosen_gift_asks_for_the_confirmation(cli) -> None:
     assert "idées que vous aviez :" in back.out and "\n1. " in back.out  # to pick another
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("user", "setup", "confirm", "words"),
     [
@@ -77,16 +81,19 @@ def test_resume_after_a_finished_search_says_how_it_ended(cli, user, setup, conf
     assert cli("resume", "--user", user, "--run", run_id).code == 3
 
 
+@pytest.mark.slow
 def test_restart_is_announced_in_the_conversations_language(cli) -> None:
     ran = cli("chat", "--user", "r8", stdin="Un cadeau pour mon père\n/restart\n")
     assert "Nouvelle recherche de cadeau" in ran.err
 
 
+@pytest.mark.slow
 def test_unknown_commands_are_answered_in_the_conversations_language(cli) -> None:
     ran = cli("chat", "--user", "r9", stdin="Un cadeau pour ma mère\n/bogus\n")
     assert "Commande inconnue : /bogus." in ran.err and "/restart" in ran.err
 
 
+@pytest.mark.slow
 def test_the_recap_is_resumes_result_on_stdout_not_a_diagnostic(cli) -> None:
     cli("chat", "--user", "r10", stdin=EN_SETUP)
     back = cli("resume", "--user", "r10", stdin="")

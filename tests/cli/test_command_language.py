@@ -38,6 +38,7 @@ FRENCH = "fr_FR.UTF-8"
         ({}, "en"),
     ],
 )
+@pytest.mark.slow
 def test_the_locale_names_the_commands_language(environ: dict[str, str], lang: str) -> None:
     assert command_language(environ) == lang
 
@@ -91,6 +92,7 @@ def test_counts_follow_each_language_s_plural_rule(monkeypatch: pytest.MonkeyPat
     ]
 
 
+@pytest.mark.slow
 def test_prune_declined_in_french_then_in_english(cli, monkeypatch) -> None:
     monkeypatch.setenv("LANG", FRENCH)
     declined = run_bytes(["prune", "--older-than", "0d"], b"n\n", tty=True)
@@ -113,6 +115,7 @@ def test_prune_declined_in_french_then_in_english(cli, monkeypatch) -> None:
     assert "Supprimer" not in declined.err
 
 
+@pytest.mark.slow
 def test_forget_and_state_of_an_unknown_user_in_french_then_in_english(cli, monkeypatch) -> None:
     monkeypatch.setenv("LANG", FRENCH)
     assert (
@@ -131,6 +134,7 @@ def test_forget_and_state_of_an_unknown_user_in_french_then_in_english(cli, monk
     assert cli("state", "--user", "ghost", "--json").out == french_json  # keys, not sentences
 
 
+@pytest.mark.slow
 def test_errors_end_in_the_locale_s_language(cli, monkeypatch) -> None:
     monkeypatch.setenv("LC_MESSAGES", FRENCH)
     missing = cli("checkpoints", "--user", "ghost", "--run", "r-0")
@@ -153,6 +157,7 @@ def test_errors_end_in_the_locale_s_language(cli, monkeypatch) -> None:
     assert "error: No unfinished run to resume for user 'ghost'" in resumed.err
 
 
+@pytest.mark.slow
 def test_a_gift_shown_in_french(cli, seeded_home, monkeypatch) -> None:
     monkeypatch.setenv("LANG", FRENCH)
     shown = cli("catalog", "show", "g-0001")
@@ -173,6 +178,7 @@ def test_a_gift_shown_in_french(cli, seeded_home, monkeypatch) -> None:
     assert labels == ["price", "tags", "for", "ships to"]
 
 
+@pytest.mark.slow
 def test_a_real_process_reads_its_own_environment(proc) -> None:
     french = proc("forget", "--user", "ghost", env={"LANG": FRENCH})
     assert french.out == "Rien n'est enregistré pour l'utilisateur ghost.\n"

@@ -3,6 +3,7 @@ default, ``--yes`` answers for scripts, and piped (nobody to answer) they go ahe
 
 from __future__ import annotations
 
+import pytest
 from test_bad_input import run_bytes
 
 SETUP = "gift for my boss, loves coffee, 45 USD\n"
@@ -12,6 +13,7 @@ def _count(cli, user: str) -> int:
     return len(cli("checkpoints", "--user", user, "--json").json()["checkpoints"])
 
 
+@pytest.mark.slow
 def test_prune_asks_in_a_terminal_and_keeps_everything_on_no(cli) -> None:
     cli("chat", "--user", "c1", stdin=SETUP)
     before = _count(cli, "c1")
@@ -27,11 +29,13 @@ def test_prune_asks_in_a_terminal_and_keeps_everything_on_no(cli) -> None:
     assert _count(cli, "c1") < before
 
 
+@pytest.mark.slow
 def test_prune_yes_skips_the_question_in_a_terminal(cli) -> None:
     ran = run_bytes(["prune", "--older-than", "90d", "--yes"], b"", tty=True)
     assert ran.code == 0 and "Pruned" in ran.out and "Delete every" not in ran.err
 
 
+@pytest.mark.slow
 def test_db_downgrade_asks_in_a_terminal(cli) -> None:
     revision = cli("db", "current").out
     declined = run_bytes(["db", "downgrade"], b"\n", tty=True)  # Enter: the default, no

@@ -13,6 +13,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from giftgenius.evaluate.forking import ForkServers
 
 
@@ -32,6 +34,7 @@ def _run(
     return done, cwd, data / "giftgenius"
 
 
+@pytest.mark.slow
 def test_an_empty_home_variable_means_the_default_home(
     tmp_path: Path, command_server: ForkServers
 ) -> None:
@@ -44,6 +47,7 @@ def test_an_empty_home_variable_means_the_default_home(
     assert (default_home / "giftgenius.db").is_file()
 
 
+@pytest.mark.slow
 def test_an_empty_home_flag_means_no_flag(tmp_path: Path, command_server: ForkServers) -> None:
     home = tmp_path / "home-from-env"
     done, cwd, _ = _run(
@@ -61,6 +65,7 @@ def test_an_empty_home_flag_means_no_flag(tmp_path: Path, command_server: ForkSe
     assert (home / "giftgenius.db").is_file()
 
 
+@pytest.mark.slow
 def test_a_blank_home_is_refused_with_a_plain_line(
     tmp_path: Path, command_server: ForkServers
 ) -> None:
@@ -74,6 +79,7 @@ def test_a_blank_home_is_refused_with_a_plain_line(
     assert list(cwd.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_an_empty_home_in_the_config_file_is_refused(
     tmp_path: Path, command_server: ForkServers
 ) -> None:
@@ -93,6 +99,7 @@ def test_an_empty_home_in_the_config_file_is_refused(
     assert list(cwd.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_other_empty_path_settings_mean_unset(tmp_path: Path, command_server: ForkServers) -> None:
     """The database URL, the Redis URL, the record and cache dirs and the config file."""
     home = tmp_path / "home"

@@ -42,6 +42,7 @@ def _state(cli, user: str) -> dict:
     return cli("state", "--user", user, "--json").json()["state"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("talk", [ENGLISH, FRENCH], ids=["en", "fr"])
 def test_a_gift_given_in_december_is_recalled_and_left_out_in_may(
     cli, monkeypatch, seeded_home, talk
@@ -73,6 +74,7 @@ def test_a_gift_given_in_december_is_recalled_and_left_out_in_may(
     assert none["gifts"] == []
 
 
+@pytest.mark.slow
 def test_another_recipient_is_offered_what_mum_was_given(cli, monkeypatch, seeded_home) -> None:
     _chat(cli, monkeypatch, DECEMBER, "me", ENGLISH["first"])
     gift_id = _state(cli, "me")["selected_gift_id"]
@@ -83,6 +85,7 @@ def test_another_recipient_is_offered_what_mum_was_given(cli, monkeypatch, seede
     assert gift_id in _state(cli, "me")["candidate_ids"]
 
 
+@pytest.mark.slow
 def test_forget_erases_the_gift_history(cli, monkeypatch, seeded_home) -> None:
     _chat(cli, monkeypatch, DECEMBER, "me", ENGLISH["first"])
     assert len(cli("history", "--user", "me", "--json").json()["gifts"]) == 1
@@ -93,6 +96,7 @@ def test_forget_erases_the_gift_history(cli, monkeypatch, seeded_home) -> None:
     assert "You gave" not in again.out  # nothing left to recall
 
 
+@pytest.mark.slow
 def test_prune_keeps_the_gift_history(cli, monkeypatch, seeded_home) -> None:
     _chat(cli, monkeypatch, DECEMBER, "me", ENGLISH["first"])
     pruned = cli("prune", "--older-than", "0d", "--yes")
@@ -109,6 +113,7 @@ CHEAPER = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_like_last_time_but_cheaper_starts_from_the_last_search(
     cli, monkeypatch, seeded_home, lang: str
@@ -139,6 +144,7 @@ OFFER = {
 }  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_naming_someone_searched_for_before_offers_what_was_known(
     cli, monkeypatch, seeded_home, lang: str

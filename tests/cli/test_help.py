@@ -50,6 +50,7 @@ def test_bench_help_names_the_benchmarks_without_internals(capsys) -> None:
     assert "context" in shown and "giftgenius bench WHAT --help" in shown
 
 
+@pytest.mark.slow
 def test_an_interactive_chat_greets_with_the_help_hint_once() -> None:
     err = io.StringIO()
     stdin = _Terminal(io.BytesIO(b""), encoding="utf-8")
@@ -57,6 +58,7 @@ def test_an_interactive_chat_greets_with_the_help_hint_once() -> None:
     assert err.getvalue().count("/help") == 1
 
 
+@pytest.mark.slow
 def test_a_piped_chat_is_not_greeted(cli) -> None:
     ran = cli("chat", "--user", "hello2", stdin="")
     assert "/help" not in ran.out + ran.err

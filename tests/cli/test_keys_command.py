@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 
@@ -15,6 +17,7 @@ def _user_for(key: str) -> str | None:
         db.dispose()
 
 
+@pytest.mark.slow
 def test_create_prints_the_key_last_list_never_shows_it_revoke_ends_it(cli) -> None:
     made = cli("keys", "create", "--user", "alice")
     assert made.code == 0, made.err
@@ -29,6 +32,7 @@ def test_create_prints_the_key_last_list_never_shows_it_revoke_ends_it(cli) -> N
     assert cli("keys", "list", "--user", "alice", "--json").json()["keys"][0]["revoked_at"]
 
 
+@pytest.mark.slow
 def test_an_unknown_key_id_and_a_bad_user_are_plain_errors(cli) -> None:
     unknown = cli("keys", "revoke", "nope")
     assert unknown.code == 1 and "No API key has id 'nope'" in unknown.err
@@ -36,6 +40,7 @@ def test_an_unknown_key_id_and_a_bad_user_are_plain_errors(cli) -> None:
     assert "No API keys yet" in cli("keys", "list").out
 
 
+@pytest.mark.slow
 def test_forget_erases_the_users_keys(cli) -> None:
     key = cli("keys", "create", "--user", "alice").out.strip().splitlines()[-1]
     forgot = cli("forget", "--user", "alice")

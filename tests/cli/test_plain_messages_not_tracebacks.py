@@ -89,6 +89,7 @@ def test_an_argument_with_bytes_that_are_not_utf8_is_refused(cli, argv: list[str
     assert "not valid UTF-8" in line or "Invalid user id" in line
 
 
+@pytest.mark.slow
 def test_an_undecodable_id_from_a_real_shell_is_refused() -> None:
     """The bytes as a shell passes them: ``giftgenius catalog show $'g-\\xff'``."""
     done = subprocess.run(
@@ -102,6 +103,7 @@ def test_an_undecodable_id_from_a_real_shell_is_refused() -> None:
     assert "not valid UTF-8" in line
 
 
+@pytest.mark.slow
 def test_a_corrupt_database_file_says_so_and_what_to_do(home: Path, run) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "giftgenius.db").write_bytes(b"this is no database\n" * 2000)

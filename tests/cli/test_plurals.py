@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from test_bad_input import run_bytes
 
 from giftgenius.cli.main import _older_than
@@ -17,6 +18,7 @@ def test_counts_agree_with_their_number() -> None:
     assert _older_than(timedelta(days=1)) == "every checkpoint older than a day"
 
 
+@pytest.mark.slow
 def test_forget_and_prune_count_in_the_singular_for_one(cli) -> None:
     cli("chat", "--user", "n1", stdin="gift for my boss, loves coffee, 45 USD\n")
     asked = run_bytes(["forget", "--user", "n1"], b"n\n", tty=True)
@@ -27,6 +29,7 @@ def test_forget_and_prune_count_in_the_singular_for_one(cli) -> None:
     assert "Pruned 0 checkpoints." in cli("prune", "--older-than", "90d").out
 
 
+@pytest.mark.slow
 def test_ctrl_d_at_the_prompt_ends_the_line() -> None:
     ran = run_bytes(["chat", "--user", "n2"], b"", tty=True)
     assert ran.code == 0 and ran.out.endswith("you> \n")

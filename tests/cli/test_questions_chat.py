@@ -36,6 +36,7 @@ def _chat(cli, command: str, *lines: str) -> str:
     return ran.out
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("seeded_home")
 def test_questions_are_answered_and_change_nothing_then_a_pick_and_a_yes_work(cli) -> None:
     shown = _chat(
@@ -106,6 +107,7 @@ def test_questions_are_answered_and_change_nothing_then_a_pick_and_a_yes_work(cl
         ),
     ],
 )
+@pytest.mark.slow
 def test_a_pick_with_no_number_takes_the_gift_just_asked_about(
     cli, opening: str, question: str, pick: str
 ) -> None:
@@ -117,6 +119,7 @@ def test_a_pick_with_no_number_takes_the_gift_just_asked_about(
     assert _state(cli)["selected_gift_id"] == listed[2].id
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("seeded_home")
 def test_a_pick_with_no_number_and_nothing_asked_about_chooses_nothing(cli) -> None:
     _chat(cli, "chat", "gift for my sister in Boston, she loves tea, 40 dollars")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from giftgenius.agent.tools import agent_version
 from giftgenius.resources import prompt_text
 
 
+@pytest.mark.slow
 def test_a_run_records_the_prompt_version_of_its_turns(cli, seeded_home) -> None:
     ran = cli("chat", "--user", "pv", stdin="hello\n")
     assert ran.code == 0, ran.err

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from giftgenius.catalog import Product
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
@@ -43,6 +45,7 @@ def _plant_evil_product() -> None:
         db.dispose()
 
 
+@pytest.mark.slow
 def test_catalog_show_and_search_print_no_control_characters(cli) -> None:
     _plant_evil_product()
     shown = cli("catalog", "show", "g-990001")
@@ -56,6 +59,7 @@ def test_catalog_show_and_search_print_no_control_characters(cli) -> None:
     assert not UNSAFE.search(found.out + found.err), repr(found.out)
 
 
+@pytest.mark.slow
 def test_catalog_json_escapes_control_characters_and_keeps_the_data(cli) -> None:
     """JSON keeps the data as stored (a program reads it back exactly) but escapes it."""
     _plant_evil_product()
@@ -71,6 +75,7 @@ def test_catalog_json_escapes_control_characters_and_keeps_the_data(cli) -> None
     assert f"Lighthouse{EVIL} lamp" in titles
 
 
+@pytest.mark.slow
 def test_a_searched_word_with_escapes_is_not_echoed_raw(cli) -> None:
     ran = cli("catalog", "search", "zzz\x1b]0;pwned\x07\x1b[2J")
     assert ran.code == 0, ran.err
@@ -85,6 +90,7 @@ def test_an_error_line_quoting_a_file_name_carries_no_escapes(cli, tmp_path) -> 
     assert not UNSAFE.search(ran.out + ran.err), repr(ran.err)
 
 
+@pytest.mark.slow
 def test_the_imported_file_name_is_printed_without_escapes(cli, tmp_path) -> None:
     row = {
         "id": "g-990002",

@@ -110,6 +110,7 @@ def test_every_dialogue_states_the_day_it_is_played_on() -> None:
     assert [d.id for d in dialogues() if d.today is None] == []
 
 
+@pytest.mark.slow
 def test_every_dialogue_can_be_satisfied_by_the_shipped_catalog() -> None:
     infeasible = []
     for d in dialogues():
@@ -140,6 +141,7 @@ def test_corpus_totals() -> None:
     assert counts["fr"] / total >= MIN_FR_SHARE, f"{counts['fr']} of {total} are French"
 
 
+@pytest.mark.slow
 def test_placeholders_are_all_filled() -> None:
     leftover = re.compile(r"\{[a-z_.]+\}")
     for d in dialogues():

@@ -53,6 +53,7 @@ def _home(tmp_path: Path, name: str) -> tuple[dict[str, str], str]:
     return clean_env(str(home)), str(home)
 
 
+@pytest.mark.slow
 def test_a_chat_prints_what_a_new_interpreter_prints(servers: ForkServers, tmp_path) -> None:
     env, cwd = _home(tmp_path, "forked")
     forked = servers.run(["chat", "--user", "ana"], LINES, env, cwd, 120)
@@ -63,6 +64,7 @@ def test_a_chat_prints_what_a_new_interpreter_prints(servers: ForkServers, tmp_p
     assert "knitting" in forked.stdout.lower() or "tricot" in forked.stdout.lower()
 
 
+@pytest.mark.slow
 def test_exit_codes_and_errors_come_through(servers: ForkServers, tmp_path) -> None:
     env, cwd = _home(tmp_path, "empty")
     nothing = servers.run(["resume", "--user", "nobody"], "", env, cwd, 120)
@@ -72,6 +74,7 @@ def test_exit_codes_and_errors_come_through(servers: ForkServers, tmp_path) -> N
     assert bad.returncode != 0 and bad.stderr.strip()
 
 
+@pytest.mark.slow
 def test_each_command_has_its_own_home_and_nothing_carries_over(
     servers, server_home, tmp_path
 ) -> None:
@@ -110,6 +113,7 @@ def _wait_stopped(forked: Forked, timeout: float = 120) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_started_command_is_stopped_and_killed_alone(servers, tmp_path) -> None:
     """A SIGSTOP at a fault point freezes that command, and nothing else: the server forks
     others meanwhile; the command holds none of the server's descriptors; SIGKILL ends it
@@ -130,6 +134,7 @@ def test_a_started_command_is_stopped_and_killed_alone(servers, tmp_path) -> Non
     chat.kill()  # ended: no signal goes anywhere
 
 
+@pytest.mark.slow
 def test_a_stopped_command_goes_on_when_continued(servers, tmp_path) -> None:
     env, cwd = _home(tmp_path, "continued")
     chat = servers.start(["chat", "--user", "ana"], {**env, **STOP_BEFORE_MODEL}, cwd)
@@ -142,6 +147,7 @@ def test_a_stopped_command_goes_on_when_continued(servers, tmp_path) -> None:
     assert "knitting" in (out or "").lower() or "tricot" in (out or "").lower()
 
 
+@pytest.mark.slow
 def test_a_fault_that_kills_ends_that_command_with_the_signal(servers, tmp_path) -> None:
     env, cwd = _home(tmp_path, "killed")
     faulty = {**env, "GIFTGENIUS_FAULT": "before_model"}
@@ -150,6 +156,7 @@ def test_a_fault_that_kills_ends_that_command_with_the_signal(servers, tmp_path)
     assert servers.run(["--version"], "", env, cwd, 120).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_server_whose_client_left_kills_the_commands_it_started() -> None:
     """What the server does once its socket closes, on a child of this process."""
     child = os.posix_spawnp("sleep", ["sleep", "60"], os.environ)

@@ -17,6 +17,7 @@ def test_the_offline_notice_is_left_out_in_every_language(lang: str) -> None:
     assert stderr_notes(f"{notice}\n\nwarning: something else\n") == ["warning: something else"]
 
 
+@pytest.mark.slow
 def test_a_french_locale_leaks_no_notice_into_the_transcript(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

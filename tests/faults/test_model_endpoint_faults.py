@@ -256,6 +256,7 @@ def _consistent_after_failure(user: str, endpoint: FaultServer) -> None:
     assert final.requests == 1 and final.prompt_tokens == USAGE["prompt_tokens"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", [500, 503])
 def test_a_server_error_is_retried_within_bounds_then_told(code: int, endpoint) -> None:
     endpoint.script = [status(code)] * (MAX_RETRIES + 1)
@@ -267,6 +268,7 @@ def test_a_server_error_is_retried_within_bounds_then_told(code: int, endpoint) 
     _consistent_after_failure("srv", endpoint)
 
 
+@pytest.mark.slow
 def test_a_429_with_retry_after_is_waited_for_then_answered(endpoint) -> None:
     endpoint.script = [status(429, headers={"Retry-After": "1"})]
     started = time.monotonic()
@@ -279,6 +281,7 @@ def test_a_429_with_retry_after_is_waited_for_then_answered(endpoint) -> None:
     assert after.requests == 1 and after.prompt_tokens == USAGE["prompt_tokens"]  # once
 
 
+@pytest.mark.slow
 def test_429s_beyond_the_retries_are_told(endpoint) -> None:
     endpoint.script = [status(429)] * (MAX_RETRIES + 1)
     failed = chat("rate-out", FIRST)
@@ -287,6 +290,7 @@ def test_429s_beyond_the_retries_are_told(endpoint) -> None:
     _consistent_after_failure("rate-out", endpoint)
 
 
+@pytest.mark.slow
 def test_a_timeout_is_retried_then_told(endpoint) -> None:
     endpoint.script = [hang] * (MAX_RETRIES + 1)
     failed = chat("slow", FIRST)
@@ -295,6 +299,7 @@ def test_a_timeout_is_retried_then_told(endpoint) -> None:
     _consistent_after_failure("slow", endpoint)
 
 
+@pytest.mark.slow
 def test_one_timeout_then_an_answer_is_answered(endpoint) -> None:
     endpoint.script = [hang]
     done = chat("slow-once", FIRST)
@@ -302,6 +307,7 @@ def test_one_timeout_then_an_answer_is_answered(endpoint) -> None:
     assert stored("slow-once").requests == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [malformed, malformed_body], ids=["stream", "body"])
 def test_malformed_json_is_told(fault: Fault, endpoint) -> None:
     endpoint.script = [fault]
@@ -313,6 +319,7 @@ def test_malformed_json_is_told(fault: Fault, endpoint) -> None:
     _consistent_after_failure("garbled", endpoint)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", [cut, cut_between_events], ids=["connection", "events"])
 def test_a_stream_cut_in_the_middle_is_told(fault: Fault, endpoint) -> None:
     endpoint.script = [fault]
@@ -323,6 +330,7 @@ def test_a_stream_cut_in_the_middle_is_told(fault: Fault, endpoint) -> None:
     _consistent_after_failure("cut", endpoint)
 
 
+@pytest.mark.slow
 def test_tool_call_arguments_that_are_not_json_go_back_to_the_model(endpoint) -> None:
     endpoint.script = [bad_tool_arguments]
     done = chat("badargs", FIRST)

@@ -71,6 +71,7 @@ def test_a_malformed_pattern_names_itself_and_the_notation(phrase: str) -> None:
         compile_phrase("function_words", phrase)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topic", lexicon.topics())
 def test_every_pattern_compiles_with_the_same_kinds_in_every_language(topic: str) -> None:
     kinds = {lang: lexicon.pattern_kinds(topic, lang) for lang in lexicon.LANGUAGES}

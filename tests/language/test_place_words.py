@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from giftgenius import diskcache
 from giftgenius.language import lexicon, places
 
@@ -25,6 +27,7 @@ def test_every_alias_kind_names_a_country_code() -> None:
             assert pycountry.countries.get(alpha_2=code.upper()) is not None, kind
 
 
+@pytest.mark.slow
 def test_aliases_of_both_languages_name_their_country() -> None:
     assert places.resolve_country("the States") == "US"
     assert places.resolve_country("Royaume-Uni", "fr") == "GB"

@@ -44,6 +44,7 @@ def test_the_shipped_file_is_the_vocabulary() -> None:
         ('en = "chess"\n', 'en = "chess"\ncolour = "black"\n', r"colour\s+Extra inputs"),
     ],
 )
+@pytest.mark.slow
 def test_a_malformed_file_names_itself_and_what_to_fix(
     tmp_path: Path, old: str, new: str, fix: str
 ) -> None:

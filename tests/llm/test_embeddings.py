@@ -94,6 +94,7 @@ def _post(base_url: str, body: Any, key: str | None = "k") -> httpx2.Response:
     return httpx2.post(f"{base_url}/embeddings", json=body, headers=headers, timeout=10)
 
 
+@pytest.mark.slow
 def test_the_served_endpoint_answers_in_openais_shape(base_url: str) -> None:
     texts = ["likes tea", "loves chess"]
     answer = _post(base_url, {"model": "text-embedding-3-small", "input": texts})

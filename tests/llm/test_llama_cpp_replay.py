@@ -22,6 +22,7 @@ from giftgenius.cli.main import main
 RECORDING = Path(__file__).parent / "recordings" / "llama-cpp-gemma3-270m"
 
 
+@pytest.mark.slow
 def test_the_recorded_llama_cpp_conversation_replays(
     monkeypatch: pytest.MonkeyPatch, seeded_home
 ) -> None:

@@ -69,6 +69,7 @@ def test_it_listens_where_it_says(base_url: str) -> None:
     assert not base_url.endswith(":0/v1")
 
 
+@pytest.mark.slow
 def test_the_model_list_names_the_offline_model(client: openai.OpenAI) -> None:
     assert [m.id for m in client.models.list()] == ["offline"]
     assert client.models.retrieve("offline").owned_by == "giftgenius"
@@ -76,6 +77,7 @@ def test_the_model_list_names_the_offline_model(client: openai.OpenAI) -> None:
         client.models.retrieve("gpt-4o")
 
 
+@pytest.mark.slow
 def test_a_whole_answer_carries_tool_calls_and_usage(client: openai.OpenAI) -> None:
     completion = client.chat.completions.create(
         model="offline",
@@ -93,6 +95,7 @@ def test_a_whole_answer_carries_tool_calls_and_usage(client: openai.OpenAI) -> N
     assert completion.model == "offline"
 
 
+@pytest.mark.slow
 def test_a_streamed_answer_arrives_in_pieces_then_usage(client: openai.OpenAI) -> None:
     stream = client.chat.completions.create(
         model="offline",
@@ -110,6 +113,7 @@ def test_a_streamed_answer_arrives_in_pieces_then_usage(client: openai.OpenAI) -
     assert chunks[-1].usage.total_tokens > 0
 
 
+@pytest.mark.slow
 def test_bad_requests_get_the_apis_error_bodies(client: openai.OpenAI, base_url: str) -> None:
     with pytest.raises(openai.NotFoundError) as unknown:
         client.chat.completions.create(model="gpt-4o", messages=_messages("hi"))  # type: ignore[arg-type]

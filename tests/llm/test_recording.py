@@ -56,6 +56,7 @@ def _same_but_ids(out: str) -> str:
     return re.sub(r"\(ref\. [0-9a-f]{8}\)", "(ref. …)", out)
 
 
+@pytest.mark.slow
 def test_a_recording_keeps_each_exchange_and_a_call_log(recording: tuple[Path, str]) -> None:
     folder, _ = recording
     assert read_manifest(folder).model == "offline"
@@ -72,6 +73,7 @@ def test_a_recording_keeps_each_exchange_and_a_call_log(recording: tuple[Path, s
     assert request_key(exchange["request"], exchange["purpose"]) == exchange["key"]
 
 
+@pytest.mark.slow
 def test_a_replay_gives_the_same_transcript_without_the_model(
     recording: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -83,6 +85,7 @@ def test_a_replay_gives_the_same_transcript_without_the_model(
     assert "has no answer" not in err
 
 
+@pytest.mark.slow
 def test_a_replay_can_itself_be_recorded_and_counted(
     recording: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,6 +98,7 @@ def test_a_replay_can_itself_be_recorded_and_counted(
     assert again.calls == count_calls(folder).calls == again.replayed
 
 
+@pytest.mark.slow
 def test_a_request_not_recorded_fails_naming_its_key_and_the_closest(
     recording: tuple[Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

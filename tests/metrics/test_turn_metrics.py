@@ -67,6 +67,7 @@ class Delta:
         return found
 
 
+@pytest.mark.slow
 def test_a_whole_chat_counts_turns_model_calls_tools_checkpoints_and_store_operations(
     seeded_home: Path,
 ) -> None:
@@ -155,6 +156,7 @@ def agent(seeded_home: Path) -> Iterator[Agent]:
     built.close()
 
 
+@pytest.mark.slow
 def test_one_turn_loads_saves_and_holds_the_lease_once(agent: Agent) -> None:
     """Two session-store operations a turn: the lease with the load, the save with the
     release."""
@@ -169,6 +171,7 @@ def test_one_turn_loads_saves_and_holds_the_lease_once(agent: Agent) -> None:
     }
 
 
+@pytest.mark.slow
 def test_a_turn_refused_as_busy_is_counted_with_its_wait(agent: Agent) -> None:
     run = agent.open("busy").run
     before = snapshot()
@@ -205,6 +208,7 @@ def test_store_failures_are_counted_but_a_lost_check_and_set_is_not(tmp_path: Pa
     assert failures == {"load": 1}
 
 
+@pytest.mark.slow
 def test_a_metric_that_fails_never_breaks_a_turn(
     agent: Agent, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

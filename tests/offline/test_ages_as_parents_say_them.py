@@ -120,6 +120,7 @@ def test_which_birthday_is_no_day_of_the_month(text: str) -> None:
     assert "deadline" not in extract(text, today=TODAY, locale="fr").facts
 
 
+@pytest.mark.slow
 def test_the_day_of_an_ordinal_birthday_is_still_read() -> None:
     facts = extract(
         "pour son 10e anniversaire le 12 décembre, mon fils", today=TODAY, locale="fr"

@@ -525,6 +525,7 @@ def shortlist(
     assert chat.tools.state["step"] == "finalizing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("choice", "gift_id"),
     [

@@ -214,6 +214,7 @@ def agent(tmp_path: Path, seeded_db_file: Path) -> Iterator[Agent]:
         ),
     ],
 )
+@pytest.mark.slow
 def test_praise_then_a_yes_on_the_resumed_shortlist_records_that_gift(
     agent: Agent, first: str, praise: str, yes: str, word: str
 ) -> None:

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from giftgenius.evaluate.corpus import fill, load_dialogue
 from giftgenius.evaluate.pools import written
 from giftgenius.offline.nlu import extract
@@ -61,6 +63,7 @@ def readings() -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 def test_every_corpus_line_is_read_as_before() -> None:
     expected = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     got = readings()

@@ -71,6 +71,7 @@ def fits_age(agent: Agent, age: int) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("locale", "again"),
     [
@@ -93,6 +94,7 @@ def test_asking_for_the_saved_facts_again_keeps_the_news(
     assert fits_age(agent, 11) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("locale", "lines"),
     [

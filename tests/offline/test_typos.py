@@ -44,6 +44,7 @@ def test_real_words_and_names_are_left_alone(text: str, locale: str) -> None:
     assert mend(text) == text
 
 
+@pytest.mark.slow
 def test_the_dictionary_loads_only_for_a_near_miss() -> None:
     code = (
         "import sys\n"

@@ -31,6 +31,7 @@ def agent(tmp_path: Path, seeded_home):
         agent.close()
 
 
+@pytest.mark.slow
 def test_an_approximate_budget_is_said_before_the_shortlist(agent) -> None:
     run = agent.open("about").run
     result = agent.turn(run.id, "about", "gift for my dad, he loves coffee, about 40 dollars")
@@ -42,6 +43,7 @@ def test_an_approximate_budget_is_said_before_the_shortlist(agent) -> None:
     assert rest.startswith("Noted: for your dad") and "ideas that fit" in rest
 
 
+@pytest.mark.slow
 def test_choosing_before_leaving_says_goodbye_and_asks_for_the_yes_later(agent) -> None:
     run = agent.open("later").run
     agent.turn(run.id, "later", "gift for my dad, he loves coffee, 40 dollars")

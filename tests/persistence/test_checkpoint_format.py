@@ -55,6 +55,7 @@ def test_v1_checkpoint_is_upgraded_on_read() -> None:
     assert cp.summary == Summary()
 
 
+@pytest.mark.slow
 def test_v1_checkpoint_row_in_the_database_reads_as_current(tmp_path: Path) -> None:
     row, payload = _v1()
     db = Database(f"sqlite:///{tmp_path / 'gg.db'}")

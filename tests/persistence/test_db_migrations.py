@@ -57,6 +57,7 @@ def _drift(url: str) -> list[object]:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_empty_to_head_to_base_and_back(db_url: str) -> None:
     assert migrate.current(db_url) is None
     migrate.upgrade(db_url)
@@ -82,6 +83,7 @@ def test_empty_to_head_to_base_and_back(db_url: str) -> None:
         migrate.downgrade(db_url)
 
 
+@pytest.mark.slow
 def test_the_search_index_migration_backfills_existing_products(db_url: str) -> None:
     """Products written before the term index existed are found by the database search."""
     from giftgenius.catalog.search import words_query
@@ -109,6 +111,7 @@ def test_the_search_index_migration_backfills_existing_products(db_url: str) -> 
     db.dispose()
 
 
+@pytest.mark.slow
 def test_the_tally_migration_counts_the_notes_that_exist(db_url: str) -> None:
     """Notes written before the tallies existed are counted, so a process's kept copy of a
     user's vectors is checked against the truth from the first search on."""
@@ -135,6 +138,7 @@ def test_the_tally_migration_counts_the_notes_that_exist(db_url: str) -> None:
     assert [tuple(row) for row in tallies] == [("alice", 2, 5, 0), ("bob", 1, 2, 0)]
 
 
+@pytest.mark.slow
 def test_sqlite_migrates_itself_on_first_use(tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path / "fresh-home")
     db = Database.from_settings(settings)
@@ -145,6 +149,7 @@ def test_sqlite_migrates_itself_on_first_use(tmp_path: Path) -> None:
     assert migrate.current(settings.effective_database_url) == migrate.head()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_postgres_refuses_an_old_schema_and_says_what_to_run(postgres_url: str) -> None:
     db = Database(postgres_url)
@@ -161,6 +166,7 @@ def test_postgres_refuses_an_old_schema_and_says_what_to_run(postgres_url: str) 
     db.dispose()
 
 
+@pytest.mark.slow
 def test_a_schema_from_a_newer_giftgenius_is_refused(db_url: str) -> None:
     migrate.upgrade(db_url)
     engine = create_db_engine(db_url)

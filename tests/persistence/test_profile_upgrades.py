@@ -80,6 +80,7 @@ def test_v2_checkpoint_gains_the_audience_of_its_recipient_word() -> None:
     assert cp.summary.text == "cherche un cadeau pour sa belle-mère" and cp.next_seq == 9
 
 
+@pytest.mark.slow
 def test_v2_checkpoint_row_in_the_database_reads_as_current(db: Database) -> None:
     row, payload = _v2()
     with db.write() as repos:
@@ -209,6 +210,7 @@ def test_v1_session_in_the_redis_store_loads_upgraded(redis_url: str, redis_pref
 # -- saved recipient profiles ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_saved_profiles_without_an_audience_are_upgraded_on_read(db: Database) -> None:
     saved = _fixture("saved_profiles_v1.json")["profiles"]
     with db.write() as repos:

@@ -42,6 +42,7 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
     assert strip_controls(text) == text
 
 
+@pytest.mark.slow
 def test_a_saved_profile_label_is_stored_without_escape_sequences(tmp_path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'labels.db'}")
     try:

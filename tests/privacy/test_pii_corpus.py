@@ -61,6 +61,7 @@ def test_mixed_sentence_scrubs_only_the_pii(case: dict[str, str]) -> None:
     assert scrub(case["text"]) == case["expected"]
 
 
+@pytest.mark.slow
 def test_every_survivor_inside_one_message_with_every_pii_sample() -> None:
     """Interleaved in one long message, nothing bleeds from one sample into the next."""
     survivors = SURVIVORS[: len(PII)]

@@ -54,6 +54,7 @@ def agent(tmp_path: Path, seeded_home: Path):
         agent.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "line",
     [
@@ -71,6 +72,7 @@ def test_a_line_full_of_pii_does_not_change_the_profile(agent, line: str) -> Non
     assert result.state.profile.budget is None, result.state.profile
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("small_numbers", [12, 30, 1900])
 def test_a_phone_after_a_long_list_of_small_numbers_is_found(small_numbers: int) -> None:
     """A run of digit groups has no cap: the phone at the end of a pasted list is no less one."""

@@ -7,6 +7,7 @@ import datetime as dt
 import uuid
 from itertools import pairwise
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,7 @@ def _luhn_complete(body: str) -> str:
     raise AssertionError("unreachable: one check digit always fits")
 
 
+@pytest.mark.slow
 @FAST
 @given(
     mobile=st.sampled_from("67"),
@@ -88,6 +90,7 @@ def test_generated_french_mobiles_are_scrubbed(
     assert scrub(text) == f"mon numéro : {PHONE}, merci"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     area=st.integers(201, 989),
@@ -100,6 +103,7 @@ def test_generated_us_numbers_are_scrubbed(area: int, exchange: int, line: int, 
     assert scrub(f"I'm at {number} today") == f"I'm at {PHONE} today"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     body=st.from_regex(r"\A[2-6][0-9]{14}\Z"),
@@ -111,6 +115,7 @@ def test_generated_luhn_valid_cards_are_scrubbed(body: str, sep: str) -> None:
     assert scrub(f"pay with {grouped} now") == f"pay with {CARD} now"
 
 
+@pytest.mark.slow
 @FAST
 @given(body=st.from_regex(r"\A[1-9][0-9]{14}\Z"), bump=st.integers(1, 9))
 def test_luhn_invalid_sixteen_digit_numbers_survive(body: str, bump: int) -> None:
@@ -120,6 +125,7 @@ def test_luhn_invalid_sixteen_digit_numbers_survive(body: str, bump: int) -> Non
     assert scrub(text) == text
 
 
+@pytest.mark.slow
 @FAST
 @given(
     whole=st.integers(0, 99_999),
@@ -133,6 +139,7 @@ def test_prices_survive(whole: int, cents: int, style: str) -> None:
     assert scrub(text) == text
 
 
+@pytest.mark.slow
 @FAST
 @given(day=st.dates(dt.date(1900, 1, 1), dt.date(2099, 12, 31)))
 def test_dates_survive(day: dt.date) -> None:
@@ -140,6 +147,7 @@ def test_dates_survive(day: dt.date) -> None:
     assert scrub(text) == text
 
 
+@pytest.mark.slow
 @FAST
 @given(raw=st.lists(st.binary(min_size=16, max_size=16), min_size=1, max_size=3))
 def test_uuid_ids_survive(raw: list[bytes]) -> None:
@@ -148,6 +156,7 @@ def test_uuid_ids_survive(raw: list[bytes]) -> None:
     assert scrub(text) == text
 
 
+@pytest.mark.slow
 @FAST
 @given(st.text(alphabet='0123456789 .-_+()[]<>"@abcAZé,/€$\n', max_size=60))
 def test_scrub_is_idempotent_on_noise(text: str) -> None:
@@ -162,6 +171,7 @@ _TOKENS = """
     """.split()  # noqa: SIM905 - a word list reads better as text
 
 
+@pytest.mark.slow
 @FAST
 @given(st.lists(st.sampled_from(_TOKENS), max_size=25).map(" ".join))
 @example("Hauptstraße 1 9 1111 1111")  # a house number, then a phone the first pass missed
@@ -172,6 +182,7 @@ def test_scrub_is_idempotent_on_sentences_of_pii_pieces(text: str) -> None:
     assert scrub(once) == once
 
 
+@pytest.mark.slow
 @FAST
 @given(
     area=st.integers(1, 899).filter(lambda a: a != 666),
@@ -186,6 +197,7 @@ def test_generated_ssns_are_scrubbed(area: int, group: int, serial: int, sep: st
     assert scrub(f"my SSN is {number}.") == f"my SSN is {SSN}."
 
 
+@pytest.mark.slow
 @FAST
 @given(area=st.integers(0, 999), serial=st.integers(0, 9999))
 def test_never_issued_ssn_shapes_are_not_ssns(area: int, serial: int) -> None:
@@ -194,6 +206,7 @@ def test_never_issued_ssn_shapes_are_not_ssns(area: int, serial: int) -> None:
     assert SSN not in scrub(f"code {area:03d}-00-{serial:04d} here")
 
 
+@pytest.mark.slow
 @FAST
 @given(
     body=st.from_regex(r"\A[3-6][0-9]{14}\Z"),
@@ -215,6 +228,7 @@ def test_cards_typed_with_any_separator_and_grouping_are_scrubbed(
     assert scrub(f"pay with {sep.join(groups)} now") == f"pay with {CARD} now"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     bban=st.from_regex(r"\A[0-9]{18}\Z"),
@@ -228,6 +242,7 @@ def test_ibans_typed_with_dashes_dots_or_spaces_are_scrubbed(bban: str, sep: str
     assert scrub(f"IBAN {grouped}, merci") == f"IBAN {IBAN}, merci"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     sex=st.sampled_from("12"),
@@ -250,6 +265,7 @@ def test_generated_french_nirs_are_scrubbed(
     assert scrub(f"{number} merci") == f"{SSN} merci"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     area=st.integers(1, 899).filter(lambda a: a != 666),
@@ -266,6 +282,7 @@ def test_nine_bare_digits_said_to_be_an_ssn_are_scrubbed(
     assert scrub(f"{said}{number}, thanks") == f"{said}{SSN}, thanks"
 
 
+@pytest.mark.slow
 @FAST
 @given(
     number=st.from_regex(r"\A[A-Z0-9]{6,9}\Z").filter(lambda n: any(c.isdigit() for c in n)),
@@ -297,6 +314,7 @@ _NAMES = st.from_regex(r"\A[a-z]{2,10}\Z")
         ]
     ),
 )
+@pytest.mark.slow
 @example(local="is", domain="aa", tld="com", style="{l} at {d} dot {t}")  # a common word, labelled
 def test_emails_spelt_out_are_scrubbed(local: str, domain: str, tld: str, style: str) -> None:
     if local in {"at", "dot", "point", "arobase"} or domain in {"at", "dot", "point", "arobase"}:
@@ -308,6 +326,7 @@ def test_emails_spelt_out_are_scrubbed(local: str, domain: str, tld: str, style:
     assert scrub(f"email: {address}") == f"email: {EMAIL}"
 
 
+@pytest.mark.slow
 @FAST
 @given(value=st.floats(0.001, 99_999, allow_nan=False, allow_infinity=False))
 @example(value=71962.3505398868)  # its 15 digits pass a NIR's key

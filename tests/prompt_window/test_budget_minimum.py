@@ -90,6 +90,7 @@ def test_the_budget_is_the_window_less_the_reserve_and_never_below_the_minimum()
         context_budget("gpt-4", context_window=None, completion_reserve=8000)  # 8,192 window
 
 
+@pytest.mark.slow
 def test_the_agent_takes_its_budget_from_context_budget(tmp_path: Path) -> None:
     agent = build_agent(load_settings(home=tmp_path / "home", context_window=5000))
     try:
@@ -111,6 +112,7 @@ def test_settings_refuse_a_small_window_at_start_up() -> None:
     assert load_settings(context_window=MIN_PROMPT_TOKENS + 64, completion_reserve_tokens=64)
 
 
+@pytest.mark.slow
 def test_settings_check_the_window_without_loading_tiktoken() -> None:
     code = (
         "import sys; from giftgenius.settings import load_settings\n"

@@ -111,6 +111,7 @@ def scenario(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario())
 def test_any_history_gives_a_valid_context_within_budget(case: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ def _original() -> bytes:
     return gzip.decompress((tokens.default_data_dir() / "cl100k_base.tiktoken.gz").read_bytes())
 
 
+@pytest.mark.slow
 def test_the_second_load_reads_the_cache_instead_of_parsing(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -43,6 +44,7 @@ def test_the_second_load_reads_the_cache_instead_of_parsing(
     assert second.encode(text) == first.encode(text)
 
 
+@pytest.mark.slow
 def test_a_tampered_file_is_refused_even_after_the_good_one_was_cached(
     cache: Path, tmp_path: Path
 ) -> None:

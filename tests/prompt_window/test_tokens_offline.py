@@ -22,6 +22,7 @@ from giftgenius.tokens import (
 )
 
 
+@pytest.mark.slow
 def test_network_is_blocked_while_encodings_load() -> None:
     with pytest.raises(RuntimeError, match="Network access blocked"):
         socket.create_connection(("93.184.216.34", 443), timeout=1)
@@ -30,6 +31,7 @@ def test_network_is_blocked_while_encodings_load() -> None:
     assert encoding.encode("hello world") == [15339, 1917]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("model", "text", "ids"),
     [
@@ -103,6 +105,7 @@ def _copy_data(tmp_path: Path, name: str, data: bytes) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_hash_mismatch_is_a_config_error(tmp_path: Path) -> None:
     original = gzip.decompress((default_data_dir() / "cl100k_base.tiktoken.gz").read_bytes())
     tampered = original.replace(b"IQ== 0", b"Ig== 0", 1)
@@ -121,6 +124,7 @@ def test_unknown_encoding_is_a_config_error() -> None:
         load_encoding("p99k_base")
 
 
+@pytest.mark.slow
 def test_tiktoken_module_is_left_untouched() -> None:
     from tiktoken_ext import openai_public
 

@@ -93,6 +93,7 @@ def _keys_named_in_code() -> Iterator[tuple[str, int, str, str]]:
                 yield module, node.lineno, section, str(names[0])
 
 
+@pytest.mark.slow
 def test_every_key_the_code_names_is_in_the_catalogue() -> None:
     found = list(_keys_named_in_code())
     assert len(found) > 50  # the scan sees the lookups

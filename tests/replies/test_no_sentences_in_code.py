@@ -322,6 +322,7 @@ def reported(module: str, path: Path) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SPEAKING, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_sentence_for_the_person_is_written_in_code(path: Path) -> None:
     found = reported(str(path.relative_to(PACKAGE)), path)
@@ -355,6 +356,7 @@ def test_a_sentence_naming_an_sql_statement_is_still_a_sentence(tmp_path: Path) 
     ]
 
 
+@pytest.mark.slow
 def test_every_allowed_literal_is_still_there() -> None:
     found = {
         (str(path.relative_to(PACKAGE)), function, text)

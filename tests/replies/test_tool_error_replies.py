@@ -128,6 +128,7 @@ def _raise_sites() -> list[tuple[str, int, ast.Call]]:
     return sites
 
 
+@pytest.mark.slow
 def test_every_raise_site_names_a_known_code_with_its_parameters() -> None:
     sites = _raise_sites()
     assert len(sites) >= 20  # the tools and the workflow raise them

@@ -24,6 +24,7 @@ def run(*argv: str) -> tuple[int, str]:
     return code, err.getvalue()
 
 
+@pytest.mark.slow
 def test_several_workers_need_redis_and_postgres(seeded_home) -> None:
     code, err = run("serve", "--workers", "2")
     assert code == 1

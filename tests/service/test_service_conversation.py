@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from service_kit import SISTER
 
@@ -29,6 +30,7 @@ def events(body: str) -> list[tuple[str, Any]]:
     return found
 
 
+@pytest.mark.slow
 def test_a_conversation_through_to_a_confirmed_gift(client: TestClient, alice) -> None:
     first = say(client, alice, SISTER)
     assert first["step"] == "finalizing" and first["version"] == 1
@@ -57,6 +59,7 @@ def test_a_conversation_through_to_a_confirmed_gift(client: TestClient, alice) -
     assert steps[-1] == "final_choice_made" and "filtered" in steps
 
 
+@pytest.mark.slow
 def test_a_streamed_turn_sends_deltas_then_the_whole_answer(client: TestClient, alice) -> None:
     say(client, alice, SISTER)
     say(client, alice, "the first one")
@@ -76,6 +79,7 @@ def test_a_streamed_turn_sends_deltas_then_the_whole_answer(client: TestClient, 
     assert done["version"] == 4 and done["step"] == "done"
 
 
+@pytest.mark.slow
 def test_a_streamed_turn_refused_at_once_is_a_plain_error(client: TestClient, alice) -> None:
     refused = client.post(
         "/v1/messages", json={"text": "  "}, headers={**alice, "Accept": "text/event-stream"}
@@ -84,6 +88,7 @@ def test_a_streamed_turn_refused_at_once_is_a_plain_error(client: TestClient, al
     assert refused.json()["error"]["message"].startswith("Your message is empty")
 
 
+@pytest.mark.slow
 def test_new_runs_restart_and_the_catalog(client: TestClient, alice) -> None:
     first = say(client, alice, SISTER)
     started = client.post("/v1/runs", headers=alice)
@@ -106,6 +111,7 @@ def test_new_runs_restart_and_the_catalog(client: TestClient, alice) -> None:
     assert shown["id"] == gift and shown["prices"]
 
 
+@pytest.mark.slow
 def test_forget_over_http_erases_the_user_and_their_keys(client: TestClient, alice) -> None:
     say(client, alice, SISTER)
     erased = client.delete("/v1/user", headers=alice)

@@ -58,6 +58,7 @@ def test_no_key_a_wrong_key_and_a_revoked_key_are_401(client: TestClient, alice)
     assert revoked.status_code == 401 and "revoked" in error(revoked)["message"]
 
 
+@pytest.mark.slow
 def test_bad_input_is_422_with_the_terminals_sentence(client: TestClient, alice) -> None:
     too_long = client.post("/v1/messages", json={"text": "a" * 4001}, headers=alice)
     assert too_long.status_code == 422
@@ -85,6 +86,7 @@ def test_a_body_over_the_limit_is_413_declared_or_sent(client: TestClient, alice
     assert sent.status_code == 413 and "GIFTGENIUS_MAX_REQUEST_BYTES" in error(sent)["message"]
 
 
+@pytest.mark.slow
 def test_unknown_things_are_404(client: TestClient, alice) -> None:
     assert error(client.get("/v1/runs/nope", headers=alice))["message"] == "You have no run 'nope'."
     assert client.get("/v1/catalog/g-nope", headers=alice).status_code == 404
@@ -99,6 +101,7 @@ def test_the_service_speaks_the_requests_language(client: TestClient) -> None:
     assert error(refused)["message"].startswith("Cette requête n'a pas de clé")
 
 
+@pytest.mark.slow
 def test_a_busy_session_is_409_with_retry_after(make_client, alice) -> None:
     client = make_client(lease_wait=0)
     key = bearer(key_for(client.app, "bob"))

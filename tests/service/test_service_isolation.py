@@ -24,6 +24,7 @@ def alices_world(client: TestClient, alice: dict[str, str], run_id: str) -> list
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bob_has", ["a key", "a signed token"])
 def test_bob_cannot_read_or_change_anything_of_alices(make_client, bob_has: str) -> None:
     signed = bob_has == "a signed token"

@@ -13,6 +13,7 @@ from giftgenius.settings import load_settings
 from giftgenius.storage.rate_limits import RateLimiter, user_key
 
 
+@pytest.mark.slow
 def test_past_the_limit_a_user_gets_429_with_retry_after(make_client) -> None:
     client = make_client(rate_limit="3/minute")
     alice = bearer(key_for(client.app, "alice"))
@@ -54,6 +55,7 @@ def test_redis_down_is_a_store_error() -> None:
         RateLimiter.from_settings(settings).hit("alice")
 
 
+@pytest.mark.slow
 def test_each_request_is_one_line_and_one_record_without_pii(
     make_client, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -35,6 +36,7 @@ def _grown(before: dict[Any, float], after: dict[Any, float], name: str) -> dict
     return {labels: by for labels, by in grown.items() if by}
 
 
+@pytest.mark.slow
 def test_a_conversation_shows_in_every_series(client: TestClient, alice: dict[str, str]) -> None:
     before = _samples(client)
     lines = [SISTER, "the first one", "yes"]

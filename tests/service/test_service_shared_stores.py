@@ -8,6 +8,7 @@ from service_kit import SISTER, bearer, key_for
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 
+@pytest.mark.slow
 def test_a_conversation_on_redis_and_postgres(
     make_client, seeded_postgres_url, redis_url, redis_prefix
 ) -> None:

@@ -41,6 +41,7 @@ def _segment(part: dict[str, object]) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
+@pytest.mark.slow
 def test_a_signed_token_acts_for_its_user(make_client) -> None:
     client = make_client(token_secret=SECRET)
     alice = bearer(token("alice"))
@@ -91,6 +92,7 @@ def keys_token(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 def test_keys_token_mints_what_the_service_takes(make_client, monkeypatch) -> None:
     code, _, err = keys_token("--user", "alice")
     assert code == 1 and "GIFTGENIUS_TOKEN_SECRET" in err

@@ -78,6 +78,7 @@ def test_the_script_holds_no_sentence_and_names_only_known_words() -> None:
     assert "innerHTML" not in script and "insertAdjacentHTML" not in script
 
 
+@pytest.mark.slow
 def test_the_conversation_as_it_was_seen(client: TestClient, alice) -> None:
     empty = client.get("/v1/conversation", headers=alice).json()
     assert empty["run_id"] is None and empty["messages"] == [] and empty["shortlist"] == []

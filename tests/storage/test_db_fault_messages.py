@@ -22,6 +22,7 @@ def _select_in() -> sa.TextClause:
     return sa.text("SELECT 1 WHERE 1 IN :xs").bindparams(sa.bindparam("xs", expanding=True))
 
 
+@pytest.mark.slow
 def test_a_full_sqlite_file_says_the_disk_is_full(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'full.db'}")
     try:
@@ -38,6 +39,7 @@ def test_a_full_sqlite_file_says_the_disk_is_full(tmp_path: Path) -> None:
     assert "Cannot reach" not in message
 
 
+@pytest.mark.slow
 def test_postgres_out_of_space_says_the_disk_is_full(tmp_path: Path) -> None:
     """Postgres's DiskFull, as psycopg raises it (a full disk cannot be made in a test)."""
     db = Database(f"sqlite:///{tmp_path / 'x.db'}")
@@ -55,6 +57,7 @@ def test_postgres_out_of_space_says_the_disk_is_full(tmp_path: Path) -> None:
     assert "Cannot reach" not in message
 
 
+@pytest.mark.slow
 def test_too_many_values_for_sqlite_is_named(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'many.db'}")
     try:
@@ -68,6 +71,7 @@ def test_too_many_values_for_sqlite_is_named(tmp_path: Path) -> None:
     assert "Cannot reach" not in message
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_too_many_values_for_postgres_is_named(migrated_postgres_url: str) -> None:
     db = Database(migrated_postgres_url)

@@ -11,6 +11,7 @@ from giftgenius.storage.db import Database
 pytestmark = pytest.mark.postgres
 
 
+@pytest.mark.slow
 def test_a_read_leaves_no_transaction_open_on_the_server(migrated_postgres_url: str) -> None:
     db = Database(migrated_postgres_url)
     try:
@@ -23,6 +24,7 @@ def test_a_read_leaves_no_transaction_open_on_the_server(migrated_postgres_url: 
         db.dispose()
 
 
+@pytest.mark.slow
 def test_a_write_inside_a_read_is_still_refused(migrated_postgres_url: str) -> None:
     db = Database(migrated_postgres_url)
     try:

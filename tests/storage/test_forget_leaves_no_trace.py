@@ -32,6 +32,7 @@ def _chat_then_forget(settings, user: str) -> None:
         agent.close()
 
 
+@pytest.mark.slow
 def test_sqlite_files_hold_no_erased_text(tmp_path: Path, seeded_home) -> None:
     settings = load_settings(home=tmp_path / "home")
     other = Database(settings.effective_database_url)  # another process's open handle
@@ -47,6 +48,7 @@ def test_sqlite_files_hold_no_erased_text(tmp_path: Path, seeded_home) -> None:
         other.dispose()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_postgres_keeps_no_dead_tuple_of_erased_text(
     tmp_path: Path, seeded_postgres_url: str, seeded_home

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from giftgenius.storage.leases import hold_lease
 from giftgenius.storage.sqlite_sessions import SqliteSessionStore
 
@@ -44,6 +46,7 @@ def test_turns_one_after_another_start_no_thread_each(tmp_path: Path) -> None:
     assert len(started) <= 1, sorted(t.name for t in started)
 
 
+@pytest.mark.slow
 def test_leases_held_side_by_side_are_each_renewed_and_none_after_release() -> None:
     ops = _CountingOps()
     with (

@@ -99,6 +99,7 @@ def exact_order(query: list[float], vectors: dict[str, list[float]]) -> list[str
     return sorted(scored, key=lambda key: -scored[key])
 
 
+@pytest.mark.slow
 def test_search_ranks_one_users_notes_exactly_by_cosine(store: MemoryStore) -> None:
     vectors = {f"n{i}": unit(i) for i in range(40)}
     for key, vector in vectors.items():
@@ -117,6 +118,7 @@ def test_search_ranks_one_users_notes_exactly_by_cosine(store: MemoryStore) -> N
     )
 
 
+@pytest.mark.slow
 def test_a_hit_says_what_the_recall_tool_needs(store: MemoryStore) -> None:
     store.add(
         note(
@@ -135,6 +137,7 @@ def test_a_hit_says_what_the_recall_tool_needs(store: MemoryStore) -> None:
     assert hit.score == pytest.approx(1.0, abs=1e-5)
 
 
+@pytest.mark.slow
 def test_recipient_filters_and_other_spaces_never_mix(store: MemoryStore) -> None:
     store.add(note("alice", unit(1), text="mum", recipient_key="mother"))
     store.add(note("alice", unit(2), text="clara", recipient_key="clara"))
@@ -155,6 +158,7 @@ def test_recipient_filters_and_other_spaces_never_mix(store: MemoryStore) -> Non
     assert store.search("nobody", query, model=MODEL) == []
 
 
+@pytest.mark.slow
 def test_k_is_bounded_and_ties_go_to_the_newer(store: MemoryStore) -> None:
     for i in range(3):
         store.add(note("alice", unit(5), text=f"same{i}"))
@@ -165,6 +169,7 @@ def test_k_is_bounded_and_ties_go_to_the_newer(store: MemoryStore) -> None:
     assert len(store.search("alice", unit(5), model=MODEL, k=10_000)) == MAX_RESULTS
 
 
+@pytest.mark.slow
 def test_latest_gives_the_newest_notes_whatever_the_query(store: MemoryStore) -> None:
     for i in range(6):
         store.add(note("alice", unit(i), text=f"n{i}", recipient_key="mother" if i % 2 else None))
@@ -179,6 +184,7 @@ def test_latest_gives_the_newest_notes_whatever_the_query(store: MemoryStore) ->
     assert [h.text for h in store.latest("alice", model="another")] == ["other space"]
 
 
+@pytest.mark.slow
 def test_a_note_written_again_under_its_id_replaces_it(backend: Backend) -> None:
     """A run keeps one note, rewritten as it learns more: the old text is never found again,
     by this handle or another process's (whose cache must not keep the old row)."""
@@ -193,6 +199,7 @@ def test_a_note_written_again_under_its_id_replaces_it(backend: Backend) -> None
         assert [h.text for h in store.latest("alice", model=MODEL)] == ["tea and hiking", "other"]
 
 
+@pytest.mark.slow
 def test_a_vector_with_no_direction_or_an_empty_text_is_refused(store: MemoryStore) -> None:
     with pytest.raises(ValueError, match="no direction"):
         store.add(note("alice", [0.0] * DIM))
@@ -202,6 +209,7 @@ def test_a_vector_with_no_direction_or_an_empty_text_is_refused(store: MemorySto
         store.search("alice", [0.0] * DIM, model=MODEL)
 
 
+@pytest.mark.slow
 def test_a_note_for_an_erased_run_is_refused(backend: Backend, store: MemoryStore) -> None:
     backend.tombstones.add("run-gone")
     with pytest.raises(RunErased):
@@ -209,6 +217,7 @@ def test_a_note_for_an_erased_run_is_refused(backend: Backend, store: MemoryStor
     assert store.search("alice", unit(1), model=MODEL) == []
 
 
+@pytest.mark.slow
 def test_an_erasure_during_the_write_wins(backend: Backend) -> None:
     """forget writes the tombstone, then deletes: a write that slipped in between its look
     for the tombstone and its insert takes the note back out."""
@@ -226,6 +235,7 @@ def test_an_erasure_during_the_write_wins(backend: Backend) -> None:
     assert backend.make().search("alice", unit(1), model=MODEL) == []
 
 
+@pytest.mark.slow
 def test_erase_user_removes_every_note_of_theirs_only(store: MemoryStore) -> None:
     for i in range(5):
         store.add(note("alice", unit(i)))
@@ -237,6 +247,7 @@ def test_erase_user_removes_every_note_of_theirs_only(store: MemoryStore) -> Non
     assert store.erase_user("alice") == 0
 
 
+@pytest.mark.slow
 def test_prune_deletes_notes_older_than_the_cutoff(store: MemoryStore) -> None:
     store.add(note("alice", unit(1), text="old", created_at=T0 - dt.timedelta(days=100)))
     store.add(note("alice", unit(2), text="new", created_at=T0 - dt.timedelta(days=10)))
@@ -244,6 +255,7 @@ def test_prune_deletes_notes_older_than_the_cutoff(store: MemoryStore) -> None:
     assert [h.text for h in store.search("alice", unit(1), model=MODEL, k=5)] == ["new"]
 
 
+@pytest.mark.slow
 def test_another_processs_writes_and_deletes_are_seen_at_once(backend: Backend) -> None:
     """The database backend's matrix is checked on every search: new rows are topped up,
     a deleted row (even with a new one in its place) makes it read again."""
@@ -263,6 +275,7 @@ def test_another_processs_writes_and_deletes_are_seen_at_once(backend: Backend) 
     assert [h.text for h in mine.search("alice", query, model=MODEL, k=10)] == ["only"]
 
 
+@pytest.mark.slow
 def test_many_notes_rank_exactly(store: MemoryStore) -> None:
     rng = random.Random(7)
     vectors = {f"m{i}": unit(rng.randrange(10**9)) for i in range(300)}
@@ -274,6 +287,7 @@ def test_many_notes_rank_exactly(store: MemoryStore) -> None:
     )[:20]
 
 
+@pytest.mark.slow
 def test_footprint_counts_the_notes(store: MemoryStore) -> None:
     for i in range(3):
         store.add(note("alice", unit(i)))
@@ -281,6 +295,7 @@ def test_footprint_counts_the_notes(store: MemoryStore) -> None:
     assert count == 3 and size > 3 * DIM * 4
 
 
+@pytest.mark.slow
 def test_a_store_with_no_notes_yet_answers_empty(backend: Backend, store: MemoryStore) -> None:
     """The embedded file is opened on first use: a command that only erases or prunes a
     user who never had a note neither creates it nor fails."""
@@ -291,6 +306,7 @@ def test_a_store_with_no_notes_yet_answers_empty(backend: Backend, store: Memory
         assert not list(Path(str(getattr(store, "path", ""))).parent.glob("memories.db*"))
 
 
+@pytest.mark.slow
 def test_the_first_search_and_the_later_ones_agree(store: MemoryStore) -> None:
     """The embedded store answers a user's first search in a process with sqlite-vec and the
     later ones from the user's matrix; both backends' later searches use the matrix."""
@@ -313,6 +329,7 @@ def test_the_first_search_and_the_later_ones_agree(store: MemoryStore) -> None:
                 )
 
 
+@pytest.mark.slow
 def test_a_kept_matrix_follows_every_write_of_another_process(backend: Backend) -> None:
     """Added notes are appended to the copy; a note rewritten, pruned or erased makes it
     read again: after each, the next search is exact."""

@@ -96,6 +96,7 @@ def test_redis_four_processes_apply_every_update(redis_url: str, redis_prefix: s
         store.close()
 
 
+@pytest.mark.slow
 def test_sqlite_locked_too_long_is_a_storage_error_naming_the_file(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
     store = SqliteSessionStore(

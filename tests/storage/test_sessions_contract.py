@@ -369,6 +369,7 @@ def test_lease_is_exclusive_across_clients(backend: Backend, store: SessionStore
         assert taken.run_id == run_id
 
 
+@pytest.mark.slow
 def test_lease_waits_then_reports_busy(store: SessionStore) -> None:
     run_id = uuid.uuid4().hex
     with store.lease(run_id, "turn-a", wait=0):
@@ -415,6 +416,7 @@ def _waiting(store: SessionStore, run_id: str, owner: str, order: list[str]) -> 
     return thread
 
 
+@pytest.mark.slow
 def test_waiting_windows_are_served_in_the_order_they_came(
     backend: Backend, store: SessionStore
 ) -> None:
@@ -430,6 +432,7 @@ def test_waiting_windows_are_served_in_the_order_they_came(
     assert order == ["first", "second", "third"]
 
 
+@pytest.mark.slow
 def test_a_newcomer_does_not_jump_the_queue(backend: Backend, store: SessionStore) -> None:
     run_id = uuid.uuid4().hex
     order: list[str] = []
@@ -444,6 +447,7 @@ def test_a_newcomer_does_not_jump_the_queue(backend: Backend, store: SessionStor
     assert order == ["waiting"]
 
 
+@pytest.mark.slow
 def test_a_waiter_that_gave_up_or_died_does_not_block_the_queue(
     backend: Backend, store: SessionStore
 ) -> None:
@@ -458,6 +462,7 @@ def test_a_waiter_that_gave_up_or_died_does_not_block_the_queue(
         assert lease.owner == "next"
 
 
+@pytest.mark.slow
 def test_renewal_keeps_the_lease_past_its_ttl(backend: Backend, store: SessionStore) -> None:
     other = backend.make()
     run_id = uuid.uuid4().hex
@@ -469,6 +474,7 @@ def test_renewal_keeps_the_lease_past_its_ttl(backend: Backend, store: SessionSt
             pass
 
 
+@pytest.mark.slow
 def test_lapsed_lease_is_lost_and_release_spares_the_new_owner(
     backend: Backend, store: SessionStore
 ) -> None:
@@ -528,6 +534,7 @@ def test_lease_with_load_brings_the_live_session(store: SessionStore) -> None:
         assert empty.session is None  # no live session: nothing, and the lease all the same
 
 
+@pytest.mark.slow
 def test_lease_with_load_still_refuses_a_busy_session(
     backend: Backend, store: SessionStore
 ) -> None:
@@ -544,6 +551,7 @@ def test_lease_with_load_still_refuses_a_busy_session(
         assert lease.owner == "turn-b" and lease.session == session
 
 
+@pytest.mark.slow
 def test_lease_with_load_does_not_jump_the_queue(backend: Backend, store: SessionStore) -> None:
     run_id = uuid.uuid4().hex
     order: list[str] = []
@@ -557,6 +565,7 @@ def test_lease_with_load_does_not_jump_the_queue(backend: Backend, store: Sessio
     assert order == ["waiting"]
 
 
+@pytest.mark.slow
 def test_a_waiting_turn_loads_the_session_its_predecessor_saved(
     backend: Backend, store: SessionStore
 ) -> None:
@@ -625,6 +634,7 @@ def test_a_refused_save_still_gives_the_lease_back(backend: Backend, store: Sess
     assert store.load(run_id) is None
 
 
+@pytest.mark.slow
 def test_save_with_release_fences_a_stale_writer_and_spares_the_new_holder(
     backend: Backend, store: SessionStore
 ) -> None:

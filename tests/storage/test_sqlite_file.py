@@ -21,6 +21,7 @@ def _lock_new_file(path: Path) -> sqlite3.Connection:
     return holder
 
 
+@pytest.mark.slow
 def test_the_switch_waits_for_a_lock_released_within_the_budget(tmp_path: Path) -> None:
     path = tmp_path / "fresh.db"
     holder = _lock_new_file(path)
@@ -38,6 +39,7 @@ def test_the_switch_waits_for_a_lock_released_within_the_budget(tmp_path: Path) 
         holder.close()
 
 
+@pytest.mark.slow
 def test_a_lock_held_past_the_budget_is_reported_after_the_budget(tmp_path: Path) -> None:
     path = tmp_path / "fresh.db"
     holder = _lock_new_file(path)
@@ -53,6 +55,7 @@ def test_a_lock_held_past_the_budget_is_reported_after_the_budget(tmp_path: Path
         holder.close()
 
 
+@pytest.mark.slow
 def test_the_session_store_reports_a_locked_new_file_after_its_busy_timeout(
     tmp_path: Path,
 ) -> None:

@@ -25,6 +25,7 @@ def database(tmp_path: Path) -> Database:
     return db
 
 
+@pytest.mark.slow
 def test_reads_and_writes_alternate_on_one_pooled_connection(database: Database) -> None:
     for round_ in range(3):  # read, write, read, write…: each switch must be seen
         with pytest.raises(StorageError, match=r"inside db\.read\(\)"), database.read() as repos:
@@ -37,6 +38,7 @@ def test_reads_and_writes_alternate_on_one_pooled_connection(database: Database)
     database.dispose()
 
 
+@pytest.mark.slow
 def test_a_write_waits_at_begin_and_says_so_when_the_lock_stays_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

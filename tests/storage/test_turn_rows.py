@@ -65,6 +65,7 @@ def _fence(run_id: str, expected: int, new: int, **fields: object) -> Fence:
     return Fence(run_id, expected, new, step=Step.filtering, agent_version="test", **fields)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_rows_written_here_read_back_through_the_repositories_and_back(db: Database) -> None:
     run_id = _run(db)
     call = ToolCall(id="c1", name="search_candidates", arguments='{"q": "thé"}')
@@ -94,6 +95,7 @@ def test_rows_written_here_read_back_through_the_repositories_and_back(db: Datab
     assert db.turns.exists(run_id) and not db.turns.exists("no-such-run")
 
 
+@pytest.mark.slow
 def test_a_stale_fence_commits_nothing(db: Database) -> None:
     run_id = _run(db)
     db.turns.commit([_entry(run_id, 1)], [], _fence(run_id, 0, 1))
@@ -111,6 +113,7 @@ def test_a_stale_fence_commits_nothing(db: Database) -> None:
     assert run is not None and run.session_version == 1
 
 
+@pytest.mark.slow
 def test_a_fence_on_a_closed_or_erased_run_says_so(db: Database) -> None:
     run_id = _run(db)
     with db.write() as repos:
@@ -123,6 +126,7 @@ def test_a_fence_on_a_closed_or_erased_run_says_so(db: Database) -> None:
         assert repos.transcript.for_run(run_id) == []
 
 
+@pytest.mark.slow
 def test_a_seq_already_taken_is_a_version_conflict(db: Database) -> None:
     run_id = _run(db)
     db.turns.accept([_entry(run_id, 1, content="first window")])
@@ -137,6 +141,7 @@ def test_a_seq_already_taken_is_a_version_conflict(db: Database) -> None:
     assert run is not None and run.session_version == 0  # the fence went with it
 
 
+@pytest.mark.slow
 def test_staged_changes_land_with_the_turn_or_not_at_all(db: Database) -> None:
     run_id = _run(db)
 
@@ -158,6 +163,7 @@ def test_staged_changes_land_with_the_turn_or_not_at_all(db: Database) -> None:
     assert labels == ["sis"] and [e.seq for e in entries] == [1]
 
 
+@pytest.mark.slow
 def test_the_write_lock_is_taken_as_db_write_takes_it(tmp_path: Path) -> None:
     """On SQLite a connection that served a read (``query_only`` on) still writes."""
     db = Database(f"sqlite:///{tmp_path / 'giftgenius.db'}")

@@ -101,6 +101,7 @@ class _Interleaving:
         return self.inner.complete(request, on_text)
 
 
+@pytest.mark.slow
 def test_a_holder_whose_lease_lapsed_cannot_commit(prod_env, script) -> None:
     # Each update leaves the budget missing: the agent asks for it, one model call a turn.
     script.profile("gift for my dad, he loves coffee", recipient="father", interests=["coffee"])

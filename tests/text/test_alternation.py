@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ def _lookahead(word: str) -> str:
     return r"(?![\w$])" if word[-1:].isalnum() else ""
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(WORDS, st.text(alphabet="ab$. 1", max_size=20))
 def test_same_matches_as_longest_first_alternation(words: list[str], text: str) -> None:

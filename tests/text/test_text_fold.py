@@ -52,12 +52,14 @@ def test_keep_length_folds_one_character_per_character(text: str, folded: str) -
     assert fold(text, keep_length=True) == folded
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_keep_length_keeps_every_span(text: str) -> None:
     folded = fold(text, keep_length=True)
     assert len(folded) == len(text)
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_folding_leaves_no_upper_case_accents_or_curly_apostrophes(text: str) -> None:
     folded = fold(text)
@@ -92,6 +94,7 @@ def _today() -> dt.date:
     return dt.date(2026, 11, 2)
 
 
+@pytest.mark.slow
 @given(st.text())
 def test_plain_ascii_folds_as_text_with_accents_does(text: str) -> None:
     # ASCII text takes a short way (lowercasing); an accent sends the same text the long way,
