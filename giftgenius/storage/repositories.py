@@ -8,7 +8,7 @@ repository beside their format, in ``storage/checkpoints.py``; ``Repos`` holds i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
@@ -28,7 +28,7 @@ from giftgenius.domain import (
     check_user_id,
     utcnow,
 )
-from giftgenius.errors import NotFound, RunClosed, StorageError, VersionConflict
+from giftgenius.errors import NotFound, StorageError
 from giftgenius.messages import speak
 from giftgenius.privacy import strip_controls
 from giftgenius.storage.api_keys import ApiKeyRepo
@@ -214,56 +214,6 @@ class RunRepo(_Repo):
         if _rowcount(result) != 1:
             raise NotFound(speak("storage", "run.none", run=repr(run_id)))
 
-    def fence(
-        self,
-        run_id: str,
-        expected_version: int,
-        new_version: int,
-        *,
-        step: Step | str,
-        status: RunStatus | str | None = None,
-        finished: bool = False,
-        agent_version: str | None = None,
-    ) -> None:
-        """Move the run to ``new_version`` iff it is still active at ``expected_version``
-        (still done, with ``finished``: a turn after the choice, which changes no step).
-
-        ``agent_version`` records which agent and prompt answered the turn.
-
-        Otherwise raise VersionConflict (``RunClosed`` when the run was abandoned or
-        erased meanwhile), which aborts the caller's whole transaction: the turn that lost
-        the race commits nothing — not to a newer turn, and not to a run another window
-        abandoned with ``--new`` or ``/restart``.
-        """
-        values: dict[str, Any] = {
-            "session_version": new_version,
-            "step": Step(step).value,
-            "updated_at": utcnow(),
-        }
-        if status is not None:
-            values["status"] = RunStatus(status).value
-        if agent_version is not None:
-            values["agent_version"] = agent_version
-        result = self._s.execute(
-            _RUNS.update()
-            .where(
-                _RUNS.c.id == run_id,
-                _RUNS.c.session_version == expected_version,
-                _RUNS.c.status == (RunStatus.done if finished else RunStatus.active).value,
-            )
-            .values(**values)
-        )
-        if _rowcount(result) == 1:
-            return
-        run = self.get(run_id)
-        if run is None:
-            raise RunClosed(speak("storage", "run.gone", run=run_id))
-        if run.status != (RunStatus.done if finished else RunStatus.active):
-            raise RunClosed(speak("storage", "run.closed", run=run_id, status=run.status))
-        raise VersionConflict(
-            speak("storage", "run.moved_on", run=run_id, version=expected_version)
-        )
-
 
 def _entry(row: Mapping[Any, Any]) -> TranscriptEntry:
     """A transcript row's columns, by name, as an entry."""
@@ -280,33 +230,6 @@ def _entry(row: Mapping[Any, Any]) -> TranscriptEntry:
 
 
 class TranscriptRepo(_Repo):
-    def append(self, entries: Sequence[TranscriptEntry]) -> None:
-        """Append entries; a seq already taken means another writer got there first."""
-        if not entries:
-            return
-        rows = [
-            {
-                "run_id": e.run_id,
-                "seq": e.seq,
-                "turn_id": e.turn_id,
-                "role": e.role,
-                "content": e.content,
-                "tool_calls": [c.model_dump() for c in e.tool_calls],
-                "tool_call_id": e.tool_call_id,
-                "created_at": e.created_at,
-            }
-            for e in entries
-        ]
-        try:
-            self._s.execute(_TRANSCRIPT.insert(), rows)
-        except IntegrityError as exc:
-            first, last = entries[0], entries[-1]
-            raise VersionConflict(
-                speak(
-                    "storage", "transcript.taken", first=first.seq, last=last.seq, run=first.run_id
-                )
-            ) from exc
-
     def for_run(self, run_id: str, after_seq: int = 0) -> list[TranscriptEntry]:
         rows = self._s.execute(
             sa.select(_TRANSCRIPT)

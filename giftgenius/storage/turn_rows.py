@@ -248,7 +248,7 @@ class TurnRows:
             yield
 
     def _send_fence(self, cursor: Any, fence: Fence) -> None:
-        """``RunRepo.fence`` in one statement (``_check_fence`` reads its outcome)."""
+        """The fence in one statement (``_check_fence`` reads its outcome)."""
         expected = (RunStatus.done if fence.finished else RunStatus.active).value
         self.statements += 1
         cursor.execute(
@@ -429,8 +429,13 @@ class TurnRows:
 
 
 class Fence:
-    """What ``RunRepo.fence`` is given: the run moves from ``expected_version`` to
-    ``new_version`` iff it is still active (still done, with ``finished``)."""
+    """A turn's claim on its run: the run moves from ``expected_version`` to
+    ``new_version`` iff it is still active (still done, with ``finished``: a turn after the
+    choice, which changes no step); ``agent_version`` records which agent and prompt
+    answered. Otherwise ``VersionConflict`` (``RunClosed`` when the run was abandoned or
+    erased meanwhile) aborts the turn's whole transaction: the turn that lost the race
+    commits nothing — not over a newer turn, and not to a run another window abandoned
+    with ``--new`` or ``/restart``."""
 
     __slots__ = (
         "agent_version",

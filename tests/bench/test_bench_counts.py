@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
 from rich.console import Console
 
 from giftgenius.agent.runner import Agent
@@ -16,27 +17,23 @@ from giftgenius.domain import TranscriptEntry
 from giftgenius.storage.db import Database
 
 
+@pytest.mark.slow
 def test_the_transcript_count_sees_a_lost_and_a_duplicated_line(agent: Agent) -> None:
     player = Player(agent)
     played = player.open(3)
     for _ in range(3):
         player.turn(played)
     assert count_transcript(agent, [played]) == (0, 0, 0)
-    with agent.db.write() as repos:
-        repos.transcript.append(
-            [
-                TranscriptEntry(
-                    run_id=played.run_id, seq=900, turn_id="x", role="user", content=played.sent[1]
-                ),
-                TranscriptEntry(
-                    run_id=played.run_id,
-                    seq=901,
-                    turn_id="x",
-                    role="user",
-                    content="who sent this?",
-                ),
-            ]
-        )
+    agent.db.turns.accept(
+        [
+            TranscriptEntry(
+                run_id=played.run_id, seq=900, turn_id="x", role="user", content=played.sent[1]
+            ),
+            TranscriptEntry(
+                run_id=played.run_id, seq=901, turn_id="x", role="user", content="who sent this?"
+            ),
+        ]
+    )
     assert count_transcript(agent, [played]) == (0, 1, 1)
     played.replies.append("a reply the transcript never got")
     assert count_transcript(agent, [played]) == (1, 1, 1)
@@ -48,6 +45,7 @@ def test_percentiles_are_nearest_rank() -> None:
     assert percentile([3.0], 99) == 3.0 and percentile([], 50) == 0.0
 
 
+@pytest.mark.slow
 def test_conversation_and_catalog_parts_print_every_figure(stores: Stores) -> None:
     args: argparse.Namespace = parser().parse_args(
         ["--turns", "2,4", "--catalog", "200,400", "--sessions", "2", "--processes", "1"]

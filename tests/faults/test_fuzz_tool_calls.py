@@ -53,6 +53,7 @@ from giftgenius.protocol import StateView
 from giftgenius.settings import load_settings
 from giftgenius.storage.db import Database
 from giftgenius.storage.sqlite_sessions import SqliteSessionStore
+from giftgenius.storage.turn_rows import Fence
 from giftgenius.workflow import check_transition
 
 pytestmark = pytest.mark.slow
@@ -366,14 +367,11 @@ def test_tool_dispatch_survives_any_payload(world, data: st.DataObject) -> None:
     for checkpoint in ctx.checkpoints:
         assert (checkpoint.run_id, checkpoint.user_id) == (run_id, ATTACKER)
     # Commit what the tools staged, as the run-cycle does: it must go in as it is.
-    with db.write() as repos:
-        for change in ctx.staged:
-            change(repos)
-        for checkpoint in ctx.checkpoints:
-            checkpoint.session_version = 1
-            repos.checkpoints.add(checkpoint)
-        # abandoned, so the next example starts a run of its own
-        repos.runs.fence(run_id, 0, 1, step=ctx.state.step, status=RunStatus.abandoned)
+    for checkpoint in ctx.checkpoints:
+        checkpoint.session_version = 1
+    # abandoned, so the next example starts a run of its own
+    fence = Fence(run_id, 0, 1, step=ctx.state.step, status=RunStatus.abandoned)
+    db.turns.commit([], ctx.checkpoints, fence, ctx.staged)
     _victim_untouched(db, victim)
 
 
