@@ -142,6 +142,9 @@ class SessionState(BaseModel):
     # The last search's results; filters re-run over it when only budget, dislikes,
     # country or deadline change, so a budget change does not need a new search.
     search_pool: list[str] = Field(default_factory=list, max_length=MAX_CANDIDATES)
+    # The gifts shown since the search's facts last changed, newest last: "other ideas"
+    # (``search_candidates``) are searched without them.
+    shown_ids: list[str] = Field(default_factory=list, max_length=MAX_CANDIDATES)
     selected_gift_id: str | None = None
     order_draft_id: str | None = None
     locale: Locale = "en"

@@ -62,6 +62,7 @@ _CHEAPEST = matcher(_CHOICES, "cheapest")
 _PRICIEST = matcher(_CHOICES, "priciest")
 _CHEAPER = matcher(_CHOICES, "cheaper")
 _PRICIER = matcher(_CHOICES, "pricier")
+_OTHERS = matcher(_CHOICES, "others")
 # What else an ordinal counts in what people write about the person: times and occasions,
 # steps of a life, words, and a number of items ("the first two"); an ordinal before any
 # other word ("first works", "le premier proposé", "le deuxième m'intéresse") points into
@@ -524,6 +525,11 @@ def load_spans(folded: str) -> list[tuple[int, int]]:
     """Where the message asks for an earlier search again: no taste is said there ("like
     last time" likes no "last")."""
     return [m.span() for m in _EARLIER.finditer(folded)]
+
+
+def wants_others(folded: str) -> bool:
+    """Other ideas than those on show ("show me more", "any other ideas?", "autre chose")."""
+    return _OTHERS.search(folded) is not None
 
 
 def wants_cheaper(folded: str) -> bool:

@@ -99,6 +99,7 @@ class Extraction:
     explicit_confirm: bool = False  # "confirm it", even in the message that chooses
     labelled: bool = False  # the recipient was named like a saved label ("filleul Noé")
     cheaper: bool = False  # an earlier search again, at lower prices ("like last time but…")
+    others: bool = False  # other ideas than those on show ("show me more", "autre chose")
 
     @property
     def has_facts(self) -> bool:
@@ -392,6 +393,7 @@ def _read(
     out.save_label = intents.save_label(folded, raw)
     out.load = out.save_label is None and intents.wants_load(folded)
     out.cheaper = out.load and intents.wants_cheaper(folded)
+    out.others = not out.load and intents.wants_others(folded)
     if (choosing or candidate_titles) and not out.load:
         answers = candidate_answers or [() for _ in candidate_titles]
         pairs = zip(candidate_titles, answers, strict=False)

@@ -224,6 +224,8 @@ def _calls(*calls: tuple[str, dict[str, Any]] | None) -> Decision | None:
 
 def _first_call(turn: Turn) -> Decision | None:
     ext = turn.ext
+    if ext.others and not ext.has_facts and turn.step in ("filtering", "finalizing"):
+        return _call("search_candidates")  # other ideas than those on show: the tool's rule
     if turn.question is not None:  # answered from the tool's facts; nothing changes
         return _ask(turn, turn.question)
     if turn.step == "done":  # after the choice only keeping the profile is left to do

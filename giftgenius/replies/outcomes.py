@@ -161,7 +161,9 @@ def _found(
     unserved = r.unserved_note(gaps, locale)
     note = unserved + "\n\n" if unserved else ""
     if candidates:
-        listed = r.candidate_list(candidates, budget, locale)
+        listed = r.candidate_list(candidates, budget, locale, others=bool(result.get("others")))
+        if result.get("no_others"):  # nothing new fits: the list on show, said so
+            return r.say("others.none", locale) + "\n\n" + listed, True
         popular = r.popular_note(result.get("popular"), state, locale)
         note = popular + "\n\n" + note if popular else note
         return noted(outcomes, state, locale) + note + listed, True

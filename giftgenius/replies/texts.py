@@ -55,13 +55,19 @@ def ask_missing(missing: list[str], locale: str, currency: str = "USD") -> str:
 
 
 def candidate_list(
-    candidates: list[dict[str, Any]], budget: dict[str, Any] | None, locale: str
+    candidates: list[dict[str, Any]],
+    budget: dict[str, Any] | None,
+    locale: str,
+    *,
+    others: bool = False,
 ) -> str:
-    """The numbered shortlist the user picks from (numbers = order of ``candidate_ids``)."""
+    """The numbered shortlist the user picks from (numbers = order of ``candidate_ids``);
+    ``others``: ideas other than those shown before."""
     currency: str = (budget or {}).get("currency") or ""
     limit = money(budget["amount"], currency, locale) if budget else "?"
     n = len(candidates)
-    lines = [count("list.intro", n, locale, budget=limit), ""]
+    intro = "list.others" if others else "list.intro"
+    lines = [count(intro, n, locale, budget=limit), ""]
     lines += [phrasing.shortlist_item(i, c, currency, locale) for i, c in enumerate(candidates, 1)]
     lines += ["", phrasing.choose_question(n, locale)]
     return "\n".join(lines)

@@ -565,10 +565,42 @@ def test_a_decline_keeps_the_choice_open_and_shows_the_list() -> None:
     chat = Chat()
     shortlist(chat)
     chat.say("the second one")
-    reply = chat.say("nah, show me others")
+    reply = chat.say("nah, not that one")
     assert chat.calls == []
     assert "1. **Azul tile game**" in reply
     assert chat.tools.state["step"] == "finalizing"
+
+
+@pytest.mark.parametrize(
+    "more",
+    [
+        "show me more",
+        "nah, show me others",
+        "any other ideas?",
+        "something different please",
+        "what else do you have?",
+        "Tu as autre chose ?",
+        "montre-moi d'autres idées",
+        "la suite svp",
+    ],
+)
+@pytest.mark.parametrize("chosen", [False, True], ids=["listed", "chosen"])
+def test_other_ideas_are_a_search_without_those_shown(more: str, chosen: bool) -> None:
+    """Asking for other ideas, with the list on show or a gift picked, calls the search
+    (which leaves out what was shown: the tool's rule, not the model's)."""
+    chat = Chat()
+    shortlist(chat)
+    if chosen:
+        chat.say("the second one")
+    chat.say(more)
+    assert chat.names() == ["search_candidates"]
+
+
+def test_other_ideas_said_with_a_new_fact_record_the_fact() -> None:
+    chat = Chat()
+    shortlist(chat)
+    chat.say("any other ideas? he also loves cooking")
+    assert chat.names()[0] == "update_profile"
 
 
 def test_a_position_the_list_does_not_have_is_explained() -> None:

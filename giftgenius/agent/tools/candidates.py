@@ -67,16 +67,48 @@ def search_candidates(ctx: TurnContext, args: SearchCandidatesArgs) -> dict[str,
         raise ToolError("search.incomplete", missing=list(profile.missing()))
     if ctx.state.step not in (Step.generating_candidates, Step.filtering, Step.finalizing):
         raise ToolError("search.wrong_step", step=str(ctx.state.step))
-    return ok(ctx, **find_gifts(ctx, args.extra_keywords or []))
+    return ok(ctx, **find_gifts(ctx, args.extra_keywords or [], others=True))
 
 
-def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dict[str, Any]:
+def find_gifts(
+    ctx: TurnContext, extra_keywords: list[str] | None = None, *, others: bool = False
+) -> dict[str, Any]:
     """Search the catalog for the profile, then filter: the whole funnel in one step.
 
     The workflow is the agent's, not the model's: a model that had to call a search and then
     a filter saw an unfiltered list in between (and presented over-budget gifts from it),
     and spent a model call on each. Writes ``candidates_generated`` then ``filtered``.
+
+    With ``others`` (the person asked for other ideas), the gifts already shown since the
+    facts last changed are left out; when none is left, the list on show stays and the
+    result says ``no_others``.
     """
+    showing = list(ctx.state.candidate_ids)
+    shown = list(ctx.state.shown_ids) if others else []
+    result = _search_and_filter(ctx, extra_keywords, shown)
+    if shown and not result["shortlist"] and showing:
+        return _no_others(ctx, showing)
+    return {**result, "others": True} if shown and result["shortlist"] else result
+
+
+def _no_others(ctx: TurnContext, showing: list[str]) -> dict[str, Any]:
+    """Nothing fits that was not shown: the list on show stays, and the result says so."""
+    products = ctx.products(showing)
+    kept = [products[i] for i in showing if i in products]
+    ctx.state.candidate_ids = [p.id for p in kept]
+    if kept:
+        ctx.move_to(Step.finalizing)
+    return {
+        "no_others": True,
+        "shortlist": [ctx.candidate_view(p).model_dump() for p in kept],
+        "hint": "No other gift fits everything the user said: say so; the shortlist is the "
+        "one already shown. A wider budget or another interest would bring new ideas.",
+    }
+
+
+def _search_and_filter(
+    ctx: TurnContext, extra_keywords: list[str] | None, shown: list[str]
+) -> dict[str, Any]:
     profile = ctx.state.profile
     found = ctx.search(
         lambda catalog: search_pool(
@@ -95,7 +127,7 @@ def find_gifts(ctx: TurnContext, extra_keywords: list[str] | None = None) -> dic
     if ctx.state.step != Step.generating_candidates:
         ctx.move_to(Step.generating_candidates)  # a new search restarts the funnel
     ctx.move_to(Step.filtering)
-    return {"found": len(found), **refilter(ctx), **popular_note(profile)}
+    return {"found": len(found), **refilter(ctx, shown=shown), **popular_note(profile)}
 
 
 def relation_ages(ctx: TurnContext) -> tuple[int, int] | None:
@@ -105,9 +137,10 @@ def relation_ages(ctx: TurnContext) -> tuple[int, int] | None:
     return told_ages(ctx.state.profile.recipient, ctx.state.locale)
 
 
-def refilter(ctx: TurnContext) -> dict[str, Any]:
+def refilter(ctx: TurnContext, *, shown: list[str] | None = None) -> dict[str, Any]:
     """Filter the last search (``state.search_pool``) by budget, delivery country, deadline
-    and dislikes, and make the shortlist of what passes.
+    and dislikes, and make the shortlist of what passes (without the gifts ``shown``
+    already, when other ideas are asked for; the shortlist is then added to them).
 
     The result's ``shortlist`` holds the passing gifts, each naming the stated interests it
     ``answers``; ``rejected`` counts rejections per reason; ``unserved`` names the interests
@@ -117,7 +150,8 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
     """
     spec = ctx.filter_spec()
     given = given_to(ctx)
-    pool = [i for i in ctx.state.search_pool if i not in given]
+    seen = set(shown or ())
+    pool = [i for i in ctx.state.search_pool if i not in given and i not in seen]
     products = ctx.products(pool)
     passing: list[Product] = []
     rejected: dict[str, list[str]] = {}
@@ -142,10 +176,10 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
             recipient=profile.audience,
             age=profile.age,
             ages=relation_ages(ctx),
-            exclude=list(given),
+            exclude=[*given, *seen],
         )
     )
-    passing += _toward_budget(ctx, passing, spec, given)
+    passing += _toward_budget(ctx, passing, spec, [*given, *seen])
     preferred = {p.id for p in passing if in_band(p, spec, ctx.rates)}
     chosen = shortlist(passing, interests, SHORTLIST_SIZE, preferred=preferred)
     gaps = ctx.search(lambda catalog: unserved(interests, chosen, catalog, ctx.state.locale))
@@ -170,6 +204,7 @@ def refilter(ctx: TurnContext) -> dict[str, Any]:
             "changes in `relax` (each with how many ideas it would bring back).",
         }
     ctx.state.candidate_ids = [p.id for p in chosen]
+    ctx.state.shown_ids = [*(shown or []), *ctx.state.candidate_ids][-MAX_CANDIDATES:]
     ctx.move_to(Step.finalizing)
     return {
         **history,
@@ -187,7 +222,7 @@ def _given_before(pool: list[str], given: dict[str, GiftGiven]) -> dict[str, Any
 
 
 def _toward_budget(
-    ctx: TurnContext, passing: list[Product], spec: FilterSpec, given: dict[str, GiftGiven]
+    ctx: TurnContext, passing: list[Product], spec: FilterSpec, excluded: list[str]
 ) -> list[Product]:
     """Gifts priced in the budget's band (``catalog.search.band_fill``) when the passing ones
     that answer an interest hold fewer than a shortlist: so "120 CAD for the team" is not
@@ -204,7 +239,7 @@ def _toward_budget(
             interests,
             spec,
             need=need,
-            exclude=[*given, *(p.id for p in passing)],
+            exclude=[*excluded, *(p.id for p in passing)],
             recipient=profile.audience,
             age=profile.age,
             ages=relation_ages(ctx),

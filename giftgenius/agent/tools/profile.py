@@ -255,4 +255,5 @@ def settle_step(ctx: TurnContext, old: ProfileDraft) -> None:
 def _reset_candidates(state: SessionState) -> None:
     state.candidate_ids = []
     state.search_pool = []
+    state.shown_ids = []
     state.selected_gift_id = None
