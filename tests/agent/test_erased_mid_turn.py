@@ -50,6 +50,7 @@ def test_the_turn_in_flight_is_told_its_user_was_erased(agent, line: str) -> Non
         assert repos.runs.list_for("gone") == []
 
 
+@pytest.mark.slow
 def test_later_lines_of_that_window_get_the_same_next_step(agent) -> None:
     run = agent.open("gone-later").run
     agent.turn(run.id, "gone-later", "hello there")

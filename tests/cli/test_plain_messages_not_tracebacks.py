@@ -44,6 +44,7 @@ def test_prune_keep_last_too_large_is_a_usage_error(cli) -> None:
     assert "--keep-last" in line and "99999999999999999999" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("content", "said"),
     [

@@ -86,6 +86,7 @@ def test_each_command_has_its_own_home_and_nothing_carries_over(
     assert not (server_home / "giftgenius.db").exists()
 
 
+@pytest.mark.slow
 def test_a_command_out_of_time_is_killed_and_the_server_goes_on(servers, tmp_path) -> None:
     env, cwd = _home(tmp_path, "slow")
     with pytest.raises(subprocess.TimeoutExpired):
