@@ -113,10 +113,12 @@ def _rolled_forward(
         if entry.seq >= next_seq:
             rolled = state_from_tool_result(entry)
             if rolled is not None:
-                # The model's view omits the search pool; every search writes a checkpoint,
-                # so the base's pool is the latest one while candidates are still in play.
+                # The model's view omits the search pool and the gifts shown; every search
+                # writes a checkpoint, so the base's are the latest while candidates are in
+                # play.
                 if rolled.step in (Step.filtering, Step.finalizing):
                     rolled.search_pool = state.search_pool or list(rolled.candidate_ids)
+                    rolled.shown_ids = state.shown_ids or list(rolled.candidate_ids)
                 state, source = rolled, "transcript" if source == "new" else source
     if source == "new" and entries:
         source = "transcript"

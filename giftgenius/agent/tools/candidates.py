@@ -153,17 +153,7 @@ def refilter(ctx: TurnContext, *, shown: list[str] | None = None) -> dict[str, A
     seen = set(shown or ())
     pool = [i for i in ctx.state.search_pool if i not in given and i not in seen]
     products = ctx.products(pool)
-    passing: list[Product] = []
-    rejected: dict[str, list[str]] = {}
-    for gift_id in pool:
-        product = products.get(gift_id)
-        reasons = (
-            ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
-        )
-        if reasons or product is None:
-            rejected[gift_id] = reasons
-        else:
-            passing.append(product)
+    passing, rejected = _checked(ctx, pool, products, spec)
     profile = ctx.state.profile
     interests = profile.interests
     wanted = searched_interests(profile)  # popular kinds when the tastes are unknown
@@ -212,6 +202,24 @@ def refilter(ctx: TurnContext, *, shown: list[str] | None = None) -> dict[str, A
         "rejected": _reason_counts(rejected),
         "unserved": missing,
     }
+
+
+def _checked(
+    ctx: TurnContext, pool: list[str], products: dict[str, Product], spec: FilterSpec
+) -> tuple[list[Product], dict[str, list[str]]]:
+    """The pool's gifts that pass the filters, and each other gift's reasons."""
+    passing: list[Product] = []
+    rejected: dict[str, list[str]] = {}
+    for gift_id in pool:
+        product = products.get(gift_id)
+        reasons = (
+            ["removed from the catalog"] if product is None else check(product, spec, ctx.rates)
+        )
+        if reasons or product is None:
+            rejected[gift_id] = reasons
+        else:
+            passing.append(product)
+    return passing, rejected
 
 
 def _given_before(pool: list[str], given: dict[str, GiftGiven]) -> dict[str, Any]:
