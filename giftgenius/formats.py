@@ -12,6 +12,7 @@ babel writes no-break spaces where a line must not break ("49,90\\xa0€"); they
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -38,6 +39,8 @@ def money(amount: float, currency: str, locale: str) -> str:
 
     if not currency:
         return number(amount, locale)
+    if not math.isfinite(amount) or abs(amount) >= 1e15:  # beyond babel's decimal precision
+        return f"{amount:g} {currency}"
     if round(amount, 2) == int(amount):
         pattern = _babel_locale(locale).currency_formats["standard"].pattern
         whole = pattern.split(";")[0].replace(".00", "")

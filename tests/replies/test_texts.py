@@ -154,3 +154,12 @@ def test_country_names_read_after_to() -> None:
     assert r.profile_facts({"country": "US"}, "en") == "delivery to the United States"
     assert r.profile_facts({"country": "FR"}, "en") == "delivery to France"
     assert r.profile_facts({"country": "US"}, "fr") == "pays de livraison : États-Unis"
+
+
+def test_an_absurd_amount_is_still_written() -> None:
+    """A model may send any number (-1e28 as a budget): the refusal must still say it."""
+    from giftgenius import formats
+
+    assert formats.money(-1e28, "EUR", "en") == "-1e+28 EUR"
+    assert formats.money(float("inf"), "USD", "fr") == "inf USD"
+    assert formats.money(1e14, "USD", "en") == "$100,000,000,000,000"
