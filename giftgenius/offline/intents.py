@@ -63,6 +63,7 @@ _PRICIEST = matcher(_CHOICES, "priciest")
 _CHEAPER = matcher(_CHOICES, "cheaper")
 _PRICIER = matcher(_CHOICES, "pricier")
 _OTHERS = matcher(_CHOICES, "others")
+_ABOUT_ME = matcher(_CHOICES, "about_me")
 # What else an ordinal counts in what people write about the person: times and occasions,
 # steps of a life, words, and a number of items ("the first two"); an ordinal before any
 # other word ("first works", "le premier proposé", "le deuxième m'intéresse") points into
@@ -525,6 +526,11 @@ def load_spans(folded: str) -> list[tuple[int, int]]:
     """Where the message asks for an earlier search again: no taste is said there ("like
     last time" likes no "last")."""
     return [m.span() for m in _EARLIER.finditer(folded)]
+
+
+def asks_about_me(folded: str) -> bool:
+    """What the assistant is or does ("what can you do?", "comment ça marche ?")."""
+    return _ABOUT_ME.search(folded) is not None
 
 
 def wants_others(folded: str) -> bool:

@@ -100,6 +100,7 @@ class Extraction:
     labelled: bool = False  # the recipient was named like a saved label ("filleul Noé")
     cheaper: bool = False  # an earlier search again, at lower prices ("like last time but…")
     others: bool = False  # other ideas than those on show ("show me more", "autre chose")
+    about: bool = False  # what the assistant does ("what can you do?", "comment ça marche ?")
 
     @property
     def has_facts(self) -> bool:
@@ -394,6 +395,7 @@ def _read(
     out.load = out.save_label is None and intents.wants_load(folded)
     out.cheaper = out.load and intents.wants_cheaper(folded)
     out.others = not out.load and intents.wants_others(folded)
+    out.about = intents.asks_about_me(folded)
     if (choosing or candidate_titles) and not out.load:
         answers = candidate_answers or [() for _ in candidate_titles]
         pairs = zip(candidate_titles, answers, strict=False)

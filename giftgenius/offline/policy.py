@@ -668,7 +668,7 @@ def compose_reply(turn: Turn) -> str:
     asked = _answered(turn)
     if asked is not None:
         return asked
-    parts = [_no_profile(turn), *outcomes_notes(outcomes, loc)]
+    parts = [_about(turn), _no_profile(turn), *outcomes_notes(outcomes, loc)]
     if outcomes and not outcomes[-1].ok:
         parts.append(refusals.render(outcomes[-1].result, loc))
     parts.append(_lead(turn, updating=_updated(turn), selecting=False))
@@ -676,6 +676,13 @@ def compose_reply(turn: Turn) -> str:
     if turn.ext.leave and not any("goodbye" in p for p in parts):
         parts.append(r.say("goodbye", loc))
     return "\n\n".join(p for p in parts if p)
+
+
+def _about(turn: Turn) -> str:
+    """What the assistant does, when asked before anything was said of the gift."""
+    ext = turn.ext
+    asked = ext.about and not ext.has_facts and not turn.results
+    return r.say("about", turn.locale) if asked and turn.step == "collecting_profile" else ""
 
 
 def _answered(turn: Turn) -> str | None:

@@ -752,3 +752,27 @@ def test_a_yes_with_nothing_offered_recalls_nothing() -> None:
     chat.calls.clear()
     chat.say("yes")
     assert "recall_memories" not in chat.names()
+
+
+@pytest.mark.parametrize(
+    ("line", "about"),
+    [
+        ("what can you do?", "I help you choose a gift"),
+        ("hi! how does this work?", "I help you choose a gift"),
+        ("help", "I help you choose a gift"),
+        ("Que sais-tu faire ?", "Je vous aide à choisir un cadeau"),
+        ("comment ça marche ?", "Je vous aide à choisir un cadeau"),
+    ],
+)
+def test_what_the_assistant_does_is_said_then_asked_for(line: str, about: str) -> None:
+    chat = Chat()
+    reply = chat.say(line)
+    assert chat.calls == [] and reply.startswith(about)
+    assert "?" in reply.split("\n\n")[-1]  # then what it needs, as a question
+
+
+def test_a_first_message_with_facts_is_no_question_about_the_assistant() -> None:
+    chat = Chat()
+    reply = chat.say("can you help me? a gift for my sister, she loves tea, 30 dollars")
+    assert chat.names()[0] == "update_profile"
+    assert "I help you choose" not in reply
