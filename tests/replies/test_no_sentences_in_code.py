@@ -83,7 +83,7 @@ ALLOWED = {
     ("llm/factory.py", "preload", "Garden Kneeling Pad"),
     # The catalog's stable reasons and the revalidation's notice, as the code writes them
     # for the model; the person reads them through phrasing.reason and recap.since_you_left.
-    ("agent/tools/candidates.py", "refilter", "removed from the catalog"),
+    ("agent/tools/candidates.py", "_checked", "removed from the catalog"),
     ("cli/recap.py", "since_you_left", " is no longer available: "),
     # /state and /usage are diagnostic readouts (run ids, step names, token counts), for
     # whoever runs the terminal to look inside a run; they stay in English, like the names
