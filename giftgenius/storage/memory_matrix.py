@@ -161,6 +161,8 @@ class MatrixCache:
     def get(self, user_id: str, model: str, dim: int) -> Matrix | None:
         with self._lock:
             matrix = self._matrices.get((user_id, model))
+            if matrix is not None:
+                self._matrices.move_to_end((user_id, model))  # a search uses it: recent
         return matrix if matrix is not None and matrix.vectors.shape[1] == dim else None
 
     def keep(self, user_id: str, model: str, matrix: Matrix) -> Matrix:
